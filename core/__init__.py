@@ -1,0 +1,1 @@
+"""Pure NumPy: every number the app shows. Imports neither streamlit nor plotly."""

@@ -1,0 +1,130 @@
+"""Self-attention, with and without trainable weights: every number of the first three pages.
+
+Shapes follow the post's notation: ``n`` tokens, ``d_in`` input width, ``d_k`` query/key width.
+All display arithmetic is float64; :func:`self_attention_f32` repeats the book's forward pass in
+float32 for the oracle tests that compare against PyTorch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from core.weights import WeightSet
+
+Mode = Literal["none", "tied", "three"]
+MODES: tuple[Mode, ...] = ("none", "tied", "three")
+
+
+def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Row softmax, stable for any finite logits: the row maximum is subtracted first.
+
+    Entries of ``-inf`` (a causal mask) get weight 0; a row needs one finite entry.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    """``log(softmax(x))`` without forming the softmax, so tiny weights keep their exponent."""
+    x = np.asarray(x, dtype=np.float64)
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+@dataclass(frozen=True)
+class AttentionTrace:
+    """Every intermediate of one attention pass, so a figure never recomputes the forward."""
+
+    queries: np.ndarray  # Q  [n, d_k]
+    keys: np.ndarray  # K  [n, d_k]
+    values: np.ndarray  # V  [n, d_v]
+    scores: np.ndarray  # Ω = QKᵀ, unscaled  [n, n]
+    weights: np.ndarray  # A = softmax(Ω / divisor)  [n, n]
+    context: np.ndarray  # Z = AV  [n, d_v]
+    divisor: float  # what Ω was divided by before the softmax
+
+
+def attend(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, divisor: float = 1.0) -> AttentionTrace:
+    """Scaled dot-product attention: ``softmax(QKᵀ / divisor) V`` with its intermediates."""
+    q, k, v = (np.asarray(m, dtype=np.float64) for m in (queries, keys, values))
+    scores = q @ k.T
+    weights = softmax(scores / divisor)
+    return AttentionTrace(q, k, v, scores, weights, weights @ v, float(divisor))
+
+
+def attention_without_weights(x: np.ndarray) -> AttentionTrace:
+    """Section 3.3: ``softmax(XXᵀ) X``, no parameters and no divisor (the post's recap)."""
+    return attend(x, x, x, divisor=1.0)
+
+
+def self_attention(x: np.ndarray, ws: WeightSet) -> AttentionTrace:
+    """Section 3.4: ``Q, K, V = XW_q, XW_k, XW_v``; ``A = softmax(QKᵀ/√d_k)``; ``Z = AV``."""
+    x = np.asarray(x, dtype=np.float64)
+    q, k, v = (x @ w.astype(np.float64) for w in (ws.w_query, ws.w_key, ws.w_value))
+    return attend(q, k, v, divisor=np.sqrt(k.shape[-1]))
+
+
+def attention_in_mode(x: np.ndarray, ws: WeightSet, mode: Mode) -> AttentionTrace:
+    """Figure 01's three modes, all divided by ``√d_k`` of the weight set (``√2`` in the book).
+
+    ``"none"`` scores tokens directly (``Q = K = V = X``); ``"tied"`` uses ``W_q`` for keys as
+    well, so ``Ω = (XW_q)(XW_q)ᵀ`` is a Gram matrix; ``"three"`` is the real thing.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    divisor = np.sqrt(ws.w_key.shape[-1])
+    if mode == "none":
+        return attend(x, x, x, divisor)
+    w_q, w_k, w_v = (w.astype(np.float64) for w in (ws.w_query, ws.w_key, ws.w_value))
+    if mode == "tied":
+        return attend(x @ w_q, x @ w_q, x @ w_v, divisor)
+    if mode == "three":
+        return attend(x @ w_q, x @ w_k, x @ w_v, divisor)
+    raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+
+
+def asymmetry(m: np.ndarray) -> np.ndarray:
+    """``M − Mᵀ``: zero exactly when a token's affinity reads the same from either end."""
+    m = np.asarray(m, dtype=np.float64)
+    return m - m.T
+
+
+def asymmetry_error(m: np.ndarray) -> float:
+    """``max |M − Mᵀ|``, figure 01's score error (on Ω) and weight error (on A)."""
+    return float(np.max(np.abs(asymmetry(m))))
+
+
+def mean_pairwise_distance(points: np.ndarray) -> float:
+    """Mean Euclidean distance over all unordered pairs of rows: how spread out a set is.
+
+    The recap uses it to show the collapse: the six outputs of weightless attention sit 0.0482
+    apart against the inputs' 0.6576 (7.3%).
+    """
+    p = np.asarray(points, dtype=np.float64)
+    diff = p[:, None, :] - p[None, :, :]
+    dist = np.sqrt(np.sum(diff * diff, axis=-1))
+    i, j = np.triu_indices(len(p), k=1)
+    return float(np.mean(dist[i, j]))
+
+
+def nearest_embedding(points: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+    """Index of the nearest embedding (Euclidean) for each point: all six outputs pick starts."""
+    p, e = np.asarray(points, dtype=np.float64), np.asarray(embeddings, dtype=np.float64)
+    d2 = np.sum((p[:, None, :] - e[None, :, :]) ** 2, axis=-1)
+    return np.argmin(d2, axis=1)
+
+
+def self_attention_f32(
+    x: np.ndarray, w_query: np.ndarray, w_key: np.ndarray, w_value: np.ndarray
+) -> np.ndarray:
+    """``SelfAttention_v1/v2.forward`` in float32, as PyTorch computes it (oracle tests)."""
+    x = np.asarray(x, dtype=np.float32)
+    q, k, v = x @ w_query, x @ w_key, x @ w_value
+    scores = q @ k.T
+    z = scores / np.float32(k.shape[-1] ** 0.5)
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return (e / e.sum(axis=-1, keepdims=True)) @ v

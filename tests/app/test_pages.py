@@ -1,0 +1,120 @@
+"""Every registered page runs, and the foundation pages show their numbers."""
+
+import pytest
+
+from tests.app.conftest import assert_clean, metrics, open_page, widget
+from ui.pages import PAGES
+
+
+@pytest.mark.parametrize("path", [p.path for p in PAGES], ids=[p.url_path for p in PAGES])
+def test_every_registered_page_runs_without_exception(path):
+    at = open_page(path)
+    assert_clean(at)
+    assert at.title, f"{path} has no title"
+
+
+def test_navigation_lists_exactly_the_registered_pages():
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path("streamlit_app.py").read_text())
+    assert any(isinstance(n, ast.Attribute) and n.attr == "navigation" for n in ast.walk(tree))
+    assert len({p.url_path for p in PAGES}) == len(PAGES)
+    for p in PAGES:
+        assert Path(p.path).is_file(), p.path
+
+
+def _checks_expander(at):
+    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
+    return exp
+
+
+def test_recap_shows_the_post_numbers_by_default():
+    at = open_page("app_pages/recap.py")
+    assert_clean(at)
+    m = metrics(at)
+    assert m["Context vector for journey"] == "[0.4419, 0.6515, 0.5683]"
+    assert m["Raw affinity journey–starts"] == "1.4754"
+    assert m["Mean pairwise distance, inputs"] == "0.6576"
+    assert m["Mean pairwise distance, outputs"] == "0.0482"
+    assert m["Outputs' spread as a share of the inputs'"] == "7.3%"
+    assert "6 of 6 match" in _checks_expander(at).label
+    nearest = at.dataframe[0].value["nearest input embedding"].tolist()
+    assert nearest == ["starts"] * 6
+
+
+def test_recap_query_and_key_controls_move_the_readouts():
+    at = open_page("app_pages/recap.py")
+    widget(at, "query").set_value("step").run()
+    widget(at, "key").set_value("Your").run()
+    m = metrics(at)
+    assert "Context vector for step" in m
+    # step · Your = 0.05·0.43 + 0.80·0.15 + 0.55·0.89 = 0.6310, read the same from either end
+    assert m["Raw affinity step–Your"] == m["…and Your–step"] == "0.6310"
+
+
+def test_three_matrices_default_view_shows_every_figure01_number():
+    at = open_page("app_pages/three_matrices.py")
+    assert_clean(at)
+    table = at.dataframe[0].value
+    assert table.loc["No matrices", "score error"] == "0.0000"
+    assert table.loc["Tied W_q = W_k", "score error"] == "0.0000"
+    assert table.loc["No matrices", "weight error"] == "0.0634"
+    assert table.loc["No matrices", "journey → starts"] == "0.2134"
+    assert table.loc["No matrices", "starts → journey"] == "0.2157"
+    text = " ".join(md.value for md in at.markdown)
+    assert "4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730" in text
+    assert "Section 3.4" in " ".join(c.value for c in at.caption)
+    assert "22 of 22 match" in _checks_expander(at).label
+
+
+@pytest.mark.parametrize(
+    ("mode", "score_error"), [("none", "0.0000"), ("tied", "0.0000"), ("three", "0.3370")]
+)
+def test_three_matrices_mode_control(mode, score_error):
+    at = open_page("app_pages/three_matrices.py")
+    widget(at, "mode").set_value(mode).run()
+    assert metrics(at)["Score error max|Ω − Ωᵀ|"] == score_error
+
+
+def test_three_matrices_weight_set_control_switches_and_names_the_set():
+    at = open_page("app_pages/three_matrices.py")
+    widget(at, "weights").set_value("Section 3.5").run()
+    assert "sa_v2, seed 789" in " ".join(c.value for c in at.caption)
+    three_35 = metrics(at)["Score error max|Ω − Ωᵀ|"]
+    widget(at, "weights").set_value("Any seed").run()
+    widget(at, "seed").set_value(789).run()
+    widget(at, "init").set_value("nn.Linear").run()
+    assert_clean(at)
+    assert metrics(at)["Score error max|Ω − Ωᵀ|"] == three_35
+    assert "nn.Linear, seed 789" in " ".join(c.value for c in at.caption)
+    # The checks stay at the book's settings whatever the controls say.
+    assert "22 of 22 match" in _checks_expander(at).label
+
+
+def test_a_url_with_every_bound_key_renders_that_view():
+    at = open_page(
+        "app_pages/three_matrices.py",
+        {"mode": "Tied W_q = W_k", "weights": "Any seed", "seed": "789", "init": "nn.Linear"},
+    )
+    assert_clean(at)
+    assert widget(at, "mode").value == "tied"
+    assert widget(at, "seed").value == 789
+    assert "nn.Linear, seed 789" in " ".join(c.value for c in at.caption)
+    assert metrics(at)["Score error max|Ω − Ωᵀ|"] == "0.0000"
+    at = open_page("app_pages/recap.py", {"query": "step", "key": "Your"})
+    assert "Raw affinity step–Your" in metrics(at)
+
+
+GARBAGE = ["", "nan", "-1", "1e999", "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
+
+
+@pytest.mark.parametrize("junk", GARBAGE)
+def test_garbage_in_every_key_renders_the_default_view(junk):
+    default = open_page("app_pages/three_matrices.py")
+    at = open_page("app_pages/three_matrices.py", {"mode": junk, "weights": junk, "seed": junk, "init": junk})
+    assert_clean(at)
+    assert metrics(at) == metrics(default)
+    at = open_page("app_pages/recap.py", {"query": junk, "key": [junk, junk]})
+    assert_clean(at)
+    assert metrics(at)["Context vector for journey"] == "[0.4419, 0.6515, 0.5683]"

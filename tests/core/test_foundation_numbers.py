@@ -1,0 +1,103 @@
+"""Every SPEC.md number for the recap and figure 01, computed by core."""
+
+import numpy as np
+import pytest
+
+from core import attention, tokens, weights
+
+X = tokens.inputs()
+J, S = tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
+
+
+def r4(x):
+    return np.round(np.asarray(x, dtype=np.float64), 4)
+
+
+def test_recap_context_vector_for_journey():
+    z = attention.attention_without_weights(X).context
+    np.testing.assert_array_equal(r4(z[J]), [0.4419, 0.6515, 0.5683])
+
+
+def test_recap_collapse_of_the_outputs():
+    z = attention.attention_without_weights(X).context
+    spread_in, spread_out = attention.mean_pairwise_distance(X), attention.mean_pairwise_distance(z)
+    assert round(spread_in, 4) == 0.6576
+    assert round(spread_out, 4) == 0.0482
+    assert round(100 * spread_out / spread_in, 1) == 7.3
+
+
+def test_recap_every_output_is_nearest_to_starts():
+    z = attention.attention_without_weights(X).context
+    assert [tokens.TOKENS[i] for i in attention.nearest_embedding(z, X)] == ["starts"] * 6
+
+
+def test_recap_raw_affinity_is_one_number():
+    scores = attention.attention_without_weights(X).scores
+    assert round(scores[J, S], 4) == 1.4754
+    assert scores[J, S] == scores[S, J]
+
+
+@pytest.mark.parametrize(
+    "ws", [weights.section_3_4(), weights.section_3_5(), weights.init_weights(7, "rand")]
+)
+def test_figure01_score_error_is_exactly_zero_without_two_matrices(ws):
+    for mode in ("none", "tied"):
+        assert attention.asymmetry_error(attention.attention_in_mode(X, ws, mode).scores) == 0.0
+    assert attention.asymmetry_error(attention.attention_in_mode(X, ws, "three").scores) > 0.01
+
+
+def test_figure01_row_sums_and_weight_error_without_matrices():
+    tr = attention.attention_in_mode(X, weights.section_3_4(), "none")
+    np.testing.assert_array_equal(r4(tr.scores.sum(axis=1)), [4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730])
+    assert round(attention.asymmetry_error(tr.weights), 4) == 0.0634
+    assert round(tr.weights[J, S], 4) == 0.2134
+    assert round(tr.weights[S, J], 4) == 0.2157
+    assert tr.divisor == pytest.approx(np.sqrt(2))
+
+
+def test_section_3_4_what_the_book_prints():
+    tr = attention.self_attention(X, weights.section_3_4())
+    np.testing.assert_array_equal(r4(tr.queries[1]), [0.4306, 1.4551])
+    assert round(tr.scores[1, 1], 4) == 1.8524
+    np.testing.assert_array_equal(r4(tr.weights[1]), [0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820])
+    np.testing.assert_array_equal(r4(tr.context[1]), [0.3061, 0.8210])
+    np.testing.assert_array_equal(
+        r4(tr.context),
+        [
+            [0.2996, 0.8053],
+            [0.3061, 0.8210],
+            [0.3058, 0.8203],
+            [0.2948, 0.7939],
+            [0.2927, 0.7891],
+            [0.2990, 0.8040],
+        ],
+    )
+
+
+def test_section_3_5_sa_v2_output():
+    tr = attention.self_attention(X, weights.section_3_5())
+    np.testing.assert_array_equal(
+        r4(tr.context),
+        [
+            [-0.0739, 0.0713],
+            [-0.0748, 0.0703],
+            [-0.0749, 0.0702],
+            [-0.0760, 0.0685],
+            [-0.0763, 0.0679],
+            [-0.0754, 0.0693],
+        ],
+    )
+
+
+def test_the_two_weight_sets_differ():
+    a, b = weights.section_3_4(), weights.section_3_5()
+    assert (a.seed, a.init) == (123, "rand") and (b.seed, b.init) == (789, "linear")
+    assert not np.allclose(a.w_query, b.w_query)
+    assert (a.w_query >= 0).all() and (np.abs(b.w_query) <= 1 / np.sqrt(3)).all()
+
+
+def test_bad_arguments_raise_value_error():
+    with pytest.raises(ValueError):
+        weights.init_weights(1, "xavier")
+    with pytest.raises(ValueError):
+        attention.attention_in_mode(X, weights.section_3_4(), "four")

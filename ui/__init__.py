@@ -1,0 +1,1 @@
+"""Streamlit and Plotly glue shared by the pages: URL-bound controls, figures, formatting."""

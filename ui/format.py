@@ -1,0 +1,41 @@
+"""Number formatting shared by every page: 4 decimals, as the book prints tensors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+DECIMALS = 4
+
+
+def num(x: float, decimals: int = DECIMALS) -> str:
+    """``0.4419``: a float to fixed decimals, with ``-0.0000`` shown as ``0.0000``."""
+    s = f"{float(x):.{decimals}f}"
+    return s[1:] if s.startswith("-") and float(s) == 0 else s
+
+
+def vec(xs: Iterable[float], decimals: int = DECIMALS) -> str:
+    """``[0.4419, 0.6515, 0.5683]``: a vector as the post writes one."""
+    return "[" + ", ".join(num(x, decimals) for x in np.ravel(np.asarray(list(xs), dtype=np.float64))) + "]"
+
+
+def sci(x: float, digits: int = 1) -> str:
+    """``5.6e-17``: scientific notation for float noise and tiny Jacobian entries."""
+    return f"{float(x):.{digits}e}".replace("e-0", "e-").replace("e+0", "e+")
+
+
+def integer(n: int) -> str:
+    """``2,194,830,951,552``: an exact integer with thousands separators."""
+    return f"{int(n):,}"
+
+
+def percent(x: float, decimals: int = 1) -> str:
+    """``7.3%``: a fraction as a percentage."""
+    return f"{100 * float(x):.{decimals}f}%"
+
+
+def decimals_of(quoted: str) -> int:
+    """How many decimals the first number in a quoted string has (``"0.2134"`` -> 4)."""
+    token = quoted.strip("[]≈~ ").split(",")[0].strip()
+    return len(token.split(".")[1]) if "." in token else 0
