@@ -12,6 +12,7 @@ from typing import Literal
 
 import numpy as np
 
+from core import torchmath
 from core.weights import WeightSet
 
 Mode = Literal["none", "tied", "three"]
@@ -118,13 +119,20 @@ def nearest_embedding(points: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
     return np.argmin(d2, axis=1)
 
 
-def self_attention_f32(
-    x: np.ndarray, w_query: np.ndarray, w_key: np.ndarray, w_value: np.ndarray
-) -> np.ndarray:
-    """``SelfAttention_v1/v2.forward`` in float32, as PyTorch computes it (oracle tests)."""
+def self_attention_f32(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d_in] -> [n, d_out]
+    """``SelfAttention_v1/v2.forward`` in float32 as PyTorch's CPU kernels compute it, bit for bit.
+
+    ``v1`` multiplies by its ``nn.Parameter`` (``x @ W``); ``v2`` calls ``nn.Linear``
+    (``x @ weight.T``), a different kernel with a different summation order, so the two
+    initialisations take the two paths. Used by the oracle tests; the app displays float64.
+    """
     x = np.asarray(x, dtype=np.float32)
-    q, k, v = x @ w_query, x @ w_key, x @ w_value
-    scores = q @ k.T
-    z = scores / np.float32(k.shape[-1] ** 0.5)
-    e = np.exp(z - z.max(axis=-1, keepdims=True))
-    return (e / e.sum(axis=-1, keepdims=True)) @ v
+    if ws.init == "rand":
+        q, k, v = (torchmath.matmul_f32(x, w) for w in (ws.w_query, ws.w_key, ws.w_value))
+    else:
+        q, k, v = (
+            torchmath.linear_f32(x, np.ascontiguousarray(w.T)) for w in (ws.w_query, ws.w_key, ws.w_value)
+        )
+    scores = torchmath.matmul_f32(q, k.T)
+    weights = torchmath.softmax_f32(scores / np.float32(k.shape[-1] ** 0.5))
+    return torchmath.matmul_f32(weights, v)

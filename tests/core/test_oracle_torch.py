@@ -6,7 +6,7 @@ Skipped where torch cannot be imported; CI installs torch 2.13.0 so these always
 import numpy as np
 import pytest
 
-from core import tokens, weights
+from core import attention, tokens, weights
 from core.torchgen import TorchGenerator
 
 torch = pytest.importorskip("torch")
@@ -65,3 +65,32 @@ def test_inputs_are_the_books_float32_tensor():
         ]
     )
     np.testing.assert_array_equal(tokens.inputs(np.float32), ref.numpy())
+
+
+def _book_forward(x, w_query, w_key, w_value, linear: bool):
+    """The book's SelfAttention_v1 / v2 forward, verbatim in PyTorch."""
+    if linear:
+        keys, queries, values = (torch.nn.functional.linear(x, w) for w in (w_key, w_query, w_value))
+    else:
+        keys, queries, values = x @ w_key, x @ w_query, x @ w_value
+    attn_scores = queries @ keys.T
+    attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)
+    return attn_weights @ values
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_trainable_attention_outputs_equal_torch_bit_for_bit(seed):
+    x = torch.tensor(tokens.inputs(np.float32))
+    torch.manual_seed(seed)
+    v1 = [torch.rand(3, 2) for _ in range(3)]
+    torch.manual_seed(seed)
+    v2 = [torch.nn.Linear(3, 2, bias=False).weight.detach() for _ in range(3)]
+    with torch.no_grad():
+        out_v1 = _book_forward(x, *v1, linear=False).numpy()
+        out_v2 = _book_forward(x, *v2, linear=True).numpy()
+    np.testing.assert_array_equal(
+        attention.self_attention_f32(x.numpy(), weights.init_weights(seed, "rand")), out_v1
+    )
+    np.testing.assert_array_equal(
+        attention.self_attention_f32(x.numpy(), weights.init_weights(seed, "linear")), out_v2
+    )
