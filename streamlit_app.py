@@ -1,12 +1,14 @@
 """Attention, with weights: chapter 3 of Build a Large Language Model (From Scratch), live."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from ui.pages import PAGES
 
 st.set_page_config(
     page_title="Attention, with weights",
-    page_icon=":material/hub:",
+    page_icon=str(Path(__file__).parent / "ui" / "assets" / "favicon.png"),  # local: no CDN fetch
     layout="wide",
     initial_sidebar_state="expanded",
 )
