@@ -1,0 +1,81 @@
+"""What a test needs to drive one Streamlit page in Chromium and read what it shows."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Streamlit's frontend probes for its base path: on a page URL such as /recap it first asks
+# /recap/_stcore/health and /recap/_stcore/host-config, gets 404 and falls back to /_stcore/.
+# Those two console lines are the framework's, not the app's.
+BASE_PATH_PROBE = re.compile(r"/_stcore/(health|host-config)")
+
+
+@dataclass
+class Console:
+    errors: list[str] = field(default_factory=list)
+
+    def attach(self, page) -> Console:
+        def on_console(msg):
+            if msg.type == "error" and not BASE_PATH_PROBE.search(msg.location.get("url", "") or ""):
+                self.errors.append(msg.text)
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        return self
+
+
+def settle(page, timeout_ms: int = 120_000) -> None:
+    """Wait until the script run has finished and every Plotly chart has drawn its SVG."""
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=timeout_ms)
+    page.wait_for_function(
+        """() => {
+            if (document.querySelector("[data-testid='stStatusWidget']")) return false;
+            if (document.querySelector("[data-testid='stSkeleton']")) return false;
+            const charts = document.querySelectorAll("[data-testid='stPlotlyChart']");
+            for (const c of charts) {
+                const svg = c.querySelector(".main-svg");
+                if (!svg || svg.getBoundingClientRect().width === 0) return false;
+            }
+            return document.querySelector("h1") !== null;
+        }""",
+        timeout=timeout_ms,
+        polling=250,
+    )
+    page.wait_for_timeout(300)
+
+
+def open_settled(page, url: str) -> None:
+    page.goto(url)
+    settle(page)
+
+
+def readouts(page) -> dict[str, list[str]]:
+    """The numbers a reader sees: metric values, markdown in the main area, the title."""
+    main = page.locator("[data-testid='stMain']")
+    return {
+        "title": main.locator("h1").all_inner_texts(),
+        "metrics": main.locator("[data-testid='stMetricValue']").all_inner_texts(),
+        "captions": main.locator("[data-testid='stCaptionContainer']").all_inner_texts(),
+        "markdown": main.locator("[data-testid='stMarkdownContainer']").all_inner_texts(),
+    }
+
+
+def exceptions(page) -> list[str]:
+    return page.locator("[data-testid='stException']").all_inner_texts()
+
+
+def charts_drawn(page) -> tuple[int, int]:
+    """(charts on the page, charts whose SVG has a size and at least one trace)."""
+    return page.evaluate(
+        """() => {
+            const charts = Array.from(document.querySelectorAll("[data-testid='stPlotlyChart']"));
+            const drawn = charts.filter(c => {
+                const svg = c.querySelector(".main-svg");
+                const r = svg && svg.getBoundingClientRect();
+                const marks = ".trace, .heatmaplayer image, .barlayer, .scatterlayer, .gl-container, .scene";
+                return r && r.width > 0 && r.height > 0 && c.querySelector(marks);
+            });
+            return [charts.length, drawn.length];
+        }"""
+    )

@@ -1,0 +1,117 @@
+"""Every page in a real browser: it loads clean, its charts draw, and its share link round-trips."""
+
+from __future__ import annotations
+
+import random
+from urllib.parse import urlencode
+
+import pytest
+
+from tests import hostile
+from tests.e2e.browser import Console, charts_drawn, exceptions, open_settled, readouts, settle
+from tests.e2e.conftest import SHOTS
+from ui.pages import PAGES
+
+IDS = [p.url_path for p in PAGES]
+
+
+def page_url(server, info, query: dict | None = None) -> str:
+    path = "" if info is PAGES[0] else info.url_path  # the default page lives at the root
+    return f"{server.url}/{path}" + (f"?{urlencode(query, doseq=True)}" if query else "")
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_page_loads_with_no_exception_no_console_error_and_every_chart_drawn(server, context, info):
+    page = context.new_page()
+    console = Console().attach(page)
+    open_settled(page, page_url(server, info))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{info.url_path}.png"), full_page=True)
+    assert exceptions(page) == []
+    assert page.locator("h1").count() >= 1
+    total, drawn = charts_drawn(page)
+    assert drawn == total, f"{total - drawn} of {total} charts did not draw"
+    assert console.errors == []
+
+
+def _perturb(page, limit: int = 3) -> int:
+    """Change up to ``limit`` sidebar controls through the UI, the way a reader would."""
+    sidebar = page.locator("[data-testid='stSidebarUserContent']")
+    changed = 0
+    for radio in sidebar.locator("[data-testid='stRadio']").all():
+        if changed >= limit:
+            break
+        options = radio.locator("label")
+        for i in range(options.count() - 1, -1, -1):
+            if not options.nth(i).locator("input").is_checked():
+                options.nth(i).click()
+                settle(page)
+                changed += 1
+                break
+    for toggle in sidebar.locator("[data-testid='stCheckbox']").all()[: max(0, limit - changed)]:
+        toggle.locator("label").click()
+        settle(page)
+        changed += 1
+    for thumb in sidebar.locator("[role='slider']").all()[: max(0, limit - changed)]:
+        thumb.focus()
+        thumb.press("ArrowRight")
+        settle(page)
+        changed += 1
+    for box in sidebar.locator("[data-testid='stSelectbox']").all()[: max(0, limit - changed)]:
+        box.click()
+        page.locator("[role='option']").last.click()
+        settle(page)
+        changed += 1
+    for step_up in sidebar.locator("[data-testid='stNumberInputStepUp']").all()[: max(0, limit - changed)]:
+        step_up.click()
+        settle(page)
+        changed += 1
+    return changed
+
+
+@pytest.mark.parametrize("info", [p for p in PAGES if p is not PAGES[0]], ids=IDS[1:])
+def test_share_link_reproduces_the_view_in_a_fresh_browser(server, browser, context, info):
+    page = context.new_page()
+    open_settled(page, page_url(server, info))
+    before = readouts(page)
+    assert _perturb(page) >= 1, "the page has no sidebar control to move"
+    page.wait_for_timeout(500)
+    link, after = page.url, readouts(page)
+    assert "?" in link, "moving controls did not write them into the URL"
+    assert after != before, "moving controls changed nothing on the page"
+
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        other = fresh.new_page()
+        open_settled(other, link)
+        assert readouts(other) == after
+        assert exceptions(other) == []
+    finally:
+        fresh.close()
+
+
+def test_a_sample_of_hostile_urls_never_breaks_a_page(server, context):
+    """50 hostile links spread over the pages (the AppTest fuzz covers 1,000 more): each one
+    renders its page, with no exception element and no console error."""
+    rng = random.Random(20261129)
+    page = context.new_page()
+    console = Console().attach(page)
+    defaults = {}
+    for n in range(50):
+        info = PAGES[n % len(PAGES)]
+        if info.url_path not in defaults:
+            open_settled(page, page_url(server, info))
+            defaults[info.url_path] = readouts(page)["title"]
+        query = hostile.sample(_bound_keys(info), rng)
+        open_settled(page, page_url(server, info, query))
+        assert exceptions(page) == [], (info.url_path, query)
+        assert readouts(page)["title"] == defaults[info.url_path]
+    assert console.errors == []
+
+
+def _bound_keys(info) -> list[str]:
+    """The page's URL keys, read from a fresh AppTest run of it."""
+    from tests.app.conftest import open_page
+    from tests.app.test_url_fuzz import bound_widgets
+
+    return sorted({w.key for w in bound_widgets(open_page(info.path))})
