@@ -7,7 +7,7 @@ import streamlit as st
 from core import attention, book, masking, tokens, weights
 from ui import checks, controls, figures
 from ui import format as fmt
-from ui.masking_figures import diff_text, difference_grid
+from ui.masking_figures import diff_text, difference_grid, softmax_bars, stage_heatmap
 from ui.weights import weight_set_caption, weight_set_control
 
 T = tokens.TOKENS
@@ -52,7 +52,7 @@ for col, path, name in zip(st.columns(2), (naive, efficient), ("Naive", "Efficie
     with col:
         st.markdown(f"**{name}, step {stage} of {masking.STAGES}: {s.name}**")
         st.latex(s.formula)
-        figures.show(figures.heatmap(s.matrix, T, T), key=f"fig03_{name.lower()}")
+        figures.show(stage_heatmap(s.matrix, T), key=f"fig03_{name.lower()}")
 
 m1, m2, m3 = st.columns(3)
 m1.metric("Naive path masks (first entry)", fmt.num(naive[1].matrix[0, 0]), help="A post-softmax weight.")
@@ -93,12 +93,7 @@ except ValueError as err:
     last = st.session_state.get("logits_last_good", LOGITS)
     st.warning(f"{err}. Showing the last good input: {last}")
     logits = masking.parse_numbers(last)
-probs = attention.softmax(logits)
-labels = [f"x{i + 1} = {v:g}" for i, v in enumerate(logits)]
-figures.show(
-    figures.bars(probs, labels, title=f"softmax → {fmt.vec(probs)}" if len(probs) <= 8 else "softmax"),
-    key="fig03_bars",
-)
+figures.show(softmax_bars(logits, attention.softmax(logits)), key="fig03_bars")
 
 st.subheader("Why the renormalised path loses nothing")
 st.latex(

@@ -133,7 +133,7 @@ def causal_attention(x: np.ndarray, ws: WeightSet) -> AttentionTrace:
     return AttentionTrace(q, k, v, tr.scores, weights, weights @ v, divisor)
 
 
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits only
 _SEPARATORS = re.compile(r"[,\s]+")
 
 
