@@ -51,3 +51,62 @@ SECTION_3_5 = {
         "[-0.0754, 0.0693]",
     ),
 }
+
+# Figure 03, masking the future: the post's quotes (section 03) and what PyTorch 2.13 prints
+# for the book's section 3.5.1 code on sa_v2 (seed 789) and section 3.5.3's CausalAttention
+# (seed 123, dropout 0.0) on ``batch``.
+FIGURE_03 = {
+    "softmax_counterexample": "[0.0844, 0.2295, 0.6239, 0.0311, 0.0311]",
+    "naive_first_entry": "0.1921",  # post-softmax weight, where the naive path masks
+    "efficient_first_entry": "0.2899",  # pre-scale score, where the efficient path masks
+    "masked_rows": ("1.0000", "[0.5517, 0.4483]", "[0.3800, 0.3097, 0.3103]"),
+    "max_difference": "5.6e-17",  # the post's run; the SPEC's criterion is "below 1e-15"
+    "zero_fill_future": "0.8029",
+}
+SECTION_3_5_1 = {
+    # print(attn_weights): softmax(attn_scores / keys.shape[-1]**0.5), before any mask
+    "attn_weights": (
+        "[0.1921, 0.1646, 0.1652, 0.1550, 0.1721, 0.1510]",
+        "[0.2041, 0.1659, 0.1662, 0.1496, 0.1665, 0.1477]",
+        "[0.2036, 0.1659, 0.1662, 0.1498, 0.1664, 0.1480]",
+        "[0.1869, 0.1667, 0.1668, 0.1571, 0.1661, 0.1564]",
+        "[0.1830, 0.1669, 0.1670, 0.1588, 0.1658, 0.1585]",
+        "[0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529]",
+    ),
+    # print(masked_simple): attn_weights * torch.tril(torch.ones(6, 6))
+    "masked_simple": (
+        "[0.1921, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000]",
+        "[0.2041, 0.1659, 0.0000, 0.0000, 0.0000, 0.0000]",
+        "[0.2036, 0.1659, 0.1662, 0.0000, 0.0000, 0.0000]",
+        "[0.1869, 0.1667, 0.1668, 0.1571, 0.0000, 0.0000]",
+        "[0.1830, 0.1669, 0.1670, 0.1588, 0.1658, 0.0000]",
+        "[0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529]",
+    ),
+    # print(masked): attn_scores.masked_fill(mask.bool(), -torch.inf)
+    "masked_scores": (
+        "[0.2899, -inf, -inf, -inf, -inf, -inf]",
+        "[0.4656, 0.1723, -inf, -inf, -inf, -inf]",
+        "[0.4594, 0.1703, 0.1731, -inf, -inf, -inf]",
+        "[0.2642, 0.1024, 0.1036, 0.0186, -inf, -inf]",
+        "[0.2183, 0.0874, 0.0882, 0.0177, 0.0786, -inf]",
+        "[0.3408, 0.1270, 0.1290, 0.0198, 0.1290, 0.0078]",
+    ),
+    # print(masked_simple_norm) and print(attn_weights) after the -inf fill: the same tensor
+    "masked_weights": (
+        "[1.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000]",
+        "[0.5517, 0.4483, 0.0000, 0.0000, 0.0000, 0.0000]",
+        "[0.3800, 0.3097, 0.3103, 0.0000, 0.0000, 0.0000]",
+        "[0.2758, 0.2460, 0.2462, 0.2319, 0.0000, 0.0000]",
+        "[0.2175, 0.1983, 0.1984, 0.1888, 0.1971, 0.0000]",
+        "[0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529]",
+    ),
+    # print(context_vecs) for CausalAttention(3, 2, 6, 0.0) after torch.manual_seed(123): batch[0]
+    "causal_attention_output": (
+        "[-0.4519, 0.2216]",
+        "[-0.5874, 0.0058]",
+        "[-0.6300, -0.0632]",
+        "[-0.5675, -0.0843]",
+        "[-0.5526, -0.0981]",
+        "[-0.5299, -0.1081]",
+    ),
+}

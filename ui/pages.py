@@ -40,4 +40,11 @@ PAGES: tuple[PageInfo, ...] = (
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
     ),
+    PageInfo(
+        "app_pages/masking.py",
+        "Masking the future",
+        ":material/visibility_off:",
+        "masking",
+        "Two causal paths that look unrelated half-way and end identical; a zero is not a mask.",
+    ),
 )
