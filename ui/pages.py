@@ -40,4 +40,11 @@ PAGES: tuple[PageInfo, ...] = (
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
     ),
+    PageInfo(
+        "app_pages/cost.py",
+        "What n² costs",
+        ":material/memory:",
+        "n-squared",
+        "Bytes, cards and hours for one attention matrix, from 1 token to GPT-4.1's window.",
+    ),
 )
