@@ -52,9 +52,13 @@ def column_config(gpu_name: str) -> dict[str, object]:
     return {
         "n": st.column_config.NumberColumn("n", help="Context length, tokens.", format="localized"),
         "scores": st.column_config.TextColumn(
-            "scores", help="n² × heads × layers: every attention score held at once, exact."
+            "scores",
+            help="n² × heads × layers: every attention score held at once, exact.",
+            alignment="right",
         ),
-        "bytes": st.column_config.TextColumn("bytes", help="scores × bytes per score, exact."),
+        "bytes": st.column_config.TextColumn(
+            "bytes", help="scores × bytes per score, exact.", alignment="right"
+        ),
         "size": st.column_config.TextColumn("size", help="The same bytes in binary units (1 KiB = 1,024 B)."),
         "cards (ratio)": st.column_config.NumberColumn(
             "cards (ratio)", help=f"bytes / memory of one {gpu_name}.", format="%.2f"

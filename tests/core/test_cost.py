@@ -268,3 +268,25 @@ def test_binary_size(nbytes, text):
 )
 def test_seconds_picks_a_readable_unit(t, text):
     assert cost_format.seconds(t) == text
+
+
+# --- The charts' specs are valid Plotly, finite, and follow the controls ------------------------
+
+
+@pytest.mark.parametrize("n", [1, 1_024, GPT41, cost.MAX_N])
+def test_chart_specs_validate_and_hold_only_finite_numbers(n):
+    import math
+
+    import plotly.graph_objects as go
+
+    from ui import cost_figures
+
+    cfg = cost.CostConfig(n=n, bytes_per_score=4, heads=128, layers=128, gpu=cost.gpu("A100 (80 GB)"))
+    for spec in (cost_figures.memory_spec(cfg), cost_figures.flops_spec(n, 3, 2)):
+        go.Figure(spec)  # Plotly's own validation raises on any invalid property
+        for trace in spec["data"]:
+            assert all(math.isfinite(v) and v > 0 for v in (*trace["x"], *trace["y"]))
+    memory = cost_figures.memory_spec(cfg)["data"]
+    assert memory[1]["x"] == [n] and memory[1]["y"] == [cost.attention_bytes(n, 4, 128, 128)]
+    assert {t["y"][0] for t in memory[2:]} == {g.memory_bytes for g in cost.GPUS}
+    assert memory[-1]["name"] == "A100 (80 GB)"  # the chosen card is drawn last, in the legend
