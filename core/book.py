@@ -109,4 +109,16 @@ SECTION_3_5_1 = {
         "[-0.5526, -0.0981]",
         "[-0.5299, -0.1081]",
     ),
+# The post, figure 06 ("What n² costs"), following Giles Thomas: one head, one layer, 2 bytes a score.
+FIGURE_06 = {
+    "bytes_1024": "2 MiB",
+    "bytes_gpt41": "2,194,830,951,552 bytes",
+    "size_gpt41": "≈2 TiB",
+    "cards_ratio": "25.55",
+    "cards_ceiling": "26",
+    "cards_giles": "25",  # "Giles Thomas writes that as 25 H100 cards at 80 GiB each"
+    "seconds_exact": "104,658 s",
+    "hours_exact": "29.07 h",
+    "hours_giles": "≈28 h",  # his figure: the length ratio rounded to a clean thousand
+    "mask_discards": "just under half the cells",
 }

@@ -46,5 +46,10 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/visibility_off:",
         "masking",
         "Two causal paths that look unrelated half-way and end identical; a zero is not a mask.",
+        "app_pages/cost.py",
+        "What n² costs",
+        ":material/memory:",
+        "n-squared",
+        "Bytes, cards and hours for one attention matrix, from 1 token to GPT-4.1's window.",
     ),
 )

@@ -1,0 +1,183 @@
+"""What n² costs (figure 06): the bill for materialising the attention matrix, in exact integers."""
+
+from fractions import Fraction
+from math import floor
+
+import streamlit as st
+
+from core import book, cost
+from ui import checks, controls, cost_figures, cost_table, figures
+from ui import cost_format as cf
+
+# Ladders, not free number boxes: sliders reject any URL value (inf included) by falling back to
+# the default, while an integer st.number_input raises OverflowError on ?key=inf (Streamlit 1.67).
+BASELINE_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000)
+WIDTHS = (3, 64, 128, 256, 512, 768, 1_024, 1_280, 1_600, 2_048, 4_096, 5_120, 8_192, 12_288, 16_384)
+HEAD_WIDTHS = (1, 2, 4, 8, 16, 32, 64, 80, 96, 128, 256)
+
+
+def _preset(n: int) -> None:
+    st.session_state["n"] = n  # a bound widget is set through session state; the URL follows
+
+
+n = controls.select_slider(
+    "Context length n (tokens)",
+    cost.context_ladder(),
+    key="n",
+    default=cost.GPT_4_1_WINDOW,
+    help="A log ladder from 1 to 2,097,152 with every preset on it.",
+)
+preset_cols = st.sidebar.columns(2) * 2
+for col, (label, value) in zip(preset_cols, cost.PRESETS.items(), strict=True):
+    col.button(
+        label, key=f"preset_{value}", on_click=_preset, args=(value,), help=f"n = {value:,}", width="stretch"
+    )
+bytes_per_score = controls.radio(
+    "Bytes per score",
+    (4, 2, 1),
+    key="bytes",
+    default=2,
+    horizontal=True,
+    format_func={4: "4 (fp32)", 2: "2 (bf16)", 1: "1 (fp8)"}.__getitem__,
+)
+gpu = cost.gpu(controls.select("GPU", cost.GPU_NAMES, key="gpu", default=cost.GPU_NAMES[0]))
+st.sidebar.caption(f"{gpu.stated}: {cf.fixed(gpu.memory_bytes, 0)} bytes. {gpu.source}")
+heads = controls.slider("Heads", 1, 128, 1, key="heads", help="The bill is linear in heads.")
+layers = controls.slider("Layers", 1, 128, 1, key="layers", help="…and in layers.")
+t0_ms = controls.select_slider(
+    "Baseline: ms per token at 1,024 tokens",
+    BASELINE_MS,
+    key="t0_ms",
+    default=100,
+    help="The post assumes 0.1 s.",
+)
+st.sidebar.markdown("**FLOP split of one head**")
+d_in = controls.select_slider(
+    "d_in (embedding width)", WIDTHS, key="d_in", default=768, help="3: the book's toy. 768: GPT-2 small."
+)
+d_k = controls.select_slider(
+    "d_k (head width)", HEAD_WIDTHS, key="d_k", default=64, help="2: the book's toy. 64: GPT-2's head_dim."
+)
+
+st.title("What n² costs")
+st.markdown(
+    "Every query scores every key, so one head of one layer holds an $n \\times n$ matrix of scores. "
+    "At the book's six tokens that is 36 numbers; at a frontier context window it is a terabyte-sized "
+    "bill. Every count below is an exact integer, every ratio an exact fraction, rounded once for display."
+)
+
+cfg = cost.CostConfig(n, bytes_per_score, heads, layers, gpu, Fraction(t0_ms, 1000))
+row = cost.cost_row(cfg)
+m1, m2, m3 = st.columns([2, 1, 1])
+m1.metric("Bytes", f"{row.nbytes:,}", help="n² × heads × layers × bytes per score")
+m2.metric(f"{gpu.name} cards to buy", f"{row.cards_to_buy:,}", help="The exact ratio, rounded up.")
+m3.metric(
+    "Time per token",
+    cf.seconds(row.seconds),
+    help="t₀ × (n / 1,024)², for the whole model: the baseline already counts its heads and layers.",
+)
+m1.caption(
+    " = ".join(f"{cf.in_unit(row.nbytes, u)} {name}" for name, u in cf.UNITS[2:5][::-1])
+    + f"; {row.scores:,} scores, of which the causal mask keeps {row.live_cells:,} "
+    "(n(n+1)/2 a head)."
+)
+m2.caption(f"Exact ratio {cf.fixed(row.cards, 2)} (= {row.cards.numerator:,} / {row.cards.denominator:,})")
+m3.caption(
+    (f"= {cf.hours(row.seconds)}. " if row.seconds >= 60 else "")
+    + f"The post quotes Giles Thomas's rounded {book.FIGURE_06['hours_giles']} at GPT-4.1's window."
+)
+
+figures.show(cost_figures.memory_chart(cfg), key="fig06_memory")
+
+st.subheader(f"The TiB/{gpu.name.split()[0]} cost table")
+table = cost_table.frame(cfg)
+st.dataframe(
+    table,
+    column_config=cost_table.column_config(gpu.name),
+    hide_index=True,
+    width="stretch",
+    height=35 * (len(table) + 1) + 3,  # every row, no inner scrollbar
+)
+st.download_button(
+    "Download the table as CSV",
+    cost_table.csv(table),
+    file_name=f"attention-cost-{gpu.name.split()[0].lower()}-{bytes_per_score}B.csv",
+    mime="text/csv",
+    key="csv",
+)
+
+st.subheader("Where the time goes")
+macs = cost.head_macs(n, d_in, d_k)
+f1, f2, f3 = st.columns([3, 4, 3])
+f1.metric("Projections Q, K, V (multiply-adds)", f"{macs.linear:,}")
+f2.metric("QKᵀ + AV (multiply-adds)", f"{macs.quadratic:,}")
+f3.metric("Quadratic part wins from n =", f"{cost.crossover(d_in, d_k):,}", help="n > 1.5 · d_in")
+figures.show(cost_figures.flops_chart(n, d_in, d_k), key="fig06_flops")
+st.markdown(
+    "The rule is the post's: an $n \\times d_{in}$ matrix times a $d_{in} \\times d_k$ one is $n \\cdot d_k$ "
+    "dot products of length $d_{in}$, so it costs the three dimensions multiplied together. Counted in "
+    "multiply-adds (FLOPs are twice these); the softmax's $n^2$ exponentials are not counted. The "
+    "projections grow like $n$, the scores and the mix like $n^2$, and with $d_v = d_k$ the square wins "
+    "once $n > 1.5\\,d_{in}$, whatever the head width."
+)
+st.latex(
+    r"\text{bytes} = n^2 \cdot b \cdot H \cdot L,\qquad \text{cards} = \left\lceil \frac{\text{bytes}}"
+    r"{\text{memory}} \right\rceil,\qquad t = t_0 \left(\frac{n}{1024}\right)^{2},\qquad"
+    r"\underbrace{3\,n\,d_{in}\,d_k}_{Q,K,V} \;\text{vs}\; \underbrace{2\,n^2 d_k}_{QK^\top,\;AV}"
+)
+st.code(
+    """n, bytes_per_score, card = 1_047_576, 2, 80 * 2**30   # GPT-4.1's window, bf16, one H100
+nbytes = n * n * bytes_per_score                          # 2_194_830_951_552, exact
+cards = -(-nbytes // card)                                # ceiling: 26
+seconds = Fraction(1, 10) * Fraction(n, 1024) ** 2        # 104_657.7 s = 29.07 h""",
+    language="python",
+)
+st.info(
+    "Nobody pays this bill. FlashAttention is still O(n²) in time, but it computes the scores tile by "
+    "tile in on-chip SRAM and never writes the full n × n matrix to high-bandwidth memory (HBM), so "
+    "its memory grows like n.",
+    icon=":material/bolt:",
+)
+
+# The checks always run at the post's settings (one head, one layer, 2 bytes, H100 at 80 GiB).
+post = cost.cost_row(cost.CostConfig())
+q = book.FIGURE_06
+checks.expander(
+    [
+        checks.same("One head at 1,024 tokens", q["bytes_1024"], cf.binary_size(cost.attention_bytes(1_024))),
+        checks.same("One head at 1,047,576 tokens", q["bytes_gpt41"], f"{post.nbytes:,} bytes"),
+        checks.within(
+            "…in TiB",
+            q["size_gpt41"],
+            float(Fraction(post.nbytes, cost.TIB)),
+            1.5,
+            2.5,
+            live=cf.binary_size(post.nbytes),
+        ),
+        checks.exact("H100 cards (80 GiB), ratio", q["cards_ratio"], float(post.cards)),
+        checks.same("H100 cards to buy", q["cards_ceiling"], str(post.cards_to_buy)),
+        checks.same(
+            "Giles Thomas's count (the ratio rounded down)", q["cards_giles"], str(floor(post.cards))
+        ),
+        checks.same("Time per token, exact scaling", q["seconds_exact"], cf.seconds(post.seconds)),
+        checks.same("…in hours", q["hours_exact"], cf.hours(post.seconds)),
+        checks.within(
+            "Giles Thomas's time (length ratio rounded to 1,000)",
+            q["hours_giles"],
+            float(cost.post_rounded_time() / 3600),
+            27.5,
+            28.5,
+            live=cf.hours(cost.post_rounded_time()),
+        ),
+        checks.within(
+            "Share of cells the causal mask discards",
+            q["mask_discards"],
+            float(cost.masked_share(post.n)),
+            0.45,
+            0.5 - 1e-12,
+            live=f"{cf.fixed(100 * cost.masked_share(post.n), 5)}%",
+        ),
+    ],
+    note="Quoted: the post's figure 06. Live: computed at the post's settings (one head, one layer, "
+    "2 bytes a score, H100 at 80 GiB, 0.1 s per token at 1,024 tokens), whatever the controls say.",
+)

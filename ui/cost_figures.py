@@ -1,0 +1,184 @@
+"""The cost page's two charts: memory against n with every card's capacity, and the FLOP split.
+
+Both axes are logarithmic, since n runs over six decades and the bill over eighteen. Counts are
+exact ints in ``core``; they become floats here only to be drawn.
+
+The figures are written as plain Plotly dicts and wrapped without re-validation: validating the
+``plotly_white`` template alone costs tens of milliseconds a figure, and every slider move
+redraws both charts. ``tests/core/test_cost.py`` validates both specs with Plotly instead.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from core import cost
+from ui import cost_format
+from ui.figures import ACCENT, FONT, MUTED, SECOND
+
+Spec = dict[str, Any]
+LEGEND = dict(x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.85)")
+BINARY_TICKS = tuple(
+    (1 << (10 * k), name)
+    for k, name in enumerate(("1 B", "1 KiB", "1 MiB", "1 GiB", "1 TiB", "1 PiB", "1 EiB"))
+)
+X_AXIS = dict(type="log", title=dict(text="context length n (tokens)"), exponentformat="power")
+
+
+@lru_cache(maxsize=1)
+def _template() -> Spec:
+    return pio.templates["plotly_white"].to_plotly_json()
+
+
+def _layout(title: str, height: int, **axes: Any) -> Spec:
+    """``ui.figures``' look (template, font, title, margins) as a layout dict."""
+    return dict(
+        template=_template(),
+        font=FONT,
+        height=height,
+        title=dict(text=title, x=0, xanchor="left", font=dict(size=15)),
+        margin=dict(l=10, r=10, t=40, b=10),
+        legend=LEGEND,
+        hovermode="closest",
+        **axes,
+    )
+
+
+def as_figure(spec: Spec) -> go.Figure:
+    """Wrap a spec for ``st.plotly_chart`` without validating it again (see the module note)."""
+    return go.Figure(spec, _validate=False)
+
+
+def _line(x: list[int], y: list[int], name: str, color: str, **extra: Any) -> Spec:
+    return dict(type="scatter", mode="lines", x=x, y=y, name=name, line=dict(color=color, width=3), **extra)
+
+
+def memory_spec(cfg: cost.CostConfig, *, height: int = 420) -> Spec:
+    """Bytes of the score matrices against n, each catalogue GPU's memory as a horizontal line."""
+    ns = list(cost.context_ladder())
+    nbytes = [cost.attention_bytes(n, cfg.bytes_per_score, cfg.heads, cfg.layers) for n in ns]
+    current = cost.attention_bytes(cfg.n, cfg.bytes_per_score, cfg.heads, cfg.layers)
+    data = [
+        _line(
+            ns,
+            nbytes,
+            "score matrices",
+            ACCENT,
+            customdata=[cost_format.binary_size(b) for b in nbytes],
+            hovertemplate="n = %{x:,}<br>%{customdata}<extra></extra>",
+        ),
+        dict(
+            type="scatter",
+            mode="markers",
+            x=[cfg.n],
+            y=[current],
+            name=f"n = {cfg.n:,}",
+            marker=dict(color=SECOND, size=12, line=dict(color="white", width=1)),
+            hovertemplate=f"n = {cfg.n:,}<br>{cost_format.binary_size(current)}<extra></extra>",
+        ),
+    ]
+    others_shown = False
+    for g in sorted(cost.GPUS, key=lambda g: g.name == cfg.gpu.name):  # the chosen card last, on top
+        chosen = g.name == cfg.gpu.name
+        data.append(
+            dict(
+                type="scatter",
+                mode="lines",
+                x=[ns[0], ns[-1]],
+                y=[g.memory_bytes, g.memory_bytes],
+                name=g.name if chosen else "other cards",
+                legendgroup="chosen" if chosen else "others",
+                showlegend=chosen or not others_shown,
+                line=dict(
+                    color=SECOND if chosen else MUTED,
+                    width=2 if chosen else 1,
+                    dash="solid" if chosen else "dot",
+                ),
+                hovertemplate=f"{g.name}: {g.memory_bytes:,} bytes<extra></extra>",
+            )
+        )
+        others_shown = others_shown or not chosen
+    top = max(nbytes[-1], *(g.memory_bytes for g in cost.GPUS))
+    ticks = [(v, t) for v, t in BINARY_TICKS if v <= top * 4]
+    y_axis = dict(
+        type="log",
+        title=dict(text="bytes of attention scores"),
+        tickvals=[v for v, _ in ticks],
+        ticktext=[t for _, t in ticks],
+    )
+    return dict(
+        data=data,
+        layout=_layout("Memory of the score matrices against n", height, xaxis=X_AXIS, yaxis=y_axis),
+    )
+
+
+def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 380) -> Spec:
+    """Multiply-adds of one head: projections (linear in n) against QKᵀ + AV (quadratic)."""
+    ns = list(cost.context_ladder())
+    split = [cost.head_macs(m, d_in, d_k) for m in ns]
+    here = cost.head_macs(n, d_in, d_k)
+    cross = cost.crossover(d_in, d_k)
+    hover = "n = %{x:,}<br>%{y:,} multiply-adds<extra></extra>"
+    data = [
+        _line(
+            ns, [s.linear for s in split], "projections Q, K, V  (3·n·d_in·d_k)", ACCENT, hovertemplate=hover
+        ),
+        _line(ns, [s.quadratic for s in split], "QKᵀ + AV  (2·n²·d_k)", SECOND, hovertemplate=hover),
+        dict(
+            type="scatter",
+            mode="markers",
+            x=[n, n],
+            y=[here.linear, here.quadratic],
+            name=f"n = {n:,}",
+            marker=dict(color="#1a202c", size=9, symbol="diamond"),
+            hovertemplate=hover,
+        ),
+    ]
+    layout = _layout(
+        f"Where one head's work goes (d_in = {d_in:,}, d_k = {d_k:,})",
+        height,
+        xaxis=X_AXIS,
+        yaxis=dict(type="log", title=dict(text="multiply-adds, one head"), exponentformat="power"),
+        shapes=[
+            dict(
+                type="line",
+                xref="x",
+                yref="paper",
+                x0=cross,
+                x1=cross,
+                y0=0,
+                y1=1,
+                line=dict(color=MUTED, dash="dash"),
+            )
+        ],
+        annotations=[
+            dict(
+                x=_log10(cross),  # annotations on a log axis take the exponent
+                xref="x",
+                y=0.02,
+                yref="paper",
+                text=f"quadratic part wins from n = {cross:,}",
+                showarrow=False,
+                xanchor="left",
+                font=dict(size=11),
+            )
+        ],
+    )
+    return dict(data=data, layout=layout)
+
+
+def _log10(x: int) -> float:
+    return math.log10(x)
+
+
+def memory_chart(cfg: cost.CostConfig, *, height: int = 420) -> go.Figure:
+    return as_figure(memory_spec(cfg, height=height))
+
+
+def flops_chart(n: int, d_in: int, d_k: int, *, height: int = 380) -> go.Figure:
+    return as_figure(flops_spec(n, d_in, d_k, height=height))

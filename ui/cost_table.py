@@ -1,0 +1,79 @@
+"""The TiB/H100 cost table: core's exact rows as a pandas frame, its column formats, its CSV.
+
+Scores and bytes are exact integers written out with separators: at 128 heads × 128 layers they
+pass 2⁵³, where a browser's numbers stop being exact, so they travel as text and never as a
+float. The other columns are numbers ``column_config`` formats. The CSV is written from the
+same frame, so the download holds exactly the table shown.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.cost import CostConfig, cost_table
+from ui import cost_format
+
+COLUMNS = (
+    "n",
+    "scores",
+    "bytes",
+    "size",
+    "cards (ratio)",
+    "cards to buy",
+    "time per token (s)",
+    "time per token (h)",
+    "current",
+)
+
+
+def frame(cfg: CostConfig) -> pd.DataFrame:
+    """One row per context length of the ladder, plus the current one (flagged ``current``)."""
+    rows = [
+        (
+            r.n,
+            f"{r.scores:,}",
+            f"{r.nbytes:,}",
+            cost_format.binary_size(r.nbytes),
+            float(r.cards),  # correctly rounded from the exact Fraction
+            r.cards_to_buy,
+            float(r.seconds),
+            float(r.seconds / 3600),
+            r.n == cfg.n,
+        )
+        for r in cost_table(cfg)
+    ]
+    df = pd.DataFrame(rows, columns=list(COLUMNS))
+    return df.astype({"n": "int64", "cards to buy": "int64"})
+
+
+def column_config(gpu_name: str) -> dict[str, object]:
+    """Formats and help for every column; ``gpu_name`` names the card the cards columns count."""
+    return {
+        "n": st.column_config.NumberColumn("n", help="Context length, tokens.", format="localized"),
+        "scores": st.column_config.TextColumn(
+            "scores",
+            help="n² × heads × layers: every attention score held at once, exact.",
+            alignment="right",
+        ),
+        "bytes": st.column_config.TextColumn(
+            "bytes", help="scores × bytes per score, exact.", alignment="right"
+        ),
+        "size": st.column_config.TextColumn("size", help="The same bytes in binary units (1 KiB = 1,024 B)."),
+        "cards (ratio)": st.column_config.NumberColumn(
+            "cards (ratio)", help=f"bytes / memory of one {gpu_name}.", format="%.2f"
+        ),
+        "cards to buy": st.column_config.NumberColumn(
+            "cards to buy", help="The ratio rounded up: nobody sells 0.55 of a card.", format="localized"
+        ),
+        "time per token (s)": st.column_config.NumberColumn(
+            "time per token (s)", help="t₀ × (n / 1,024)², from the baseline.", format="localized"
+        ),
+        "time per token (h)": st.column_config.NumberColumn("time per token (h)", format="%.2f"),
+        "current": st.column_config.CheckboxColumn("current", help="The row for the sidebar's n."),
+    }
+
+
+def csv(df: pd.DataFrame) -> bytes:
+    """The frame as CSV, UTF-8, no index: what the download button serves."""
+    return df.to_csv(index=False).encode("utf-8")
