@@ -109,6 +109,8 @@ SECTION_3_5_1 = {
         "[-0.5526, -0.0981]",
         "[-0.5299, -0.1081]",
     ),
+}
+
 # The post, figure 06 ("What n² costs"), following Giles Thomas: one head, one layer, 2 bytes a score.
 FIGURE_06 = {
     "bytes_1024": "2 MiB",

@@ -46,6 +46,8 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/visibility_off:",
         "masking",
         "Two causal paths that look unrelated half-way and end identical; a zero is not a mask.",
+    ),
+    PageInfo(
         "app_pages/cost.py",
         "What n² costs",
         ":material/memory:",
