@@ -108,7 +108,16 @@ def integer(
     step: int = 1,
     help: str | None = None,
 ) -> int:
-    """A sidebar number input for integers such as seeds."""
+    """A sidebar number input for integers such as seeds.
+
+    Streamlit 1.67 converts a bound integer input's URL value with ``int(float(v))`` and raises on
+    ``inf``/``1e999`` (OverflowError) before its own fallback can apply. So the URL value is
+    checked here first; one it would choke on is dropped and the input left unbound for this run
+    only, which shows the default, as every other control does with a bad value.
+    """
+    bind = BIND if _url_integer_ok(key, min_value, max_value) else None
+    if bind is None:
+        del st.query_params[key]
     return int(
         st.sidebar.number_input(
             label,
@@ -117,10 +126,21 @@ def integer(
             value=default,
             step=step,
             key=key,
-            bind=BIND,
+            bind=bind,
             help=help,
         )
     )
+
+
+def _url_integer_ok(key: str, min_value: int, max_value: int) -> bool:
+    """True when the URL has no value for ``key`` or exactly one integer within the bounds."""
+    values = st.query_params.get_all(key)
+    if not values:
+        return True
+    try:
+        return len(values) == 1 and min_value <= int(values[0].strip()) <= max_value
+    except ValueError:
+        return False
 
 
 def toggle(label: str, default: bool, *, key: str, help: str | None = None) -> bool:

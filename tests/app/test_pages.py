@@ -118,3 +118,14 @@ def test_garbage_in_every_key_renders_the_default_view(junk):
     at = open_page("app_pages/recap.py", {"query": junk, "key": [junk, junk]})
     assert_clean(at)
     assert metrics(at)["Context vector for journey"] == "[0.4419, 0.6515, 0.5683]"
+
+
+@pytest.mark.parametrize("junk", ["inf", "-inf", "1e999", "nan", "12.5", "0x10", "99999999999999999999", ""])
+def test_a_seed_the_integer_input_cannot_hold_falls_back_to_the_default(junk):
+    at = open_page("app_pages/three_matrices.py", {"weights": "Any seed", "seed": junk})
+    assert_clean(at)
+    assert widget(at, "seed").value == 123
+    assert "torch.rand, seed 123" in " ".join(c.value for c in at.caption)
+    widget(at, "seed").set_value(789).run()
+    assert_clean(at)
+    assert "torch.rand, seed 789" in " ".join(c.value for c in at.caption)
