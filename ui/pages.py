@@ -40,4 +40,11 @@ PAGES: tuple[PageInfo, ...] = (
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
     ),
+    PageInfo(
+        "app_pages/learning.py",
+        "Learning to attend",
+        ":material/school:",
+        "learning-to-attend",
+        "Gradient descent turns the dials: W_q and W_k fitted to a target pattern, mode by mode.",
+    ),
 )
