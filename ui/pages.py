@@ -54,4 +54,26 @@ PAGES: tuple[PageInfo, ...] = (
         "n-squared",
         "Bytes, cards and hours for one attention matrix, from 1 token to GPT-4.1's window.",
     ),
+    PageInfo(
+        "app_pages/learning.py",
+        "Learning to attend",
+        ":material/school:",
+        "learning-to-attend",
+        "Gradient descent turns the dials: W_q and W_k fitted to a target pattern, mode by mode.",
+    ),
 )
+
+# The reading order of SPEC.md; a page not listed here goes last.
+_ORDER = (
+    "overview",
+    "recap",
+    "three-matrices",
+    "learning-to-attend",
+    "divide-by-sqrt-dk",
+    "masking",
+    "dropout",
+    "multi-head",
+    "n-squared",
+    "what-comes-next",
+)
+PAGES = tuple(sorted(PAGES, key=lambda p: _ORDER.index(p.url_path) if p.url_path in _ORDER else len(_ORDER)))

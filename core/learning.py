@@ -1,0 +1,347 @@
+"""Gradient descent turns the dials: fitting W_q and W_k to a target attention pattern.
+
+The post's recap ends on "There was no dial anywhere for gradient descent to turn": ``XXᵀ`` has
+no parameters. Figure 01's three modes differ exactly in their dials: none, one matrix used for
+both queries and keys (a Gram matrix, symmetric scores), or two different matrices. Here each
+mode is trained on the same task, so the difference shows up as a loss curve.
+
+The task: make the attention matrix ``A = softmax(XW_q (XW_k)ᵀ / √d_k)`` (figure 01's forward,
+divisor included, the no-matrix mode too) match a target pattern ``T`` row by row. The loss is
+the mean over rows of the cross-entropy ``-Σ_j T_ij log A_ij``. Its gradient is written out by
+hand below; ``tests/core/test_learning.py`` checks it against finite differences and against
+PyTorch's autograd.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from core.attention import MODES, Mode, log_softmax
+
+Target = Literal["previous", "first", "last", "token", "uniform"]
+TARGETS: tuple[Target, ...] = ("previous", "first", "last", "token", "uniform")
+Optimiser = Literal["adam", "gd"]
+OPTIMISERS: tuple[Optimiser, ...] = ("adam", "gd")
+
+MAX_STEPS = 5_000  # the page's ceiling; a three-mode run stays well under a second
+MAX_LOSS = 1e6  # a run past this has diverged (scores ~1e6 the wrong way round); it stops there
+UNIFORM_TOL = 0.01  # a row with no single target token is right when every weight is this close
+
+
+def target_pattern(kind: Target, n: int, token: int = 0) -> np.ndarray:  # -> [n, n]
+    """The attention matrix to learn; each row a probability distribution over the ``n`` tokens.
+
+    ``"previous"``: token i attends to token i−1 and the first token to itself (there is no
+    token before it). ``"first"``, ``"last"``, ``"token"``: every row attends to one token
+    (``token`` is its 0-based index for ``"token"``). ``"uniform"``: every weight ``1/n``.
+    """
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    t = np.zeros((n, n))
+    if kind == "previous":
+        t[np.arange(n), np.maximum(np.arange(n) - 1, 0)] = 1.0
+    elif kind == "first":
+        t[:, 0] = 1.0
+    elif kind == "last":
+        t[:, n - 1] = 1.0
+    elif kind == "token":
+        if not 0 <= token < n:
+            raise ValueError(f"token must be a 0-based index below n={n}, got {token}")
+        t[:, token] = 1.0
+    elif kind == "uniform":
+        t[:] = 1.0 / n
+    else:
+        raise ValueError(f"kind must be one of {TARGETS}, got {kind!r}")
+    return t
+
+
+def entropy_floor(target: np.ndarray) -> float:
+    """The smallest cross-entropy any attention matrix can reach: the target's mean row entropy.
+
+    0 for a one-hot target; ``log n`` for the uniform one. ``0 · log 0`` counts as 0.
+    """
+    t = np.asarray(target, dtype=np.float64)
+    logs = np.log(np.where(t > 0, t, 1.0))
+    return float(-np.sum(t * logs) / t.shape[0])
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+
+
+def scores(x: np.ndarray, w_query: np.ndarray, w_key: np.ndarray, mode: Mode) -> np.ndarray:  # -> [..., n, n]
+    """``Ω`` of figure 01's mode: ``XXᵀ``, ``XW_q(XW_q)ᵀ`` (tied) or ``XW_q(XW_k)ᵀ`` (three).
+
+    Weights may carry leading batch axes (``[..., d_in, d_k]``), as a recorded trajectory does.
+    """
+    _check_mode(mode)
+    x = np.asarray(x, dtype=np.float64)
+    if mode == "none":
+        return x @ x.T  # [n, d_in] @ [d_in, n]
+    q = x @ np.asarray(w_query, dtype=np.float64)  # [..., n, d_k]
+    k = q if mode == "tied" else x @ np.asarray(w_key, dtype=np.float64)
+    return q @ np.swapaxes(k, -1, -2)
+
+
+def attention(x: np.ndarray, w_query: np.ndarray, w_key: np.ndarray, mode: Mode) -> np.ndarray:
+    """``A = softmax(Ω / √d_k)`` of the mode, with ``d_k`` the keys' width in every mode (figure 01)."""
+    d_k = np.shape(w_key)[-1]
+    return np.exp(log_softmax(scores(x, w_query, w_key, mode) / np.sqrt(d_k)))
+
+
+def _loss_and_grads(
+    x: np.ndarray, p: np.ndarray, t: np.ndarray, tied: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:  # [2, B, d_in, d_k] -> [B], [2, B, d_in, d_k]
+    """The loss and its gradient for a batch of ``B`` runs; ``p[0]`` is W_q, ``p[1]`` is W_k.
+
+    ``tied`` is 1.0 for each run whose keys use W_q, 0.0 otherwise (``None``: no run is tied).
+
+    The chain rule, one link per line, with ``Z = Ω/√d_k`` and ``A = softmax(Z)`` row by row:
+
+    - ``L = −(1/n) Σ_ij T_ij log A_ij``;
+    - ``∂L/∂Z = (A − T)/n``: log-softmax's Jacobian ``δ_jk − A_ik`` summed against a target row
+      whose entries add up to 1;
+    - ``∂L/∂Ω = ∂L/∂Z / √d_k``;
+    - ``Ω = QKᵀ``, so ``∂L/∂Q = (∂L/∂Ω) K`` and ``∂L/∂K = (∂L/∂Ω)ᵀ Q``;
+    - ``Q = XW_q``, ``K = XW_k``, so ``∂L/∂W_q = Xᵀ ∂L/∂Q`` and ``∂L/∂W_k = Xᵀ ∂L/∂K``.
+
+    A tied run holds one matrix on both paths (``p[0] == p[1]``), so its gradient is the sum of
+    the two, handed to both slots: an optimiser then keeps the two slots equal to the last bit.
+    """
+    n, root = x.shape[0], np.sqrt(p.shape[-1])
+    qk = x @ p  # Q and K at once  [2, B, n, d_k]
+    q, k = qk
+    log_a = log_softmax(q @ k.swapaxes(-1, -2) * (1 / root))  # log A  [B, n, n]
+    loss = (t * log_a).sum(axis=(-2, -1)) * (-1 / n)  # [B]
+    d_omega = (np.exp(log_a) - t) * (1 / (n * root))  # ∂L/∂Ω  [B, n, n]
+    d_qk = np.empty_like(qk)  # ∂L/∂Q, ∂L/∂K  [2, B, n, d_k]
+    np.matmul(d_omega, k, out=d_qk[0])
+    np.matmul(d_omega.swapaxes(-1, -2), q, out=d_qk[1])
+    grads = x.T @ d_qk  # ∂L/∂W_q, ∂L/∂W_k  [2, B, d_in, d_k]
+    if tied is not None:
+        grads += tied[:, None, None] * grads[::-1]  # a tied run's two slots both get their sum
+    return loss, grads
+
+
+def loss_and_grad(
+    x: np.ndarray, w_query: np.ndarray, w_key: np.ndarray, target: np.ndarray, mode: Mode
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """Mean row cross-entropy of the mode's ``A`` against ``target``; gradient w.r.t. W_q, W_k.
+
+    The chain rule is spelled out in :func:`_loss_and_grads`. ``"tied"`` ignores ``w_key`` (the
+    keys use W_q) and returns the one matrix's gradient, the sum of both paths, in both slots.
+    ``"none"`` has nothing to train: both gradients are zero, and ``w_key`` only sets ``d_k``,
+    so the no-matrix mode divides by ``√2`` as figure 01 does.
+    """
+    _check_mode(mode)
+    x = np.asarray(x, dtype=np.float64)
+    t = np.asarray(target, dtype=np.float64)
+    w_q = np.asarray(w_query, dtype=np.float64)
+    w_k = w_q if mode == "tied" else np.asarray(w_key, dtype=np.float64)
+    n = x.shape[0]
+    if t.shape != (n, n):
+        raise ValueError(f"target must be [{n}, {n}] for {n} tokens, got {t.shape}")
+    if not (np.all(t >= 0) and np.allclose(t.sum(axis=1), 1.0)):
+        raise ValueError("each target row must be a distribution: entries >= 0 that sum to 1")
+    if w_q.shape != (x.shape[1], w_k.shape[-1]) or w_k.shape != w_q.shape:
+        raise ValueError(f"W_q and W_k must both be [d_in={x.shape[1]}, d_k], got {w_q.shape}, {w_k.shape}")
+    if mode == "none":
+        log_a = log_softmax(x @ x.T / np.sqrt(w_k.shape[-1]))
+        return float(-np.sum(t * log_a) / n), np.zeros_like(w_q), np.zeros_like(w_k)
+    loss, grads = _loss_and_grads(x, np.stack((w_q, w_k))[:, None], t, np.ones(1) if mode == "tied" else None)
+    return float(loss[0]), grads[0, 0], grads[1, 0]
+
+
+def loss_value(
+    x: np.ndarray, w_query: np.ndarray, w_key: np.ndarray, target: np.ndarray, mode: Mode
+) -> float:
+    """The loss alone (finite differences)."""
+    return loss_and_grad(x, w_query, w_key, target, mode)[0]
+
+
+def rows_right(attention: np.ndarray, target: np.ndarray, tol: float = UNIFORM_TOL) -> np.ndarray:  # -> [n]
+    """Which rows of ``attention`` do what the target asks, one bool per row.
+
+    A target row with a single largest entry is met when the attention row's largest entry is
+    on the same token. A target row without one (the uniform target) has no token to point at,
+    so it is met when every weight is within ``tol`` of the target's.
+    """
+    a, t = np.asarray(attention, dtype=np.float64), np.asarray(target, dtype=np.float64)
+    unique = np.sum(t == t.max(axis=-1, keepdims=True), axis=-1) == 1
+    by_argmax = np.argmax(a, axis=-1) == np.argmax(t, axis=-1)
+    by_distance = np.max(np.abs(a - t), axis=-1) < tol
+    return np.where(unique, by_argmax, by_distance)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """How to turn the dials. Adam's constants are PyTorch's defaults (β₁ 0.9, β₂ 0.999, ε 1e-8)."""
+
+    optimiser: Optimiser = "adam"
+    lr: float = 0.02  # Adam: 5,000 steps reach ≈0.2 on previous-token without Adam's late spikes
+    steps: int = 5_000
+    record_every: int = 10  # snapshots of weights and attention, so 5,000 steps stay small
+    beta1: float = 0.9
+    beta2: float = 0.999
+    eps: float = 1e-8
+
+    def __post_init__(self) -> None:
+        if self.optimiser not in OPTIMISERS:
+            raise ValueError(f"optimiser must be one of {OPTIMISERS}, got {self.optimiser!r}")
+        if not (np.isfinite(self.lr) and self.lr > 0):
+            raise ValueError(f"lr must be a positive finite number, got {self.lr}")
+        if not 0 <= self.steps <= MAX_STEPS:
+            raise ValueError(f"steps must be in [0, {MAX_STEPS}], got {self.steps}")
+        if self.record_every < 1:
+            raise ValueError(f"record_every must be at least 1, got {self.record_every}")
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """One training run: the loss at every step, weights and attention at recorded steps.
+
+    ``losses[s]`` is the loss after ``s`` updates (``steps + 1`` entries). Snapshots are taken
+    at the steps in ``recorded``: 0, every ``record_every``, and the last. A run whose loss or
+    weights blow up (plain gradient descent with too large a rate: a loss past ``MAX_LOSS`` or
+    not finite) stops there: ``diverged_at`` names the step, and later entries repeat the last
+    good state, so nothing non-finite ever reaches a figure. The no-matrix mode has one snapshot, step 0.
+    """
+
+    mode: Mode
+    losses: np.ndarray  # [steps + 1]
+    recorded: np.ndarray  # [r] step numbers
+    w_query: np.ndarray  # [r, d_in, d_k]
+    w_key: np.ndarray  # [r, d_in, d_k]; equal to w_query when tied
+    attention: np.ndarray  # A  [r, n, n]
+    scores: np.ndarray  # Ω, unscaled  [r, n, n]
+    diverged_at: int | None = None
+
+    def at(self, step: int) -> int:
+        """Index of the last snapshot at or before ``step`` (the first one for earlier steps)."""
+        i = int(np.searchsorted(self.recorded, step, side="right")) - 1
+        return min(max(i, 0), len(self.recorded) - 1)
+
+
+def _adam_step(
+    c: TrainConfig, s: int, p: np.ndarray, g: np.ndarray, m: np.ndarray, v: np.ndarray
+) -> np.ndarray:
+    """Update ``s + 1`` of Kingma & Ba's Adam, in the order ``torch.optim.Adam`` computes it.
+
+    ``m`` and ``v`` (first and second moments) are updated in place; the weights are returned new,
+    so the caller still holds the last finite state if the step overflows.
+    """
+    m *= c.beta1
+    m += (1 - c.beta1) * g
+    v *= c.beta2
+    v += (1 - c.beta2) * (g * g)
+    bias1, bias2 = 1 - c.beta1 ** (s + 1), 1 - c.beta2 ** (s + 1)
+    return p - (c.lr / bias1) * m / (np.sqrt(v) / np.sqrt(bias2) + c.eps)
+
+
+def _descend(
+    x: np.ndarray, t: np.ndarray, p: np.ndarray, tied: np.ndarray | None, c: TrainConfig
+) -> tuple[np.ndarray, list[int], list[np.ndarray], int | None]:
+    """Run ``B`` trainings in lockstep: one NumPy call serves them all, which is what makes 5,000
+    steps of every mode fit in well under a second. Stops where the loss blows up (``MAX_LOSS``).
+
+    Returns the losses ``[steps + 1, B]`` (rows past a divergence are garbage, to be replaced),
+    the recorded steps, the weights ``[2, B, d_in, d_k]`` at each, and the divergence step.
+    """
+    losses = np.zeros((c.steps + 1, p.shape[1]))
+    recorded: list[int] = []
+    snaps: list[np.ndarray] = []
+    m, v = np.zeros_like(p), np.zeros_like(p)
+    prev = p
+    for s in range(c.steps + 1):
+        loss, g = _loss_and_grads(x, p, t, tied)
+        # Overflowing weights show up here as a huge or non-finite loss: keep the last good state.
+        worst = float(loss.max())
+        if not worst < MAX_LOSS:
+            if s == 0:
+                raise ValueError(f"the starting loss {worst} is already past {MAX_LOSS}: start smaller")
+            if recorded[-1] != s - 1:
+                recorded.append(s - 1)
+                snaps.append(prev)
+            return losses, recorded, snaps, s
+        losses[s] = loss
+        if s % c.record_every == 0 or s == c.steps:
+            recorded.append(s)
+            snaps.append(p)
+        if s == c.steps:
+            break
+        prev, p = p, (p - c.lr * g if c.optimiser == "gd" else _adam_step(c, s, p, g, m, v))
+    return losses, recorded, snaps, None
+
+
+def _trajectory(
+    x: np.ndarray, mode: Mode, losses: np.ndarray, recorded: list[int], wq: np.ndarray, wk: np.ndarray, div
+) -> Trajectory:
+    last = recorded[-1] if div is not None else len(losses) - 1
+    losses = losses.copy()
+    losses[last + 1 :] = losses[last]
+    shape = (len(recorded), x.shape[0], x.shape[0])  # the no-matrix mode's Ω has no batch axis
+    a = np.broadcast_to(attention(x, wq, wk, mode), shape).copy()
+    omega = np.broadcast_to(scores(x, wq, wk, mode), shape).copy()
+    return Trajectory(mode, losses, np.array(recorded), wq, wk, a, omega, div)
+
+
+def train_modes(
+    x: np.ndarray,
+    target: np.ndarray,
+    w_query: np.ndarray,
+    w_key: np.ndarray,
+    config: TrainConfig = TrainConfig(),
+    modes: tuple[Mode, ...] = MODES,
+) -> dict[Mode, Trajectory]:
+    """Fit each mode's matrices to ``target`` from the same start; deterministic, no randomness.
+
+    ``"three"`` trains W_q and W_k; ``"tied"`` starts from W_q and uses it for the keys too;
+    ``"none"`` has no parameters, so its loss is the same at every step. The trained modes run
+    in lockstep (see :func:`_descend`); if one of them diverges, each is rerun alone so the
+    other's trajectory is untouched. ``"adam"`` is ``torch.optim.Adam``; ``"gd"`` is
+    ``W ← W − lr · ∂L/∂W``.
+    """
+    for mode in modes:
+        _check_mode(mode)
+    x = np.asarray(x, dtype=np.float64)
+    t = np.asarray(target, dtype=np.float64)
+    w_q, w_k = np.asarray(w_query, dtype=np.float64), np.asarray(w_key, dtype=np.float64)
+    loss_and_grad(x, w_q, w_k, t, "three")  # validates every shape, with a readable message
+    if not (np.isfinite(w_q).all() and np.isfinite(w_k).all()):
+        raise ValueError("the starting weights must be finite")
+    out: dict[Mode, Trajectory] = {}
+    if "none" in modes:
+        loss0 = loss_value(x, w_q, w_k, t, "none")
+        out["none"] = _trajectory(
+            x, "none", np.full(config.steps + 1, loss0), [0], w_q[None], w_k[None], None
+        )
+    trained = [mode for mode in modes if mode != "none"]
+    groups = [trained] if trained else []
+    while groups:
+        group = groups.pop()
+        tied = np.array([float(mode == "tied") for mode in group]) if "tied" in group else None
+        p = np.stack((np.stack([w_q] * len(group)), np.stack([w_q if m == "tied" else w_k for m in group])))
+        losses, recorded, snaps, div = _descend(x, t, p, tied, config)
+        if div is not None and len(group) > 1:
+            groups.extend([mode] for mode in group)
+            continue
+        w = np.stack(snaps, axis=2)  # [2, B, r, d_in, d_k]
+        for b, mode in enumerate(group):
+            out[mode] = _trajectory(x, mode, losses[:, b], recorded, w[0, b], w[1, b], div)
+    return {mode: out[mode] for mode in modes}
+
+
+def train(
+    x: np.ndarray,
+    target: np.ndarray,
+    w_query: np.ndarray,
+    w_key: np.ndarray,
+    mode: Mode,
+    config: TrainConfig = TrainConfig(),
+) -> Trajectory:
+    """One mode's run (see :func:`train_modes`, which runs several from one start)."""
+    return train_modes(x, target, w_query, w_key, config, modes=(mode,))[mode]

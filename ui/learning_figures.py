@@ -1,0 +1,139 @@
+"""Learning to attend's figures: every mode's loss on one log-scaled chart, and quick heatmaps."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from core.learning import Trajectory
+from ui.figures import ACCENT, DIVERGING, FONT, MUTED, SECOND, SEQUENTIAL, cell_text
+
+MODE_COLOURS = {"none": MUTED, "tied": SECOND, "three": ACCENT}
+FLOOR = 1e-12  # the log axis needs a positive value; a loss gap this small is drawn at the floor
+GRID = "#ebf0f8"  # plotly_white's grid
+MARK = "#4a5568"  # the scrubbed step
+MAX_POINTS = 1_000  # per curve: enough to keep Adam's spikes, small enough to rerun fast
+
+
+def loss_curves(
+    runs: Mapping[str, Trajectory],
+    labels: Mapping[str, str],
+    *,
+    step: int,
+    entropy_floor: float = 0.0,
+    height: int = 360,
+) -> go.Figure:
+    """Loss against step for every mode, log y, with the scrubbed step marked.
+
+    What is drawn is the cross-entropy minus its floor (the target's own entropy), so every
+    target can fall towards zero on a log axis; for one-hot targets the floor is 0. Long runs
+    are thinned to their per-bucket maxima, so a spike survives the thinning.
+    """
+    traces = []
+    for mode, run in runs.items():
+        colour = MODE_COLOURS.get(mode, ACCENT)
+        steps, values = _thin(np.maximum(run.losses - entropy_floor, FLOOR))
+        traces.append(
+            go.Scatter(
+                x=steps,
+                y=values,
+                mode="lines",
+                name=labels[mode],
+                line=dict(color=colour, width=2.5 if mode == "three" else 2),
+                hovertemplate="step %{x}: %{y:.4g}<extra>" + labels[mode] + "</extra>",
+            )
+        )
+        if run.diverged_at is not None:
+            traces.append(
+                go.Scatter(
+                    x=[run.diverged_at],
+                    y=[max(run.losses[run.diverged_at - 1] - entropy_floor, FLOOR)],
+                    mode="markers",
+                    marker=dict(symbol="x", size=12, color=colour),
+                    name=f"{labels[mode]}: diverged",
+                    hovertemplate=f"diverged at step {run.diverged_at}<extra></extra>",
+                )
+            )
+    title = "cross-entropy" if entropy_floor == 0 else "cross-entropy above its floor"
+    # One layout dict and no explicit template: update_layout/add_vline and template="plotly_white"
+    # each cost tens of ms, most of a scrub's rerun; the session's default template is free.
+    layout = dict(
+        plot_bgcolor="white",
+        font=FONT,
+        height=height,
+        margin=dict(l=10, r=10, t=10, b=10),
+        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
+        yaxis=dict(type="log", title=dict(text=title), tickformat=".1~g", gridcolor=GRID),
+        xaxis=dict(title=dict(text="step"), rangemode="tozero", gridcolor=GRID),
+        shapes=[
+            dict(
+                type="line",
+                x0=step,
+                x1=step,
+                y0=0,
+                y1=1,
+                yref="paper",
+                line=dict(color=MARK, dash="dot", width=1),
+            )
+        ],
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+def _thin(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """At most ``MAX_POINTS`` points: each bucket of steps drawn at its largest loss, then the last."""
+    if len(values) <= MAX_POINTS:
+        return np.arange(len(values)), values
+    starts = np.linspace(0, len(values) - 1, MAX_POINTS).astype(int)
+    peaks = np.maximum.reduceat(values[:-1], starts[:-1])
+    return np.append(starts[:-1], len(values) - 1), np.append(peaks, values[-1])
+
+
+def heatmap(
+    matrix: np.ndarray,
+    labels: Sequence[str],
+    *,
+    title: str,
+    diverging: bool = False,
+    decimals: int = 4,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    height: int = 340,
+) -> go.Figure:
+    """``ui.figures.heatmap``'s look, built in one constructor call without a template.
+
+    Scrubbing redraws four of these; the shared builder's ``template="plotly_white"`` and
+    ``update_*`` calls cost ~30 ms each, this ~3 ms. Entries must be finite (training stops
+    before anything overflows).
+    """
+    m = np.asarray(matrix, dtype=np.float64)
+    if diverging:
+        bound = float(np.max(np.abs(m))) or 1.0
+        zmin, zmax = -bound, bound
+    trace = go.Heatmap(
+        z=m,
+        x=list(labels),
+        y=list(labels),
+        text=[[cell_text(v, decimals) for v in row] for row in m],
+        texttemplate="%{text}",
+        hovertemplate="%{y} → %{x}: %{text}<extra></extra>",
+        colorscale=DIVERGING if diverging else SEQUENTIAL,
+        reversescale=diverging,
+        zmin=zmin,
+        zmax=zmax,
+        showscale=False,
+        xgap=1,
+        ygap=1,
+    )
+    layout = dict(
+        title=dict(text=title, x=0, xanchor="left", font=dict(size=15)),
+        plot_bgcolor="white",
+        font=FONT,
+        height=height,
+        margin=dict(l=10, r=10, t=40, b=10),
+        yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
+        xaxis=dict(side="bottom", tickangle=0, tickfont=dict(size=11)),
+    )
+    return go.Figure(data=[trace], layout=layout)
