@@ -6,7 +6,7 @@ import streamlit as st
 from core import attention, book, learning, tokens, weights
 from ui import checks, controls, figures
 from ui import format as fmt
-from ui.learning_figures import heatmap, loss_curves
+from ui.learning_figures import loss_curves
 from ui.weights import weight_set_caption, weight_set_control
 
 MODE_LABELS = {"none": "No matrices", "tied": "Tied W_q = W_k", "three": "Three matrices"}
@@ -132,15 +132,15 @@ m2.metric("Rows right", f"{learning.rows_right(a, target).sum()} of {len(T)}")
 m3.metric("Score error max|Ω − Ωᵀ|", fmt.num(attention.asymmetry_error(omega)))
 c1, c2 = st.columns(2)
 with c1:
-    figures.show(heatmap(a, T, title="Attention A", zmin=0, zmax=1), key="learn_attention")
+    figures.show(figures.heatmap(a, T, T, title="Attention A", zmin=0, zmax=1), key="learn_attention")
 with c2:
-    figures.show(heatmap(target, T, title="Target", zmin=0, zmax=1), key="learn_target")
+    figures.show(figures.heatmap(target, T, T, title="Target", zmin=0, zmax=1), key="learn_target")
 c3, c4 = st.columns(2)
 with c3:
-    figures.show(heatmap(omega, T, title="Scores Ω", decimals=places), key="learn_scores")
+    figures.show(figures.heatmap(omega, T, T, title="Scores Ω", decimals=places), key="learn_scores")
 with c4:
     figures.show(
-        heatmap(attention.asymmetry(omega), T, title="Ω − Ωᵀ", diverging=True, decimals=places),
+        figures.heatmap(attention.asymmetry(omega), T, T, title="Ω − Ωᵀ", diverging=True, decimals=places),
         key="learn_asym",
     )
 

@@ -34,7 +34,7 @@ with c2:
         figures.heatmap(trace.weights, T, T, title="Weights A = softmax(Ω), row by row"), key="recap_w"
     )
 
-m1, m2, m3 = st.columns(3)
+m1, m2, m3 = st.columns([2, 1, 1])
 m1.metric(f"Context vector for {query}", fmt.vec(trace.context[qi]))
 m2.metric(f"Raw affinity {query}–{key_token}", fmt.num(trace.scores[qi, ki]))
 m3.metric(f"…and {key_token}–{query}", fmt.num(trace.scores[ki, qi]), help="XXᵀ is symmetric: one number.")

@@ -15,11 +15,19 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import plotly.colors as pcolors
 import plotly.graph_objects as go
 import streamlit as st
 
-SEQUENTIAL = "Blues"
-DIVERGING = "RdBu"
+
+def _scale(colors: Sequence[str]) -> list[list[Any]]:
+    return [[i / (len(colors) - 1), c] for i, c in enumerate(colors)]
+
+
+# Explicit scales: a name such as "Blues" means light-to-dark to plotly.py but dark-to-grey to
+# plotly.js, and the spec reaches the browser as written.
+SEQUENTIAL = _scale(pcolors.sequential.Blues)  # light (low) to dark (high)
+DIVERGING = _scale(pcolors.diverging.RdBu[::-1])  # blue (negative), white (0), red (positive)
 ACCENT = "#2b6cb0"
 SECOND = "#dd6b20"
 THIRD = "#2f855a"
@@ -96,7 +104,6 @@ def heatmap(
         "texttemplate": "%{text}",
         "hovertemplate": "%{y} → %{x}: %{text}<extra></extra>",
         "colorscale": DIVERGING if diverging else SEQUENTIAL,
-        "reversescale": diverging,
         "showscale": colorbar,
         "xgap": 1,
         "ygap": 1,

@@ -1,14 +1,14 @@
-"""Learning to attend's figures: every mode's loss on one log-scaled chart, and quick heatmaps."""
+"""Learning to attend's figure: every mode's loss on one log-scaled chart."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 import plotly.graph_objects as go
 
 from core.learning import Trajectory
-from ui.figures import ACCENT, DIVERGING, FONT, MUTED, SECOND, SEQUENTIAL, cell_text
+from ui.figures import ACCENT, FONT, MUTED, SECOND
 
 MODE_COLOURS = {"none": MUTED, "tied": SECOND, "three": ACCENT}
 FLOOR = 1e-12  # the log axis needs a positive value; a loss gap this small is drawn at the floor
@@ -89,51 +89,3 @@ def _thin(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     starts = np.linspace(0, len(values) - 1, MAX_POINTS).astype(int)
     peaks = np.maximum.reduceat(values[:-1], starts[:-1])
     return np.append(starts[:-1], len(values) - 1), np.append(peaks, values[-1])
-
-
-def heatmap(
-    matrix: np.ndarray,
-    labels: Sequence[str],
-    *,
-    title: str,
-    diverging: bool = False,
-    decimals: int = 4,
-    zmin: float | None = None,
-    zmax: float | None = None,
-    height: int = 340,
-) -> go.Figure:
-    """``ui.figures.heatmap``'s look, built in one constructor call without a template.
-
-    Scrubbing redraws four of these; the shared builder's ``template="plotly_white"`` and
-    ``update_*`` calls cost ~30 ms each, this ~3 ms. Entries must be finite (training stops
-    before anything overflows).
-    """
-    m = np.asarray(matrix, dtype=np.float64)
-    if diverging:
-        bound = float(np.max(np.abs(m))) or 1.0
-        zmin, zmax = -bound, bound
-    trace = go.Heatmap(
-        z=m,
-        x=list(labels),
-        y=list(labels),
-        text=[[cell_text(v, decimals) for v in row] for row in m],
-        texttemplate="%{text}",
-        hovertemplate="%{y} → %{x}: %{text}<extra></extra>",
-        colorscale=DIVERGING if diverging else SEQUENTIAL,
-        reversescale=diverging,
-        zmin=zmin,
-        zmax=zmax,
-        showscale=False,
-        xgap=1,
-        ygap=1,
-    )
-    layout = dict(
-        title=dict(text=title, x=0, xanchor="left", font=dict(size=15)),
-        plot_bgcolor="white",
-        font=FONT,
-        height=height,
-        margin=dict(l=10, r=10, t=40, b=10),
-        yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
-        xaxis=dict(side="bottom", tickangle=0, tickfont=dict(size=11)),
-    )
-    return go.Figure(data=[trace], layout=layout)
