@@ -51,3 +51,10 @@ SECTION_3_5 = {
         "[-0.0754, 0.0693]",
     ),
 }
+
+# The post, figure 07 ("What comes next"): the book's printed parameter counts of one GPT-2 small
+# block (chapter 4, GPT_CONFIG_124M with qkv_bias=False).
+FIGURE_07 = {
+    "attention_params": "2,360,064",
+    "feed_forward_params": "4,722,432",
+}

@@ -40,4 +40,11 @@ PAGES: tuple[PageInfo, ...] = (
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
     ),
+    PageInfo(
+        "app_pages/next.py",
+        "What comes next",
+        ":material/arrow_forward:",
+        "what-comes-next",
+        "A block's parameters, attention's blindness to order, and the KV cache.",
+    ),
 )
