@@ -44,14 +44,8 @@ st.caption(
     "(token and position embeddings, the final norm and the output head come on top). "
     "Context length changes none of these: the causal mask is a buffer, not a parameter."
 )
-parts = dict.fromkeys(["W_query", "W_key", "W_value", "out_proj"], "attention")
-parts |= {
-    "LayerNorm × 2": "layer norm",
-    "FF Linear(d, 4d)": "feed-forward",
-    "FF Linear(4d, d)": "feed-forward",
-}
 show(
-    next_figures.param_split(params.components(), parts, title="Where one block's parameters sit"),
+    next_figures.param_split(params.components(), block.SUBLAYER, title="Where one block's parameters sit"),
     key="split",
 )
 st.latex(
@@ -101,7 +95,8 @@ else:
     saw = "only itself" if before == 1 else f"the first {before} tokens"
     moved = (
         f"The largest change is **{T[perm[i]]}**: at position {before} it saw {saw}; moved to "
-        f"position {i + 1}, it sees {', '.join(T[j] for j in perm[: i + 1])}."
+        f"position {i + 1}, it sees "
+        + ("only itself." if i == 0 else ", ".join(f"*{T[j]}*" for j in perm[: i + 1]) + ".")
     )
 st.markdown(
     "Without the mask, shuffling the inputs shuffles the outputs and changes nothing else: every score "

@@ -117,6 +117,17 @@ class BlockParams:
         }
 
 
+SUBLAYER = {  # component -> the part of the block it belongs to, for colouring the split
+    "W_query": "attention",
+    "W_key": "attention",
+    "W_value": "attention",
+    "out_proj": "attention",
+    "LayerNorm × 2": "layer norm",
+    "FF Linear(d, 4d)": "feed-forward",
+    "FF Linear(4d, d)": "feed-forward",
+}
+
+
 def block_params(cfg: BlockConfig) -> BlockParams:
     """Parameter counts of one of the book's ``TransformerBlock`` (chapter 4), by component.
 

@@ -6,12 +6,29 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from ui import figures
-from ui.figures import ACCENT, MUTED, SECOND, _cell, _layout
+from ui.figures import ACCENT, FONT, MUTED, SECOND, _cell
 
 PART_COLOURS = {"attention": ACCENT, "layer norm": MUTED, "feed-forward": SECOND}
 BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
+
+# plotly_white's layout without its per-trace defaults: every trace here sets its own colours,
+# and validating the full template costs ~20 ms of CPU per figure against ~7 ms for this one.
+LIGHT_TEMPLATE = go.layout.Template(layout=pio.templates["plotly_white"].layout)
+
+
+def _layout(fig: go.Figure, title: str | None, height: int) -> go.Figure:
+    """``ui.figures._layout`` with the lighter template: the same title, font, height, margins."""
+    fig.update_layout(
+        title=dict(text=title, x=0, xanchor="left", font=dict(size=15)) if title else None,
+        template=LIGHT_TEMPLATE,
+        font=FONT,
+        height=height,
+        margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+    )
+    return fig
 
 
 def param_split(
