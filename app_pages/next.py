@@ -66,7 +66,10 @@ st.dataframe(
     ),
     width="stretch",
 )
-st.caption("The four presets with the book's qkv_bias=False. Embeddings and the output head come on top.")
+st.caption(
+    "The four presets with the book's qkv_bias=False, which its printed counts assume. GPT-2's released "
+    "weights use qkv_bias=True (3 × emb_dim more per block); the sidebar toggle shows the difference."
+)
 
 st.header("Shuffle the tokens")
 perm, bad_order = permutation_control(T, default=(5, 4, 3, 2, 1, 0))
