@@ -124,3 +124,10 @@ FIGURE_06 = {
     "hours_giles": "≈28 h",  # his figure: the length ratio rounded to a clean thousand
     "mask_discards": "just under half the cells",
 }
+
+# The post, figure 07 ("What comes next"): the book's printed parameter counts of one GPT-2 small
+# block (chapter 4, GPT_CONFIG_124M with qkv_bias=False).
+FIGURE_07 = {
+    "attention_params": "2,360,064",
+    "feed_forward_params": "4,722,432",
+}

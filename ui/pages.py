@@ -61,6 +61,13 @@ PAGES: tuple[PageInfo, ...] = (
         "learning-to-attend",
         "Gradient descent turns the dials: W_q and W_k fitted to a target pattern, mode by mode.",
     ),
+    PageInfo(
+        "app_pages/next.py",
+        "What comes next",
+        ":material/arrow_forward:",
+        "what-comes-next",
+        "A block's parameters, attention's blindness to order, and the KV cache.",
+    ),
 )
 
 # The reading order of SPEC.md; a page not listed here goes last.

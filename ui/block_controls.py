@@ -1,0 +1,187 @@
+"""Controls of "What comes next": a block's configuration with GPT-2 presets, a KV cache, a shuffle.
+
+The preset box writes the widths, heads and layers it names into the other widgets (an
+``on_change`` callback, so the values land before they are drawn); moving any of those widgets
+sets the box to the preset they now match, or to "Custom". Every widget is bound to the URL.
+A configuration the book's ``MultiHeadAttention`` would reject (heads not dividing the width)
+shows the reason inline and keeps the last good configuration on screen.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import streamlit as st
+from streamlit.runtime.state import get_session_state
+
+from core.block import GPT2_PRESETS, BlockConfig, matching_preset
+from core.equivariance import format_permutation, parse_permutation
+from ui import controls
+
+CUSTOM = "Custom"
+PRESETS = (*GPT2_PRESETS, CUSTOM)
+DEFAULT = BlockConfig()
+LIMITS = {  # key: (label, min, max, help)
+    "emb_dim": ("Embedding width emb_dim", 1, 16_384, "d_model: every block's input and output width."),
+    "n_heads": (
+        "Heads n_heads",
+        1,
+        256,
+        "Must divide emb_dim; the count of parameters does not depend on it.",
+    ),
+    "n_layers": ("Layers n_layers", 1, 256, "Blocks in the stack."),
+    "context_length": ("Context length", 1, 2_097_152, "Sizes the mask buffer, not the block's parameters."),
+    "ff_mult": ("Feed-forward multiplier", 1, 16, "Hidden width of the feed-forward = multiplier × emb_dim."),
+}
+_LAST_GOOD = "_block_last_good"
+INTEGER_KEYS = (*LIMITS, "kv_tokens", "kv_batch")
+
+
+def scrub_integer_params(keys: tuple[str, ...] = INTEGER_KEYS) -> None:
+    """Drop URL values an integer widget cannot read before the widget sees them.
+
+    Streamlit 1.67 seeds an integer ``number_input`` with ``int(float(value))`` and catches
+    ``ValueError`` but not ``OverflowError``, so ``?emb_dim=inf`` or ``1e999`` would raise. A value
+    that is not a finite number is removed from the URL and from the snapshot of the URL that
+    seeds widgets (a private attribute: if it moves, the AppTest over hostile URLs fails).
+    """
+    for key in keys:
+        raw = st.query_params.get(key)
+        if raw is None or _finite(raw):
+            continue
+        del st.query_params[key]
+        with get_session_state().query_params() as qp:
+            getattr(qp, "_initial_query_params", {}).pop(key, None)
+
+
+def _finite(raw: str) -> bool:
+    try:
+        return math.isfinite(float(raw))
+    except (ValueError, OverflowError):
+        return False
+
+
+def _apply_preset() -> None:
+    cfg = GPT2_PRESETS.get(st.session_state["preset"])
+    if cfg is not None:
+        for name in LIMITS:
+            st.session_state[name] = getattr(cfg, name)
+
+
+def _sync_preset() -> None:
+    values = {name: st.session_state.get(name, getattr(DEFAULT, name)) for name in LIMITS}
+    try:
+        st.session_state["preset"] = matching_preset(BlockConfig(**values)) or CUSTOM
+    except ValueError:
+        st.session_state["preset"] = CUSTOM
+
+
+def block_config_control() -> tuple[BlockConfig, str | None]:
+    """The block configuration the sidebar describes, and an error message if it was rejected.
+
+    On a rejected configuration the last good one (or GPT-2 small) is returned with the message.
+    """
+    scrub_integer_params()
+    st.sidebar.header("Block")
+    controls.select(
+        "Preset",
+        PRESETS,
+        key="preset",
+        default=PRESETS[0],
+        on_change=_apply_preset,
+        help="GPT-2's four sizes.",
+    )
+    values: dict[str, int] = {}
+    for name, (label, low, high, help_text) in LIMITS.items():
+        values[name] = int(
+            st.sidebar.number_input(
+                label,
+                min_value=low,
+                max_value=high,
+                value=getattr(DEFAULT, name),
+                step=1,
+                key=name,
+                bind=controls.BIND,
+                help=help_text,
+                on_change=_sync_preset,
+            )
+        )
+    qkv_bias = bool(
+        st.sidebar.toggle(
+            "qkv_bias",
+            value=False,
+            key="qkv_bias",
+            bind=controls.BIND,
+            help="The book: False (its printed counts). GPT-2's released weights: True.",
+        )
+    )
+    try:
+        cfg = BlockConfig(**values, qkv_bias=qkv_bias)
+    except ValueError as err:
+        last = st.session_state.get(_LAST_GOOD, DEFAULT)
+        return replace(last, qkv_bias=qkv_bias), str(err)
+    st.session_state[_LAST_GOOD] = cfg
+    return cfg, None
+
+
+BYTES = {4: "4 (float32)", 2: "2 (float16 / bfloat16)", 1: "1 (int8 / fp8)"}
+
+
+def kv_cache_control() -> tuple[int, int, int]:
+    """Tokens in the cache, bytes per element and batch size for the KV-cache calculator."""
+    st.sidebar.header("KV cache")
+    tokens = controls.integer(
+        "Tokens cached",
+        1,
+        2_097_152,
+        1024,
+        key="kv_tokens",
+        help="Keys and values kept for every token seen.",
+    )
+    bytes_per = controls.select(
+        "Bytes per element", tuple(BYTES), key="kv_bytes", default=2, format_func=BYTES.__getitem__
+    )
+    batch = controls.integer("Batch size", 1, 4096, 1, key="kv_batch", help="Sequences decoded at once.")
+    return tokens, bytes_per, batch
+
+
+_LAST_PERM = "_perm_last_good"
+
+
+def _shuffle(n: int) -> None:
+    """Write the next of a fixed sequence of shuffles into the text box (seeded by a click count)."""
+    count = st.session_state.get("_shuffles", 0) + 1
+    st.session_state["_shuffles"] = count
+    rng = np.random.default_rng(count)
+    perm = tuple(int(i) for i in rng.permutation(n))
+    while n > 1 and perm == tuple(range(n)):
+        perm = tuple(int(i) for i in rng.permutation(n))
+    st.session_state["perm"] = format_permutation(perm)
+
+
+def permutation_control(
+    names: tuple[str, ...], default: tuple[int, ...]
+) -> tuple[tuple[int, ...], str | None]:
+    """A URL-bound text box (and a Shuffle button) for a new order of ``names``.
+
+    The text is parsed, never evaluated. Input that is not a permutation returns the last valid
+    order (or ``default``) with the reason, which the page shows inline.
+    """
+    box, button = st.columns([5, 1], vertical_alignment="bottom")
+    with box:
+        text = controls.text(
+            f"New order: positions 1–{len(names)} or token names",
+            format_permutation(default),
+            key="perm",
+            max_chars=200,
+            help="e.g. 6 5 4 3 2 1, or: step one with starts journey Your",
+        )
+    button.button("Shuffle", key="shuffle", on_click=_shuffle, args=(len(names),), width="stretch")
+    try:
+        perm = parse_permutation(text, names)
+    except ValueError as err:
+        return st.session_state.get(_LAST_PERM, default), str(err)
+    st.session_state[_LAST_PERM] = perm
+    return perm, None
