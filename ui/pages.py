@@ -40,4 +40,11 @@ PAGES: tuple[PageInfo, ...] = (
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
     ),
+    PageInfo(
+        "app_pages/dropout.py",
+        "Dropout",
+        ":material/grain:",
+        "dropout",
+        "Inverted dropout on causal weights: rows sum to 1 only on average, and row 1 dies half the time.",
+    ),
 )
