@@ -140,7 +140,7 @@ def zero_rate_chart(
 ) -> go.Figure:
     """Measured share of draws where each row is the zero vector (bars) against ``pᶦ`` (markers)."""
     r, t = np.asarray(rate, dtype=np.float64), np.asarray(theory, dtype=np.float64)
-    names = [f"{i + 1}: {lab}" for i, lab in enumerate(labels)]
+    names = [f"{lab}<br>i = {i + 1}" for i, lab in enumerate(labels)]
     fig = go.Figure()
     fig.add_trace(
         go.Bar(
@@ -148,7 +148,7 @@ def zero_rate_chart(
             y=r,
             marker_color=ACCENT,
             name="measured",
-            hovertemplate="row %{x}: %{y:.2%} of draws<extra></extra>",
+            hovertemplate="%{x}: zero on %{y:.2%} of draws<extra></extra>",
         )
     )
     fig.add_trace(
@@ -158,7 +158,7 @@ def zero_rate_chart(
             mode="markers",
             marker=dict(color=SECOND, size=34, symbol="line-ew", line=dict(color=SECOND, width=3)),
             name="theory pᶦ",
-            hovertemplate="row %{x}: p^i = %{y:.2%}<extra></extra>",
+            hovertemplate="%{x}: pᶦ = %{y:.2%}<extra></extra>",
         )
     )
     top = float(max(np.max(r), np.max(t), 0.05))
