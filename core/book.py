@@ -131,3 +131,32 @@ FIGURE_07 = {
     "attention_params": "2,360,064",
     "feed_forward_params": "4,722,432",
 }
+
+# Figure 04 (dropout). "book_*": PyTorch 2.13's printout of the book's section 3.5 code, run here:
+# torch.manual_seed(789); sa_v2 = SelfAttention_v2(3, 2); causal weights as in 3.5.1 (masked_fill
+# with -inf, / keys.shape[-1]**0.5, softmax); torch.manual_seed(123); print(nn.Dropout(0.5)(attn_weights)).
+# The rest is the post's figure 04 (statistical: one run of the post's own draws).
+FIGURE_04 = {
+    "book_attn_weights": (
+        "[1.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000]",
+        "[0.5517, 0.4483, 0.0000, 0.0000, 0.0000, 0.0000]",
+        "[0.3800, 0.3097, 0.3103, 0.0000, 0.0000, 0.0000]",
+        "[0.2758, 0.2460, 0.2462, 0.2319, 0.0000, 0.0000]",
+        "[0.2175, 0.1983, 0.1984, 0.1888, 0.1971, 0.0000]",
+        "[0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529]",
+    ),
+    "book_dropped": (
+        "[2.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000]",
+        "[0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000]",
+        "[0.7599, 0.6194, 0.6206, 0.0000, 0.0000, 0.0000]",
+        "[0.0000, 0.4921, 0.4925, 0.0000, 0.0000, 0.0000]",
+        "[0.0000, 0.3966, 0.0000, 0.3775, 0.0000, 0.0000]",
+        "[0.0000, 0.3327, 0.3331, 0.3084, 0.3331, 0.0000]",
+    ),
+    "row1_zero_rate": "49.5%",  # "Over 20,000 draws here it happens 49.5% of the time", p = 0.5
+    "row2_zero_rate": "≈25%",  # "row 2 ... dies on a quarter of them"
+    # "with scaling on, the mean row sum over ten thousand draws walks to 0.998"
+    "mean_row_sum_scaled": "0.998",
+    "mean_row_sum_unscaled": "0.499",  # "with it off, to 0.499"
+    "gpt_rates": "0.1 or 0.2",  # "A real GPT run uses a lower rate than the demo, 0.1 or 0.2."
+}

@@ -151,3 +151,43 @@ def toggle(label: str, default: bool, *, key: str, help: str | None = None) -> b
 def text(label: str, default: str, *, key: str, help: str | None = None, max_chars: int | None = None) -> str:
     """A text box (in the page body); the page parses what comes back, never evaluates it."""
     return st.text_input(label, value=default, key=key, bind=BIND, help=help, max_chars=max_chars)
+
+
+def button(label: str, *, key: str, on_click: Callable[[], None], help: str | None = None) -> bool:
+    """A sidebar button. A click is an event, not a state, so it cannot live in the URL: give it
+    an ``on_click`` that changes a bound control (a seed, say) and the new view is a link again.
+    """
+    return st.sidebar.button(label, key=key, on_click=on_click, help=help, width="stretch")
+
+
+def guarded_integer(
+    label: str,
+    min_value: int,
+    max_value: int,
+    default: int,
+    *,
+    key: str,
+    step: int = 1,
+    help: str | None = None,
+) -> int:
+    """:func:`integer` that survives ``?key=inf`` (or ``1e999``, ``-inf``) in the URL.
+
+    Streamlit 1.67 seeds an *integer* number_input from the URL with ``int(float(value))`` and
+    catches ``ValueError`` but not ``OverflowError``, so such a link raised. A *float* input
+    rejects non-finite values and shows the default, so this one is a float input that steps
+    and prints with no decimals (exact up to 2**53) and returns an ``int``.
+    """
+    if not -(2**53) <= min_value <= max_value <= 2**53:
+        raise ValueError(f"integer bounds must lie within ±2**53 to stay exact, got {min_value}..{max_value}")
+    value = st.sidebar.number_input(
+        label,
+        min_value=float(min_value),
+        max_value=float(max_value),
+        value=float(default),
+        step=float(step),
+        format="%.0f",
+        key=key,
+        bind=BIND,
+        help=help,
+    )
+    return round(value)

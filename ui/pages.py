@@ -68,6 +68,13 @@ PAGES: tuple[PageInfo, ...] = (
         "what-comes-next",
         "A block's parameters, attention's blindness to order, and the KV cache.",
     ),
+    PageInfo(
+        "app_pages/dropout.py",
+        "Dropout",
+        ":material/grain:",
+        "dropout",
+        "Inverted dropout on causal weights: rows sum to 1 only on average, and row 1 dies half the time.",
+    ),
 )
 
 # The reading order of SPEC.md; a page not listed here goes last.

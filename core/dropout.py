@@ -1,0 +1,202 @@
+"""Dropout on the causal attention weights (book section 3.5.2, the post's figure 04).
+
+``nn.Dropout(p)`` zeroes each weight with probability ``p`` and multiplies the survivors by
+``1/(1 - p)`` ("inverted dropout"), so each weight keeps its expectation,
+``E[b α / (1 - p)] = α`` with ``b ~ Bernoulli(1 - p)``, and each row sums to 1 in expectation but
+not on any one draw. Row ``i`` of a causal matrix has only ``i`` live weights, so it is dropped
+whole, and its context vector becomes the zero vector, with probability ``p**i``.
+
+The Monte Carlo draws run on a ``numpy.random.Generator`` (one vectorised uniform array for all
+draws) or on :class:`core.torchgen.TorchGenerator`, whose stream equals ``torch.manual_seed``'s,
+to reproduce the book's printed run. Statistics are float64.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.attention import softmax
+from core.torchgen import TorchGenerator
+from core.weights import WeightSet
+
+BOOK_DROPOUT_SEED = 123  # torch.manual_seed(123) before nn.Dropout(0.5), book section 3.5.2
+BOOK_P = 0.5  # the book's demo rate; GPT-2-style training uses 0.1 or 0.2
+MAX_DRAWS = 1_000_000  # a (draws, 6, 6) float64 array is 288 MB at this bound
+
+
+def causal_mask(n: int) -> np.ndarray:  # -> [n, n] bool
+    """``torch.triu(torch.ones(n, n), diagonal=1).bool()``: True where a token would see its future."""
+    if n < 1:
+        raise ValueError(f"a causal mask needs at least one token, got n = {n}")
+    return np.triu(np.ones((n, n), dtype=bool), k=1)
+
+
+def causal_weights(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d_in] -> [n, n]
+    """Section 3.5.1's causal weights in float64: ``softmax(masked_fill(QKᵀ, −∞) / √d_k)``.
+
+    The book fills the future with ``-inf`` before scaling, so the softmax gives it exactly 0
+    and every row still sums to 1. With ``sa_v2`` (seed 789) rows 1 to 3 are ``1.0000``,
+    ``[0.5517, 0.4483]`` and ``[0.3800, 0.3097, 0.3103]``.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    q, k = x @ ws.w_query.astype(np.float64), x @ ws.w_key.astype(np.float64)  # [n, d_k] each
+    scores = np.where(causal_mask(len(x)), -np.inf, q @ k.T)  # [n, n]
+    return softmax(scores / np.sqrt(k.shape[-1]))
+
+
+def causal_weights_f32(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d_in] -> [n, n] float32
+    """The same weights in float32, the dtype PyTorch prints, for the book's dropout run.
+
+    Agrees with PyTorch to float32 rounding (the oracle tests bound it), which is far below
+    the fourth decimal the book prints.
+    """
+    x = np.asarray(x, dtype=np.float32)
+    q, k = x @ ws.w_query, x @ ws.w_key
+    scores = np.where(causal_mask(len(x)), np.float32(-np.inf), q @ k.T) / np.float32(k.shape[-1] ** 0.5)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
+
+
+def _check_p(p: float) -> float:
+    p = float(p)
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"dropout rate p must be in [0, 1), got {p}: at p = 1 nothing survives to rescale")
+    return p
+
+
+def _check_draws(draws: int) -> int:
+    if not 1 <= int(draws) <= MAX_DRAWS:
+        raise ValueError(f"draws must be between 1 and {MAX_DRAWS:,}, got {draws}")
+    return int(draws)
+
+
+def scale_factor(p: float, scale: bool = True) -> float:
+    """What ``nn.Dropout`` multiplies a survivor by: ``1/(1 - p)``, or 1 with scaling off."""
+    return 1.0 / (1.0 - _check_p(p)) if scale else 1.0
+
+
+def keep_masks_numpy(rng: np.random.Generator, draws: int, n: int, p: float) -> np.ndarray:
+    """``draws`` independent keep masks ``[draws, n, n]`` from one vectorised uniform array.
+
+    Keeps an entry when ``u < 1 - p``, the same rule as PyTorch's ``bernoulli_(1 - p)``.
+    """
+    p, draws = _check_p(p), _check_draws(draws)
+    return rng.random((draws, n, n)) < 1.0 - p
+
+
+def keep_masks_torch(gen: TorchGenerator, draws: int, n: int, p: float) -> np.ndarray:
+    """The masks of ``draws`` successive ``nn.Dropout(p)`` calls on an ``[n, n]`` tensor.
+
+    Each call consumes two words per element in row-major order, so one ``[draws, n, n]``
+    Bernoulli array is exactly the sequence of calls; the first is the book's when ``gen`` is
+    fresh from seed 123.
+    """
+    p, draws = _check_p(p), _check_draws(draws)
+    if p == 0.0:  # PyTorch draws nothing at p = 0 and returns the input unchanged
+        return np.ones((draws, n, n), dtype=bool)
+    return gen.bernoulli((draws, n, n), 1.0 - p)
+
+
+def keep_masks(seed: int, draws: int, n: int, p: float, generator: str = "numpy") -> np.ndarray:
+    """Keep masks from a seed: ``"numpy"`` (``default_rng(seed)``, fast) or ``"torch"`` (the book's)."""
+    if generator == "numpy":
+        return keep_masks_numpy(np.random.default_rng(seed), draws, n, p)
+    if generator == "torch":
+        return keep_masks_torch(TorchGenerator(seed), draws, n, p)
+    raise ValueError(f"generator must be 'numpy' or 'torch', got {generator!r}")
+
+
+def apply_dropout(weights: np.ndarray, keep: np.ndarray, p: float, scale: bool = True) -> np.ndarray:
+    """Inverted dropout: ``weights * keep / (1 - p)`` (``[n, n]``, ``[..., n, n]`` -> ``[..., n, n]``)."""
+    return np.asarray(weights, dtype=np.float64) * keep * scale_factor(p, scale)
+
+
+def zero_row_theory(p: float, n: int) -> np.ndarray:  # -> [n]
+    """``p**i`` for rows ``i = 1..n``: causal row ``i`` dies when its ``i`` live weights all do."""
+    return _check_p(p) ** np.arange(1, n + 1, dtype=np.float64)
+
+
+def zero_row_std(p: float, n: int) -> np.ndarray:  # -> [n]
+    """Standard deviation of one draw's "row i is zero" indicator, ``√(pᶦ(1 − pᶦ))`` (Bernoulli)."""
+    t = zero_row_theory(p, n)
+    return np.sqrt(t * (1.0 - t))
+
+
+def sampling_band(expectation: float, std: float, draws: int, sigmas: float = 4.0) -> tuple[float, float]:
+    """``expectation ± sigmas·std/√draws``: where a mean over ``draws`` independent draws lands.
+
+    At 4 standard errors a correct mean falls outside on about 6 runs in 100,000 (normal
+    approximation), so the page's statistical checks and the tests use it as their tolerance.
+    """
+    half = sigmas * float(std) / np.sqrt(_check_draws(draws))
+    return float(expectation) - half, float(expectation) + half
+
+
+def mean_row_sum_expectation(p: float, scale: bool = True) -> float:
+    """``E[row sum]``: 1 with scaling (the point of the factor), ``1 - p`` without."""
+    return 1.0 if scale else 1.0 - _check_p(p)
+
+
+def mean_row_sum_std(weights: np.ndarray, p: float, scale: bool = True) -> float:
+    """Standard deviation of one draw's mean row sum, ``(1/n) Σᵢⱼ αᵢⱼ bᵢⱼ c``.
+
+    The ``bᵢⱼ`` are independent Bernoulli(``1 - p``), so the variance is
+    ``c² p (1 - p) Σ αᵢⱼ² / n²`` with ``c`` the scale factor. Divide by ``√draws`` for the
+    standard error of the running mean; the page draws a ±2 band with it.
+    """
+    a = np.asarray(weights, dtype=np.float64)
+    c = scale_factor(p, scale)
+    return float(c * np.sqrt(p * (1.0 - p) * np.sum(a * a)) / a.shape[-1])
+
+
+@dataclass(frozen=True)
+class DropoutStats:
+    """What figure 04 shows about many draws: the first matrix, running means, zero-row rates."""
+
+    p: float
+    scale: bool
+    draws: int
+    first: np.ndarray  # one dropped matrix, the first draw  [n, n]
+    running_mean: np.ndarray  # mean row sum averaged over draws 1..k  [draws]
+    row_sum_mean: np.ndarray  # each row's mean sum over all draws  [n]
+    zero_rate: np.ndarray  # share of draws where row i is the zero vector  [n]
+    zero_theory: np.ndarray  # p**i  [n]
+    expectation: float  # 1 with scaling, 1 - p without
+    std: float  # of one draw's mean row sum
+
+
+def dropout_stats(weights: np.ndarray, keep: np.ndarray, p: float, scale: bool = True) -> DropoutStats:
+    """Apply dropout with every mask in ``keep`` (``[draws, n, n]``) and summarise the draws.
+
+    A row counts as the zero vector when every entry of the dropped row is exactly 0, which is
+    what makes its context vector ``Σⱼ αᵢⱼ vⱼ`` zero.
+    """
+    keep = np.asarray(keep, dtype=bool)
+    if keep.ndim != 3 or keep.shape[1:] != np.shape(weights):
+        raise ValueError(f"keep must be [draws, n, n] matching weights {np.shape(weights)}, got {keep.shape}")
+    dropped = apply_dropout(weights, keep, p, scale)  # [draws, n, n]
+    row_sums = dropped.sum(axis=-1)  # [draws, n]
+    per_draw = row_sums.mean(axis=-1)  # [draws]
+    draws, n = row_sums.shape
+    return DropoutStats(
+        p=float(p),
+        scale=bool(scale),
+        draws=draws,
+        first=dropped[0],
+        running_mean=np.cumsum(per_draw) / np.arange(1, draws + 1),
+        row_sum_mean=row_sums.mean(axis=0),
+        zero_rate=np.mean(~np.any(dropped != 0.0, axis=-1), axis=0),
+        zero_theory=zero_row_theory(p, n),
+        expectation=mean_row_sum_expectation(p, scale),
+        std=mean_row_sum_std(weights, p, scale),
+    )
+
+
+def book_dropout_run(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # -> [n, n] float32
+    """``torch.manual_seed(123); nn.Dropout(0.5)(attn_weights)``: the matrix the book prints.
+
+    Its second row is the zero vector: both of token 2's live weights were dropped.
+    """
+    return TorchGenerator(BOOK_DROPOUT_SEED).dropout(causal_weights_f32(x, ws), BOOK_P)

@@ -1,0 +1,217 @@
+"""Dropout on the causal weights (figure 04): the book's run, the SPEC numbers, the statistics.
+
+Statistical tests use fixed seeds and a tolerance of 4 standard errors from
+``core.dropout.sampling_band``: the standard deviation of one draw's statistic is derived exactly
+(Bernoulli variances, see ``mean_row_sum_std`` and ``zero_row_std``) and divided by √draws. A
+correct implementation leaves the band on about 6 seeds in 100,000, so with fixed seeds a
+failure means a bug, and a bias of a few standard errors (a wrong scale factor, an off-by-one
+row) is caught.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core import book, dropout, tokens, weights
+from core.torchgen import TorchGenerator
+from ui import format as fmt
+
+X = tokens.inputs()
+W = dropout.causal_weights(X, weights.section_3_5())
+N = len(X)
+
+
+def _stats(p, scale, seed, draws, generator="numpy"):
+    return dropout.dropout_stats(W, dropout.keep_masks(seed, draws, N, p, generator), p, scale)
+
+
+# --- the book's numbers, as PyTorch prints them -------------------------------------------------
+
+
+def test_causal_weights_print_like_the_book():
+    for row, quoted in zip(W, book.FIGURE_04["book_attn_weights"], strict=True):
+        assert fmt.vec(row) == quoted
+    # SPEC figure 03 rows 1-3, the same matrix
+    assert fmt.num(W[0, 0]) == "1.0000"
+    assert fmt.vec(W[1, :2]) == "[0.5517, 0.4483]"
+    assert fmt.vec(W[2, :3]) == "[0.3800, 0.3097, 0.3103]"
+
+
+def test_causal_weights_are_causal_rows_of_a_softmax():
+    assert np.all(W[dropout.causal_mask(N)] == 0.0)
+    assert np.all(W[~dropout.causal_mask(N)] > 0.0)
+    np.testing.assert_allclose(W.sum(axis=1), 1.0, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(dropout.causal_weights_f32(X, weights.section_3_5()), W, atol=1e-6)
+
+
+def test_the_books_dropout_run_to_the_last_digit():
+    run = dropout.book_dropout_run(X, weights.section_3_5())
+    assert run.dtype == np.float32
+    for row, quoted in zip(run, book.FIGURE_04["book_dropped"], strict=True):
+        assert fmt.vec(row) == quoted
+    assert np.all(run[1] == 0.0)  # the second row is the zero vector
+    assert run[0, 0] == 2.0  # the first row's one weight, doubled
+
+
+def test_the_torch_stream_gives_the_books_mask_first():
+    keep = dropout.keep_masks(dropout.BOOK_DROPOUT_SEED, 3, N, 0.5, "torch")
+    dropped = dropout.apply_dropout(W, keep[0], 0.5)
+    for row, quoted in zip(dropped, book.FIGURE_04["book_dropped"], strict=True):
+        assert fmt.vec(row) == quoted
+
+
+def test_torch_masks_are_successive_dropout_calls():
+    gen = TorchGenerator(7)
+    calls = [gen.dropout(np.ones((N, N), np.float32), 0.3) != 0 for _ in range(5)]
+    np.testing.assert_array_equal(dropout.keep_masks(7, 5, N, 0.3, "torch"), np.stack(calls))
+
+
+# --- SPEC figure 04 and the post's quotes --------------------------------------------------------
+
+
+def test_spec_row_1_dies_on_half_and_row_2_on_a_quarter_of_20000_draws():
+    stats = _stats(0.5, True, seed=2024, draws=20_000)
+    sd = dropout.zero_row_std(0.5, N)
+    for i, theory in ((0, 0.5), (1, 0.25)):  # SPEC: ≈50%, ≈25%
+        lo, hi = dropout.sampling_band(theory, sd[i], 20_000)
+        assert lo <= stats.zero_rate[i] <= hi
+    # The post's own 49.5% over 20,000 draws is a plausible sample of the same distribution.
+    lo, hi = dropout.sampling_band(0.5, sd[0], 20_000)
+    assert lo <= float(book.FIGURE_04["row1_zero_rate"].rstrip("%")) / 100 <= hi
+
+
+def test_spec_mean_row_sum_over_10000_draws_scaling_on_and_off():
+    on, off = _stats(0.5, True, 11, 10_000), _stats(0.5, False, 11, 10_000)
+    for stats, expected, quoted in ((on, 1.0, "mean_row_sum_scaled"), (off, 0.5, "mean_row_sum_unscaled")):
+        assert stats.expectation == expected  # SPEC: ≈1.0 / ≈0.5
+        lo, hi = dropout.sampling_band(expected, stats.std, 10_000)
+        assert lo <= stats.running_mean[-1] <= hi
+        assert lo <= float(book.FIGURE_04[quoted]) <= hi  # the post's 0.998 / 0.499
+    # Same masks: switching the factor off scales every sum by exactly 1 - p.
+    np.testing.assert_allclose(off.running_mean, 0.5 * on.running_mean, rtol=1e-15)
+
+
+# --- statistics for any p ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("generator", ["numpy", "torch"])
+@pytest.mark.parametrize(("p", "seed"), [(0.1, 1), (0.2, 2), (0.5, 3), (0.75, 4), (0.9, 5)])
+def test_mean_row_sum_within_sampling_error(p, seed, generator):
+    draws = 20_000
+    for scale in (True, False):
+        stats = _stats(p, scale, seed, draws, generator)
+        lo, hi = dropout.sampling_band(1.0 if scale else 1.0 - p, stats.std, draws)
+        assert lo <= stats.running_mean[-1] <= hi, (scale, stats.running_mean[-1], lo, hi)
+        assert stats.running_mean.shape == (draws,)
+
+
+@pytest.mark.parametrize("generator", ["numpy", "torch"])
+@pytest.mark.parametrize(("p", "seed"), [(0.1, 6), (0.3, 7), (0.5, 8), (0.9, 9)])
+def test_zero_row_rate_within_sampling_error_of_p_to_the_i(p, seed, generator):
+    draws = 20_000
+    stats = _stats(p, True, seed, draws, generator)
+    np.testing.assert_allclose(stats.zero_theory, p ** np.arange(1, N + 1), rtol=1e-15)
+    for i, (rate, theory, sd) in enumerate(
+        zip(stats.zero_rate, stats.zero_theory, dropout.zero_row_std(p, N), strict=True)
+    ):
+        lo, hi = dropout.sampling_band(theory, sd, draws)
+        assert lo <= rate <= hi, (i + 1, rate, theory)
+
+
+def test_the_tolerances_are_tight_enough_to_catch_a_wrong_factor():
+    # Scaling by 1/p instead of 1/(1 - p), or dropping with probability 1 - p, must fail the bands.
+    stats = _stats(0.3, True, 3, 20_000)
+    lo, hi = dropout.sampling_band(1.0, stats.std, 20_000)
+    assert not lo <= stats.running_mean[-1] * (1 - 0.3) / 0.3 <= hi
+    wrong = _stats(0.7, True, 3, 20_000)
+    lo, hi = dropout.sampling_band(0.3, dropout.zero_row_std(0.3, N)[0], 20_000)
+    assert not lo <= wrong.zero_rate[0] <= hi
+
+
+def test_the_std_formula_matches_the_spread_of_the_draws():
+    # The sample std of 50,000 near-normal draws has a relative standard error of about
+    # 1/sqrt(2 * 50,000) = 0.3%; 3% is ten of those.
+    keep = dropout.keep_masks(99, 50_000, N, 0.4)
+    per_draw = dropout.apply_dropout(W, keep, 0.4).sum(axis=-1).mean(axis=-1)
+    assert per_draw.std() == pytest.approx(dropout.mean_row_sum_std(W, 0.4), rel=0.03)
+
+
+def test_first_draw_and_row_sum_means_are_consistent():
+    keep = dropout.keep_masks(5, 1_000, N, 0.5)
+    stats = dropout.dropout_stats(W, keep, 0.5)
+    np.testing.assert_array_equal(stats.first, dropout.apply_dropout(W, keep[0], 0.5))
+    assert stats.running_mean[-1] == pytest.approx(stats.row_sum_mean.mean(), rel=1e-12)
+    assert stats.running_mean[0] == pytest.approx(stats.first.sum() / N, rel=1e-12)
+
+
+def test_p_zero_is_the_identity_and_consumes_no_torch_words():
+    for generator in ("numpy", "torch"):
+        stats = _stats(0.0, True, 1, 100, generator)
+        np.testing.assert_array_equal(stats.first, W)
+        np.testing.assert_allclose(stats.running_mean, 1.0, atol=1e-15)
+        assert np.all(stats.zero_rate == 0.0) and stats.std == 0.0
+
+
+# --- properties ----------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    p=st.floats(0.0, 0.95),
+    scale=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    draws=st.integers(1, 50),
+)
+def test_every_entry_is_zero_or_the_weight_times_the_factor(p, scale, seed, draws):
+    keep = dropout.keep_masks(seed, draws, N, p)
+    dropped = dropout.apply_dropout(W, keep, p, scale)  # [draws, n, n]
+    factor = dropout.scale_factor(p, scale)
+    assert dropped.shape == (draws, N, N)
+    np.testing.assert_array_equal(dropped, np.where(keep, W * factor, 0.0))
+    assert np.all(np.isfinite(dropped))
+    assert np.all(dropped[:, dropout.causal_mask(N)] == 0.0)  # dropout never un-masks the future
+
+
+@settings(max_examples=40, deadline=None)
+@given(p=st.floats(0.0, 0.95), scale=st.booleans())
+def test_the_expectation_is_exact_over_both_outcomes(p, scale):
+    # E[b·c·α] with b ∈ {0, 1}: (1 - p)·c·α, which is α with scaling and (1 - p)·α without.
+    factor = dropout.scale_factor(p, scale)
+    expected = W * ((1 - p) * factor)
+    np.testing.assert_allclose(expected, W if scale else (1 - p) * W, rtol=1e-12, atol=1e-15)
+    assert dropout.mean_row_sum_expectation(p, scale) == pytest.approx(expected.sum(axis=1).mean())
+
+
+@settings(max_examples=40, deadline=None)
+@given(p=st.floats(0.0, 0.95, exclude_max=False))
+def test_zero_row_theory_falls_with_the_row(p):
+    t = dropout.zero_row_theory(p, N)
+    assert t[0] == pytest.approx(p)
+    assert np.all(np.diff(t) <= 0) and np.all((t >= 0) & (t <= 1))
+
+
+# --- bad arguments -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p", [-0.1, 1.0, 1.5, float("nan")])
+def test_bad_rates_raise(p):
+    with pytest.raises(ValueError, match="p must be in"):
+        dropout.scale_factor(p)
+    with pytest.raises(ValueError, match="p must be in"):
+        dropout.keep_masks(0, 10, N, p)
+
+
+@pytest.mark.parametrize("draws", [0, -5, dropout.MAX_DRAWS + 1])
+def test_bad_draw_counts_raise(draws):
+    with pytest.raises(ValueError, match="draws must be"):
+        dropout.keep_masks(0, draws, N, 0.5)
+
+
+def test_bad_generator_shape_and_size_raise():
+    with pytest.raises(ValueError, match="generator must be"):
+        dropout.keep_masks(0, 10, N, 0.5, "mt")
+    with pytest.raises(ValueError, match="keep must be"):
+        dropout.dropout_stats(W, np.ones((10, 5, 5), bool), 0.5)
+    with pytest.raises(ValueError, match="at least one token"):
+        dropout.causal_mask(0)
