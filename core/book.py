@@ -51,3 +51,18 @@ SECTION_3_5 = {
         "[-0.0754, 0.0693]",
     ),
 }
+
+# The post, section 02 "Divide by 1.4142": a Monte Carlo study over "hundreds" of draws of one
+# query and six keys, so every number is statistical (the app reproduces the distribution).
+FIGURE_02 = {
+    "std_64": "7.890",
+    "std_4096": "63.5",
+    "median_raw_2": "0.220",
+    "median_raw_64": "0.022",
+    "median_raw_768": "3.1e-6",
+    "median_raw_4096": "4.8e-14",
+    "median_scaled": "0.23",
+    "live_share_raw_768": "about a third",
+    "mean_raw_2": "0.208",
+    "mean_raw_4096": "0.0063",
+}

@@ -40,4 +40,11 @@ PAGES: tuple[PageInfo, ...] = (
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
     ),
+    PageInfo(
+        "app_pages/scaling.py",
+        "Divide by √d_k",
+        ":material/functions:",
+        "divide-by-sqrt-dk",
+        "Scores spread like √d_k; without the divisor the softmax's gradient dies.",
+    ),
 )
