@@ -18,7 +18,9 @@ d_k = controls.select_slider("d_k, the query and key width", scaling.D_K_GRID, k
 divisor = controls.toggle("Divide the scores by √d_k", True, key="divisor")
 draws = controls.select_slider("Draws", DRAWS, key="draws", default=500, help="The post used hundreds.")
 n_keys = controls.slider("Keys per row", 2, 64, 6, key="keys", help="The post's toy has six tokens.")
-seed = controls.integer("Seed", 0, 2**32 - 1, 0, key="seed")
+seed = controls.slider(
+    "Seed", 0, 999, 0, key="seed", help="Same seed, same draws: every figure is reproducible."
+)
 sampler = controls.radio(
     "Sampler",
     scaling.SAMPLERS,
