@@ -81,19 +81,23 @@ def log_odds_against_top(scores: np.ndarray) -> np.ndarray:  # [..., n] -> [...]
     """``log S`` with ``S = Σ_{j≠top} exp(ω_j − ω_top) = (1 − α_max)/α_max``, never underflowing.
 
     The log-softmax gives ``log α_max = −log(1 + S)`` and ``log(1 − α_max) = log S − log(1 + S)``:
-    ``1 − α_max`` as the sum of the *other* weights, not as a difference. The sum is shifted by
-    the runner-up score, so each of its terms is at most 1 and it is at least 1: ``log S`` keeps
-    the relative accuracy of the scores however far the top score is ahead.
+    ``1 − α_max`` as the sum of the *other* weights, not as a difference. The sum is taken relative
+    to the runner-up score ``ω₂``: every score is capped at ``ω₂``, so the top and the runner-up
+    each add exactly 1 and the rest less; dropping the top's 1 leaves a sum of at least 1, so no
+    term underflows and nothing cancels, however far ahead the top score is.
     """
     w = np.asarray(scores, dtype=np.float64)
-    if w.shape[-1] < 2:
+    if w.ndim == 0 or w.shape[-1] < 2:
         raise ValueError("a softmax Jacobian needs at least two scores per row")
-    top_at = np.argmax(w, axis=-1)[..., None]
-    top = np.take_along_axis(w, top_at, axis=-1)  # [..., 1]
-    others = w.copy()
-    np.put_along_axis(others, top_at, -np.inf, axis=-1)
-    second = np.max(others, axis=-1, keepdims=True)  # [..., 1]
-    return (second - top)[..., 0] + np.log(np.sum(np.exp(others - second), axis=-1))
+    keys = np.moveaxis(w, -1, 0)  # [n, ...]: one vector operation per key, fast for a short last axis
+    top, second = np.array(keys[0]), np.full(keys.shape[1:], -np.inf)  # arrays even for one row
+    for k in keys[1:]:  # the two largest scores (a tie gives top == second)
+        np.maximum(second, np.minimum(top, k), out=second)
+        np.maximum(top, k, out=top)
+    total = np.zeros(keys.shape[1:])
+    for k in keys:
+        total += np.exp(np.minimum(k, second) - second)
+    return (second - top) + np.log(total - 1.0)
 
 
 def log_largest_jacobian_entry(scores: np.ndarray) -> np.ndarray:  # [..., n] -> [...]
