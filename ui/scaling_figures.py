@@ -183,7 +183,7 @@ def jacobian_figure(
         y=threshold,
         line=dict(color=MUTED, dash="dot", width=1),
         annotation_text="live ≥ 1e-3",
-        annotation_position="bottom left",
+        annotation_position="bottom right",
     )
     _dk_axis(fig, selected)
     fig.update_yaxes(type="log", title="largest |J_ij|", exponentformat="power")
