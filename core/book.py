@@ -160,3 +160,18 @@ FIGURE_04 = {
     "mean_row_sum_unscaled": "0.499",  # "with it off, to 0.499"
     "gpt_rates": "0.1 or 0.2",  # "A real GPT run uses a lower rate than the demo, 0.1 or 0.2."
 }
+
+# The post, section 02 "Divide by 1.4142": a Monte Carlo study over "hundreds" of draws of one
+# query and six keys, so every number is statistical (the app reproduces the distribution).
+FIGURE_02 = {
+    "std_64": "7.890",
+    "std_4096": "63.5",
+    "median_raw_2": "0.220",
+    "median_raw_64": "0.022",
+    "median_raw_768": "3.1e-6",
+    "median_raw_4096": "4.8e-14",
+    "median_scaled": "0.23",
+    "live_share_raw_768": "about a third",
+    "mean_raw_2": "0.208",
+    "mean_raw_4096": "0.0063",
+}

@@ -75,6 +75,13 @@ PAGES: tuple[PageInfo, ...] = (
         "dropout",
         "Inverted dropout on causal weights: rows sum to 1 only on average, and row 1 dies half the time.",
     ),
+    PageInfo(
+        "app_pages/scaling.py",
+        "Divide by √d_k",
+        ":material/functions:",
+        "divide-by-sqrt-dk",
+        "Scores spread like √d_k; without the divisor the softmax's gradient dies.",
+    ),
 )
 
 # The reading order of SPEC.md; a page not listed here goes last.

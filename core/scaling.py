@@ -1,0 +1,358 @@
+"""Figure 02, "Divide by √d_k": why the scores are divided, as a Monte Carlo study of the softmax Jacobian.
+
+The post's argument in two steps. A dot product of two vectors with ``d_k`` i.i.d. N(0, 1)
+entries is a sum of ``d_k`` terms of variance 1, so its standard deviation is ``√d_k``. As the
+scores spread, the softmax turns into a step function, and its Jacobian ``J = diag(α) − ααᵀ``,
+the only path a gradient has back through it, goes to zero with it.
+
+One draw (SPEC, figure 02 conventions): one query and ``n`` keys, every entry i.i.d. N(0, 1),
+scores ``ω_j = q·k_j`` (divided by ``√d_k`` when the divisor is on), ``α = softmax(ω)``, and the
+statistic is the largest ``|J_ij|``. A draw is *live* when that entry is at least 1e-3.
+
+Unscaled at ``d_k = 65,536`` the typical largest entry is near 1e-55, and one draw in a few
+hundred is below the smallest normal float64. Everything here therefore works with the
+*logarithm* of the statistic, which never underflows; a float is made from it only for display,
+and a value below the smallest normal number is flagged as underflow, never shown as 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from core.attention import softmax
+
+D_K_GRID: tuple[int, ...] = tuple(sorted({2**i for i in range(17)} | {768, 4096}))  # 1 … 65,536
+TABLE_D_KS: tuple[int, ...] = (2, 64, 768, 4096)  # where the post quotes numbers
+LIVE_THRESHOLD = 1e-3  # SPEC: a draw is live when its largest Jacobian entry is at least this
+TINY = float(np.finfo(np.float64).tiny)  # smallest normal float64, 2.2e-308
+LOG_TINY = float(np.log(TINY))
+POST_DRAWS = 500  # the post's "hundreds" of draws: what its own sampling error is assumed from
+
+Sampler = Literal["exact", "brute"]
+SAMPLERS: tuple[Sampler, ...] = ("exact", "brute")
+BRUTE_MEMORY = 128 * 2**20  # bytes for one chunk of q and keys: half the 256 MB ceiling
+BRUTE_BUDGET = 30_000_000  # normal samples brute force may spend on one d_k (about a second)
+CHUNK_DRAWS = 1 << 15  # draws sampled at once by the study, so the exact sampler stays small too
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    """Everything a study depends on apart from d_k: the page's controls, minus the divisor."""
+
+    draws: int = 500  # the post's "hundreds": a median over that many is a typical draw
+    n_keys: int = 6  # the post's six tokens
+    seed: int = 0
+    sampler: Sampler = "exact"  # exact is O(n) a draw whatever d_k is; brute force is the check
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.draws <= 10_000_000:
+            raise ValueError(f"draws must be between 1 and 10,000,000, got {self.draws}")
+        if not 2 <= self.n_keys <= 4096:
+            raise ValueError(f"n_keys must be between 2 and 4,096 (a softmax needs two), got {self.n_keys}")
+        if self.seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {self.seed}")
+        if self.sampler not in SAMPLERS:
+            raise ValueError(f"sampler must be one of {SAMPLERS}, got {self.sampler!r}")
+
+
+def _check_d_k(d_k: int) -> None:
+    if int(d_k) != d_k or d_k < 1:
+        raise ValueError(f"d_k must be a positive integer, got {d_k!r}")
+
+
+def generator(seed: int, d_k: int, stream: int = 0) -> np.random.Generator:
+    """The generator for one ``(seed, d_k)`` cell: a d_k's draws never depend on the rest of the grid."""
+    return np.random.default_rng([int(seed), int(d_k), int(stream)])
+
+
+# --- the Jacobian and its largest entry -------------------------------------------------
+
+
+def softmax_jacobian(alpha: np.ndarray) -> np.ndarray:  # [..., n] -> [..., n, n]
+    """``J = diag(α) − ααᵀ``, i.e. ``∂α_i/∂ω_j = α_i(δ_ij − α_j)`` (the post, section 02)."""
+    a = np.asarray(alpha, dtype=np.float64)
+    return a[..., :, None] * np.eye(a.shape[-1]) - a[..., :, None] * a[..., None, :]
+
+
+def log_odds_against_top(scores: np.ndarray) -> np.ndarray:  # [..., n] -> [...]
+    """``log S`` with ``S = Σ_{j≠top} exp(ω_j − ω_top) = (1 − α_max)/α_max``, never underflowing.
+
+    The log-softmax gives ``log α_max = −log(1 + S)`` and ``log(1 − α_max) = log S − log(1 + S)``:
+    ``1 − α_max`` as the sum of the *other* weights, not as a difference. The sum is taken relative
+    to the runner-up score ``ω₂``: every score is capped at ``ω₂``, so the top and the runner-up
+    each add exactly 1 and the rest less; dropping the top's 1 leaves a sum of at least 1, so no
+    term underflows and nothing cancels, however far ahead the top score is.
+    """
+    w = np.asarray(scores, dtype=np.float64)
+    if w.ndim == 0 or w.shape[-1] < 2:
+        raise ValueError("a softmax Jacobian needs at least two scores per row")
+    keys = np.moveaxis(w, -1, 0)  # [n, ...]: one vector operation per key, fast for a short last axis
+    top, second = np.array(keys[0]), np.full(keys.shape[1:], -np.inf)  # arrays even for one row
+    for k in keys[1:]:  # the two largest scores (a tie gives top == second)
+        np.maximum(second, np.minimum(top, k), out=second)
+        np.maximum(top, k, out=top)
+    total = np.zeros(keys.shape[1:])
+    for k in keys:
+        total += np.exp(np.minimum(k, second) - second)
+    return (second - top) + np.log(total - 1.0)
+
+
+def log_largest_jacobian_entry(scores: np.ndarray) -> np.ndarray:  # [..., n] -> [...]
+    """Natural log of ``max |J_ij|`` for each row of scores, accurate where the entry is tiny.
+
+    The largest entry is always ``α_max(1 − α_max)``: the diagonal beats every off-diagonal
+    ``α_iα_j`` because ``1 − α_max ≥ α_j``, and ``x(1 − x)`` is largest for the weight nearest
+    1/2, which is the top weight. Computed as a difference, ``1 − α_max`` is exactly 0 once
+    ``α_max`` rounds to 1 (from ``d_k`` ≈ 768 unscaled). From :func:`log_odds_against_top`,
+    ``log(α_max(1 − α_max)) = log S − 2 log(1 + S)``, which keeps float64 relative accuracy far
+    below the smallest normal number.
+    """
+    log_s = log_odds_against_top(scores)
+    return log_s - 2 * np.log1p(np.exp(log_s))
+
+
+def largest_jacobian_entry(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # [..., n] -> [...], [...]
+    """``max |J_ij|`` as floats, and where it underflows (below 2.2e-308): those are NaN, never 0.
+
+    Callers that must keep every draw (the study) use :func:`log_largest_jacobian_entry`.
+    """
+    log_entry = log_largest_jacobian_entry(scores)
+    underflow = log_entry < LOG_TINY
+    return np.where(underflow, np.nan, np.exp(np.maximum(log_entry, LOG_TINY))), underflow
+
+
+def naive_largest_jacobian_entry(scores: np.ndarray) -> np.ndarray:  # [..., n] -> [...]
+    """The foil: ``α_max − α_max²`` from the softmax, which reads exactly 0 once ``α_max`` rounds to 1."""
+    a = np.max(softmax(scores), axis=-1)
+    return a - a * a
+
+
+# --- the two samplers -----------------------------------------------------------------
+
+
+def sample_scores_exact(
+    rng: np.random.Generator, d_k: int, draws: int, n_keys: int
+) -> np.ndarray:  # -> [draws, n_keys]
+    """Unscaled scores ``q·k_j`` in O(n) a draw, whatever ``d_k`` is.
+
+    The keys' distribution is rotation invariant, so ``q·k_j = |q|·z_j`` with ``z_j`` i.i.d.
+    N(0, 1) independent of ``|q|``, and ``|q|² ~ χ²(d_k)`` (a sum of ``d_k`` squared normals).
+    """
+    _check_d_k(d_k)
+    norm_q = np.sqrt(rng.chisquare(d_k, size=draws))  # [draws]
+    return norm_q[:, None] * rng.standard_normal((draws, n_keys))
+
+
+def brute_chunk(d_k: int, n_keys: int, memory: int = BRUTE_MEMORY) -> int:
+    """How many draws of ``q`` and keys fit in ``memory`` bytes at once (at least one)."""
+    return max(1, memory // ((n_keys + 1) * d_k * 8))
+
+
+def sample_scores_brute(
+    rng: np.random.Generator, d_k: int, draws: int, n_keys: int, memory: int = BRUTE_MEMORY
+) -> np.ndarray:  # -> [draws, n_keys]
+    """Unscaled scores from materialised vectors: ``q`` [d_k] and keys [n, d_k] per draw, then dots.
+
+    The post's way, and the check on :func:`sample_scores_exact`. Draws are made in chunks of
+    ``memory`` bytes (128 MB by default; one draw at d_k = 65,536 with 64 keys is 34 MB), so
+    the working set stays under 256 MB at any setting.
+    """
+    _check_d_k(d_k)
+    chunk = min(brute_chunk(d_k, n_keys, memory), draws)
+    buf = np.empty((chunk, n_keys + 1, d_k))  # [chunk, 1 + n, d_k]: q, then the keys
+    out = np.empty((draws, n_keys))
+    for start in range(0, draws, chunk):
+        b = buf[: min(chunk, draws - start)]
+        rng.standard_normal(out=b)
+        out[start : start + len(b)] = np.matmul(b[:, 1:, :], b[:, 0, :, None])[..., 0]  # [c, n]
+    return out
+
+
+def brute_force_fits(d_k: int, draws: int, n_keys: int, budget: int = BRUTE_BUDGET) -> bool:
+    """Whether brute force at this ``d_k`` stays within ``budget`` normal samples (a few seconds)."""
+    return draws * (n_keys + 1) * d_k <= budget
+
+
+def sample_scores(
+    rng: np.random.Generator, d_k: int, draws: int, n_keys: int, sampler: Sampler
+) -> np.ndarray:  # -> [draws, n_keys]
+    """Unscaled scores from the chosen sampler."""
+    if sampler == "exact":
+        return sample_scores_exact(rng, d_k, draws, n_keys)
+    if sampler == "brute":
+        return sample_scores_brute(rng, d_k, draws, n_keys)
+    raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
+
+
+def study_grid(config: StudyConfig) -> tuple[int, ...]:
+    """The d_k of :data:`D_K_GRID` the study covers: all of them, or what brute force can afford."""
+    if config.sampler == "exact":
+        return D_K_GRID
+    return tuple(d for d in D_K_GRID if brute_force_fits(d, config.draws, config.n_keys))
+
+
+def work(config: StudyConfig, d_k: int) -> int:
+    """The cost of one d_k of the study in normal samples (the statistic counted as four a score)."""
+    per_score = 5 + d_k * (config.sampler == "brute")
+    return config.draws * (config.n_keys + 1) * per_score
+
+
+NORMALS_PER_SECOND = 10_000_000  # a slow, shared core: an estimate that errs towards showing progress
+
+
+def estimated_seconds(config: StudyConfig, d_ks: tuple[int, ...]) -> float:
+    """Roughly how long the study over ``d_ks`` takes, to decide whether a progress bar is worth it."""
+    return sum(work(config, d) for d in d_ks) / NORMALS_PER_SECOND
+
+
+# --- summaries over draws ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The readouts of one d_k and one divisor setting, each with its sampling error.
+
+    Medians and means are formed from the log statistic (never from floats that underflowed);
+    ``*_se`` are one standard error: the median's from the order statistics ``√N/2`` ranks
+    either side, the mean's ``sd/√N``, the live share's binomial.
+    """
+
+    median: float
+    median_se: float
+    log10_median: float
+    log10_median_se: float
+    mean: float
+    mean_se: float
+    live_share: float
+    live_se: float
+    underflow_share: float  # largest entry below the smallest normal float64 (kept, as a log)
+    naive_zero_share: float  # draws the naive α_max − α_max² reads as exactly 0
+
+
+def _log_median(sorted_log: np.ndarray) -> float:
+    """Log of the median of ``exp(x)``: the mean of the two middle values taken in the log domain."""
+    n = len(sorted_log)
+    if n % 2:
+        return float(sorted_log[n // 2])
+    return float(np.logaddexp(sorted_log[n // 2 - 1], sorted_log[n // 2]) - np.log(2.0))
+
+
+def summarize(log_entries: np.ndarray, naive: np.ndarray) -> Summary:
+    """Median, mean and live share of the largest Jacobian entry, from its natural log over draws."""
+    x = np.sort(np.asarray(log_entries, dtype=np.float64))  # [draws]
+    n = len(x)
+    if n == 0 or not np.all(np.isfinite(x)):
+        raise ValueError("summarize needs at least one draw and finite log statistics")
+    half = 0.5 * np.sqrt(n)  # one standard deviation of the median's rank
+    lo, hi = x[max(0, int(np.floor(n / 2 - half)))], x[min(n - 1, int(np.ceil(n / 2 + half)) - 1)]
+    log_median = _log_median(x)
+    log_mean = float(np.logaddexp.reduce(x) - np.log(n))
+    values = np.exp(x)  # underflow to 0 only inside this spread, never shown
+    live = float(np.mean(x >= np.log(LIVE_THRESHOLD)))
+    return Summary(
+        median=float(np.exp(log_median)),
+        median_se=float(np.exp(hi) - np.exp(lo)) / 2,
+        log10_median=log_median / np.log(10),
+        log10_median_se=float(hi - lo) / 2 / np.log(10),
+        mean=float(np.exp(log_mean)),
+        mean_se=float(np.std(values) / np.sqrt(n)),
+        live_share=live,
+        live_se=float(np.sqrt(live * (1 - live) / n)),
+        underflow_share=float(np.mean(x < LOG_TINY)),
+        naive_zero_share=float(np.mean(np.asarray(naive) == 0)),
+    )
+
+
+def _summarize_log_s(log_s: np.ndarray) -> Summary:
+    """:func:`summarize` from ``log S``, with the naive ``α_max − α_max²`` where ``α_max = 1/(1 + S)``."""
+    s = np.exp(log_s)
+    a = 1.0 / (1.0 + s)
+    return summarize(log_s - 2 * np.log1p(s), a - a * a)
+
+
+@dataclass(frozen=True)
+class DkResult:
+    """The study at one d_k: the spread of the scores, and the Jacobian both with and without the divisor.
+
+    Both settings use the same draws (the divided scores are the raw ones over ``√d_k``), so the
+    two curves differ by the divisor alone.
+    """
+
+    d_k: int
+    draws: int
+    std: float  # measured std of the unscaled scores q·k
+    std_se: float
+    raw: Summary  # no divisor
+    scaled: Summary  # divided by √d_k
+
+    def summary(self, divisor: bool) -> Summary:
+        return self.scaled if divisor else self.raw
+
+
+def study_at(config: StudyConfig, d_k: int) -> DkResult:
+    """The Monte Carlo study at one ``d_k``, from the generator of ``(config.seed, d_k)``."""
+    _check_d_k(d_k)
+    if config.sampler == "brute" and not brute_force_fits(d_k, config.draws, config.n_keys):
+        raise ValueError(
+            f"brute force at d_k = {d_k} with {config.draws} draws of {config.n_keys} keys needs "
+            f"{config.draws * (config.n_keys + 1) * d_k:,} normal samples, over the {BRUTE_BUDGET:,} budget: "
+            "use the exact sampler, fewer draws or fewer keys"
+        )
+    rng = generator(config.seed, d_k)
+    root = np.sqrt(d_k)
+    log_s: dict[bool, list[np.ndarray]] = {False: [], True: []}
+    sq_dev = []
+    for start in range(0, config.draws, CHUNK_DRAWS):
+        w = sample_scores(rng, d_k, min(CHUNK_DRAWS, config.draws - start), config.n_keys, config.sampler)
+        log_s[False].append(log_odds_against_top(w))
+        log_s[True].append(log_odds_against_top(w / root))
+        sq_dev.append(np.mean(w * w, axis=-1))  # per draw: the scores' mean is 0 by symmetry
+    per_draw = np.concatenate(sq_dev)  # [draws], mean of ω² in each draw
+    var = float(np.mean(per_draw))
+    # The scores of one draw share |q|, so the spread is estimated draw by draw (delta method).
+    var_se = float(np.std(per_draw) / np.sqrt(config.draws))
+    return DkResult(
+        d_k=int(d_k),
+        draws=config.draws,
+        std=float(np.sqrt(var)),
+        std_se=var_se / (2 * np.sqrt(var)),
+        raw=_summarize_log_s(np.concatenate(log_s[False])),
+        scaled=_summarize_log_s(np.concatenate(log_s[True])),
+    )
+
+
+def study(config: StudyConfig, d_ks: tuple[int, ...] = D_K_GRID) -> tuple[DkResult, ...]:
+    """The study over a grid of d_k (the page runs it one cached d_k at a time, for its progress bar)."""
+    return tuple(study_at(config, d) for d in d_ks)
+
+
+def one_draw(config: StudyConfig, d_k: int) -> np.ndarray:  # -> [n_keys]
+    """One draw's unscaled scores, from its own stream of ``(seed, d_k)``: the bar chart's draw."""
+    return sample_scores(generator(config.seed, d_k, stream=1), d_k, 1, config.n_keys, config.sampler)[0]
+
+
+# --- comparing a live value with the post's ------------------------------------------------
+
+
+def agrees_statistically(
+    live: float, se: float, draws: int, quoted: float, half_unit: float = 0.0, z: float = 3.0
+) -> bool:
+    """Whether a Monte Carlo quote and a live estimate differ by less than their sampling errors allow.
+
+    Both are estimates of the same quantity: ours with standard error ``se`` from ``draws``
+    draws, the post's from about :data:`POST_DRAWS` (so its error is ``se·√(draws/500)``), and
+    the quote is rounded to ``half_unit``. They agree when ``|live − quoted|`` is within ``z``
+    combined standard errors plus the rounding.
+    """
+    combined = se * np.sqrt(1.0 + draws / POST_DRAWS)
+    return bool(abs(live - quoted) <= z * combined + half_unit)
+
+
+def same_order_of_magnitude(live: float, quoted: float) -> bool:
+    """For the post's "~" quotes (a median near 1e-6 or 1e-14): within a factor of ten either way."""
+    if live <= 0 or quoted <= 0:
+        return False
+    return bool(abs(np.log10(live) - np.log10(quoted)) <= 1.0)

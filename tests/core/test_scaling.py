@@ -1,0 +1,330 @@
+"""Figure 02, "Divide by √d_k": the Jacobian statistic, the two samplers and the post's Monte Carlo numbers.
+
+Statistical tests use fixed seeds, and every tolerance says where it comes from: a standard
+error of the estimate (the study reports one for each readout) or an explicit rounding of the
+post's quote. The post's own numbers come from a few hundred draws, so they are compared with
+:func:`core.scaling.agrees_statistically`, which allows for the post's sampling error too.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from core import book, scaling
+from core.attention import softmax
+from core.scaling import StudyConfig
+
+POST = book.FIGURE_02
+EPS = np.finfo(np.float64).eps
+
+
+@pytest.fixture(scope="module")
+def big():
+    """20,000 draws of the post's six keys at every d_k of the grid (exact sampler): about a second."""
+    return {r.d_k: r for r in scaling.study(StudyConfig(draws=20_000, seed=2024))}
+
+
+# --- the Jacobian and its largest entry -------------------------------------------------
+
+
+def test_the_grid_is_every_power_of_two_to_65536_with_768_in_order():
+    assert scaling.D_K_GRID == (
+        1,
+        2,
+        4,
+        8,
+        16,
+        32,
+        64,
+        128,
+        256,
+        512,
+        768,
+        1024,
+        2048,
+        4096,
+        8192,
+        16384,
+        32768,
+        65536,
+    )
+
+
+def test_softmax_jacobian_matches_torch_autograd():
+    torch = pytest.importorskip("torch")
+    w = np.random.default_rng(0).normal(size=(5, 7)) * 3
+    for row in w:
+        expected = torch.autograd.functional.jacobian(
+            lambda x: torch.softmax(x, dim=-1), torch.tensor(row, dtype=torch.float64)
+        ).numpy()
+        np.testing.assert_allclose(scaling.softmax_jacobian(softmax(row)), expected, rtol=1e-12, atol=1e-15)
+
+
+scores_rows = arrays(
+    np.float64,
+    st.tuples(st.integers(1, 5), st.integers(2, 12)),
+    elements=st.floats(-30, 30, allow_nan=False),
+)
+
+
+@settings(deadline=None)  # a shared machine: timing is not what this checks
+@given(scores_rows)
+def test_jacobian_rows_sum_to_zero_and_the_largest_entry_is_the_top_weights_diagonal(w):
+    alpha = softmax(w)
+    jac = scaling.softmax_jacobian(alpha)  # [rows, n, n]
+    np.testing.assert_allclose(jac.sum(axis=-1), 0.0, atol=1e-15)
+    np.testing.assert_allclose(jac, np.swapaxes(jac, -1, -2), atol=0)
+    brute = np.max(np.abs(jac), axis=(-1, -2))
+    top = np.max(alpha, axis=-1)
+    np.testing.assert_allclose(brute, top * (1 - top), rtol=1e-9, atol=4 * EPS)
+    value, underflow = scaling.largest_jacobian_entry(w)
+    assert not underflow.any()
+    # The matrix forms 1 − α_max as a difference, good to eps absolute only; ours is the accurate one.
+    np.testing.assert_allclose(value, brute, rtol=1e-9, atol=4 * EPS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    arrays(
+        np.float64,
+        st.integers(2, 8),
+        elements=st.floats(-5000, 5000, allow_nan=False),
+    )
+)
+def test_log_statistic_keeps_relative_accuracy_against_50_digit_arithmetic(w):
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 50
+    e = [mpmath.exp(mpmath.mpf(float(x))) for x in w]
+    total = mpmath.fsum(e)
+    a_top = max(e) / total
+    exact = mpmath.log(a_top) + mpmath.log(mpmath.fsum(sorted(e)[:-1]) / total)  # log(α_max · Σ others)
+    # The scores themselves carry a rounding of eps·|ω|; the log statistic may not lose more than a few.
+    tol = 8 * EPS * (1 + float(np.max(np.abs(w))))
+    assert abs(float(scaling.log_largest_jacobian_entry(w)) - float(exact)) <= tol
+
+
+@pytest.mark.parametrize("gap", [1.0, 40.0, 700.0, 740.0, 800.0, 5_000.0])
+def test_two_keys_far_apart_match_the_closed_form_and_never_read_zero(gap):
+    # Two scores (0, −gap): α_2 = e^−gap/(1 + e^−gap), the entry is e^−gap/(1 + e^−gap)².
+    log_exact = -gap - 2 * np.log1p(np.exp(-gap))
+    log_entry = float(scaling.log_largest_jacobian_entry(np.array([0.0, -gap])))
+    assert abs(log_entry - log_exact) <= 4 * EPS * gap
+    value, underflow = scaling.largest_jacobian_entry(np.array([0.0, -gap]))
+    if log_exact >= scaling.LOG_TINY:  # representable as a normal float64: the value, to full accuracy
+        assert not underflow
+        assert value == pytest.approx(np.exp(log_exact), rel=1e-12)
+    else:  # below 2.2e-308: flagged, and NaN rather than a 0 a chart would draw
+        assert underflow and np.isnan(value)
+    assert value != 0
+
+
+def test_the_naive_difference_reads_zero_where_the_log_form_does_not():
+    w = np.array([0.0, -40.0])  # α_max = 1 − 4.2e-18 rounds to 1.0
+    assert scaling.naive_largest_jacobian_entry(w) == 0.0
+    value, _ = scaling.largest_jacobian_entry(w)
+    assert value == pytest.approx(np.exp(-40.0), rel=1e-15)
+
+
+def test_largest_entry_needs_two_scores():
+    with pytest.raises(ValueError, match="two scores"):
+        scaling.log_largest_jacobian_entry(np.array([[1.0]]))
+
+
+# --- the samplers ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("d_k", [1, 2, 64, 768, 4096, 65536])
+def test_exact_sampler_std_is_within_3_percent_of_sqrt_dk_at_20000_draws(big, d_k):
+    # One draw's mean of ω² has relative variance 2/n + (2/d_k)(1 + 2/n) (≤ 3 at d_k = 1), so at
+    # 20,000 draws the std's relative standard error is at most √(3/20000)/2 = 0.6%: 3% is ≥ 5 of them.
+    r = big[d_k]
+    assert abs(r.std / np.sqrt(d_k) - 1) < 0.03
+    assert r.std_se / r.std < 0.03 / 4  # and the measured error agrees the band is not too tight
+
+
+@pytest.mark.parametrize(("d_k", "draws"), [(2, 20_000), (64, 20_000), (768, 2_000)])
+def test_brute_force_std_is_within_3_percent_of_sqrt_dk(d_k, draws):
+    # At 2,000 draws of six keys the relative standard error is √(0.375/2000)/2 ≈ 0.7%: 3% is 4 of them.
+    w = scaling.sample_scores_brute(scaling.generator(11, d_k), d_k, draws, 6)
+    assert w.shape == (draws, 6)
+    assert abs(np.sqrt(np.mean(w * w)) / np.sqrt(d_k) - 1) < 0.03
+
+
+def test_brute_force_chunks_stay_under_256_mb_at_every_setting():
+    for d_k in scaling.D_K_GRID:
+        for n_keys in (2, 6, 64):
+            chunk = scaling.brute_chunk(d_k, n_keys)
+            assert chunk >= 1
+            assert chunk * (n_keys + 1) * d_k * 8 <= 256 * 2**20
+    assert scaling.BRUTE_MEMORY <= 256 * 2**20
+
+
+def test_brute_force_chunking_does_not_change_the_draws():
+    # The generator fills chunks in order, so one draw at a time gives exactly the one-chunk result.
+    whole = scaling.sample_scores_brute(scaling.generator(3, 64), 64, 40, 5)
+    one_by_one = scaling.sample_scores_brute(scaling.generator(3, 64), 64, 40, 5, memory=1)
+    np.testing.assert_array_equal(whole, one_by_one)
+
+
+def test_exact_scores_are_the_norm_of_q_times_independent_normals():
+    rng_a, rng_b = scaling.generator(5, 64), scaling.generator(5, 64)
+    w = scaling.sample_scores_exact(rng_a, 64, 3, 4)
+    norm_q = np.sqrt(rng_b.chisquare(64, size=3))
+    np.testing.assert_array_equal(w, norm_q[:, None] * rng_b.standard_normal((3, 4)))
+
+
+def _ks(a, b):
+    from scipy.stats import ks_2samp
+
+    return ks_2samp(a, b).pvalue
+
+
+@pytest.mark.parametrize("d_k", [2, 64, 768])
+def test_exact_and_brute_force_agree_in_distribution(d_k):
+    # Two-sample Kolmogorov–Smirnov, 4,000 draws each, fixed seeds: agreement means p > 0.001.
+    n = 4_000
+    exact = scaling.sample_scores_exact(scaling.generator(21, d_k), d_k, n, 6)
+    brute = scaling.sample_scores_brute(scaling.generator(22, d_k), d_k, n, 6)
+    assert _ks(exact[:, 0], brute[:, 0]) > 1e-3  # one score per draw: independent across draws
+    for root in (1.0, np.sqrt(d_k)):  # the statistic, without and with the divisor
+        a = scaling.log_largest_jacobian_entry(exact / root)
+        b = scaling.log_largest_jacobian_entry(brute / root)
+        assert _ks(a, b) > 1e-3
+
+
+def test_the_ks_test_catches_a_sampler_that_forgets_the_norm_of_q():
+    # The power check: replacing |q| by its typical size √d_k is the likeliest bug, and it is caught.
+    n, d_k = 4_000, 2
+    wrong = np.sqrt(d_k) * scaling.generator(21, d_k).standard_normal((n, 6))
+    brute = scaling.sample_scores_brute(scaling.generator(22, d_k), d_k, n, 6)
+    assert _ks(wrong[:, 0], brute[:, 0]) < 1e-6
+
+
+# --- the study --------------------------------------------------------------------------------
+
+
+def test_unscaled_median_is_near_the_posts_0_22_at_2_and_0_022_at_64(big):
+    for d_k, key in ((2, "median_raw_2"), (64, "median_raw_64")):
+        s = big[d_k].raw
+        quoted = float(POST[key])
+        assert scaling.agrees_statistically(s.median, s.median_se, 20_000, quoted, half_unit=5e-4), (
+            d_k,
+            s.median,
+        )
+    # and the band is tight enough to tell the two apart
+    assert not scaling.agrees_statistically(big[64].raw.median, big[64].raw.median_se, 20_000, 0.22)
+
+
+def test_scaled_median_is_within_0_20_and_0_25_at_every_dk(big):
+    # At 20,000 draws a median's standard error is below 0.001 here, so a 0.004 margin at d_k = 1
+    # (where the true median is about 0.204) is still four of them.
+    for d_k, r in big.items():
+        assert 0.20 <= r.scaled.median <= 0.25, d_k
+        assert r.scaled.median_se < 0.001
+
+
+def test_unscaled_medians_peak_at_4_then_fall_monotonically(big):
+    medians = [big[d].raw.log10_median for d in scaling.D_K_GRID]
+    ses = [big[d].raw.log10_median_se for d in scaling.D_K_GRID]
+    # Below d_k = 4 the scores are too close for one weight to pass 1/2, and α_max(1 − α_max) still
+    # rises toward its 0.25 ceiling; from 4 on it falls. Each step is resolved by more than four
+    # combined standard errors at 20,000 draws, so the order is not a coin toss.
+    peak = scaling.D_K_GRID.index(4)
+    steps = np.diff(medians)
+    combined = np.hypot(ses[:-1], ses[1:])
+    assert (steps[:peak] > 4 * combined[:peak]).all()
+    assert (-steps[peak:] > 4 * combined[peak:]).all()
+
+
+def test_the_posts_numbers_agree_with_the_study(big):
+    n = 20_000
+    r2, r64, r768, r4096 = (big[d] for d in scaling.TABLE_D_KS)
+    assert scaling.agrees_statistically(r64.std, r64.std_se, n, float(POST["std_64"]), 5e-4)
+    assert scaling.agrees_statistically(r4096.std, r4096.std_se, n, float(POST["std_4096"]), 0.05)
+    assert scaling.same_order_of_magnitude(r768.raw.median, float(POST["median_raw_768"]))
+    assert scaling.same_order_of_magnitude(r4096.raw.median, float(POST["median_raw_4096"]))
+    for r in (r2, r64, r768, r4096):
+        assert scaling.agrees_statistically(r.scaled.median, r.scaled.median_se, n, 0.23, 5e-3), r.d_k
+    assert scaling.agrees_statistically(r768.raw.live_share, r768.raw.live_se, n, 1 / 3)
+    assert scaling.agrees_statistically(r2.raw.mean, r2.raw.mean_se, n, float(POST["mean_raw_2"]), 5e-4)
+    assert scaling.agrees_statistically(
+        r4096.raw.mean, r4096.raw.mean_se, n, float(POST["mean_raw_4096"]), 5e-5
+    )
+
+
+def _floats(summary: scaling.Summary) -> list[float]:
+    return [getattr(summary, f) for f in summary.__dataclass_fields__]
+
+
+@pytest.mark.parametrize(("n_keys", "sampler"), [(6, "exact"), (2, "exact"), (64, "exact"), (6, "brute")])
+def test_no_zero_and_no_nan_anywhere_in_the_study(n_keys, sampler):
+    config = StudyConfig(draws=500, n_keys=n_keys, seed=7, sampler=sampler)
+    # Brute force shares the statistic with the exact sampler; four d_k keep it to a second.
+    grid = scaling.D_K_GRID if sampler == "exact" else scaling.TABLE_D_KS
+    for r in scaling.study(config, grid):
+        assert np.isfinite(r.std) and r.std > 0
+        for s in (r.raw, r.scaled):
+            assert all(np.isfinite(_floats(s))), (r.d_k, s)
+            assert s.median > 0 and s.mean > 0, (r.d_k, s)
+
+
+def test_underflow_at_65536_is_flagged_and_kept_not_zeroed(big):
+    raw = big[65536].raw
+    # About one draw in 400 falls below 2.2e-308 unscaled at d_k = 65,536 (expect ~50 of 20,000):
+    # those are counted, and the readouts stay positive and finite.
+    assert 0 < raw.underflow_share < 0.02
+    assert raw.naive_zero_share > 0.5  # what 1 − α_max as a difference would have drawn as 0
+    assert raw.median > 0 and raw.mean > 0 and np.isfinite(raw.log10_median)
+    w = scaling.sample_scores_exact(scaling.generator(1, 65536), 65536, 20_000, 6)
+    log_entries = scaling.log_largest_jacobian_entry(w)
+    assert np.isfinite(log_entries).all()
+    assert (log_entries < scaling.LOG_TINY).any()
+
+
+def test_a_summary_takes_the_median_of_an_even_count_in_the_value_domain():
+    s = scaling.summarize(np.log([1e-3, 2e-3, 3e-3, 4e-3]), np.ones(4))
+    assert s.median == pytest.approx(2.5e-3, rel=1e-12)
+    assert s.mean == pytest.approx(2.5e-3, rel=1e-12)
+    assert s.live_share == 1.0
+
+
+def test_same_seed_same_study_and_a_dk_does_not_depend_on_the_grid():
+    config = StudyConfig(draws=300, seed=9)
+    assert scaling.study_at(config, 64) == scaling.study(config, (2, 64))[1]
+    assert scaling.study_at(config, 64) != scaling.study_at(StudyConfig(draws=300, seed=10), 64)
+    np.testing.assert_array_equal(scaling.one_draw(config, 768), scaling.one_draw(config, 768))
+    assert scaling.one_draw(config, 768).shape == (6,)
+
+
+def test_brute_force_covers_what_its_budget_affords():
+    assert scaling.study_grid(StudyConfig(draws=500)) == scaling.D_K_GRID
+    grid = scaling.study_grid(StudyConfig(draws=500, sampler="brute"))
+    assert grid[-1] == 8192 and 768 in grid
+    with pytest.raises(ValueError, match="exact sampler"):
+        scaling.study_at(StudyConfig(draws=500, sampler="brute"), 65536)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [dict(draws=0), dict(n_keys=1), dict(seed=-1), dict(sampler="monte carlo")],
+)
+def test_bad_configs_raise_with_a_message(kwargs):
+    with pytest.raises(ValueError, match="must"):
+        StudyConfig(**kwargs)
+
+
+@pytest.mark.parametrize("d_k", [0, -4, 2.5])
+def test_bad_dk_raises(d_k):
+    with pytest.raises(ValueError, match="d_k"):
+        scaling.study_at(StudyConfig(draws=10), d_k)
+
+
+def test_agreement_helpers():
+    # 0.25 vs 0.22 with se 0.002 at 500 draws: combined error 0.0028, 3 of them 0.0085: disagree.
+    assert not scaling.agrees_statistically(0.25, 0.002, 500, 0.22)
+    assert scaling.agrees_statistically(0.225, 0.002, 500, 0.22)
+    assert scaling.same_order_of_magnitude(1.3e-6, 3.1e-6)
+    assert not scaling.same_order_of_magnitude(1e-8, 3.1e-6)
+    assert not scaling.same_order_of_magnitude(0.0, 3.1e-6)

@@ -1,0 +1,69 @@
+"""The study of "Divide by √d_k", cached: whole-study results, one draw, and the finished figures.
+
+``st.cache_data`` holds every result keyed on the controls it depends on (draws, keys, seed,
+sampler; d_k and the divisor only select from a study that holds both settings). A study that
+would take more than about a second is run one cached d_k at a time under a progress bar.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from core import attention, scaling
+from ui import scaling_figures as sf
+
+
+@st.cache_data(show_spinner=False, max_entries=4096)
+def study_at(draws: int, n_keys: int, seed: int, sampler: str, d_k: int) -> scaling.DkResult:
+    """One d_k of the study (both divisor settings, from the same draws)."""
+    return scaling.study_at(scaling.StudyConfig(draws, n_keys, seed, sampler), d_k)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def whole_study(draws: int, n_keys: int, seed: int, sampler: str) -> dict[int, scaling.DkResult]:
+    """Every d_k the sampler can afford, in one cache entry: a warm rerun is one lookup."""
+    config = scaling.StudyConfig(draws, n_keys, seed, sampler)
+    return {d: study_at(draws, n_keys, seed, sampler, d) for d in scaling.study_grid(config)}
+
+
+def run_study(config: scaling.StudyConfig) -> dict[int, scaling.DkResult]:
+    """The whole study; when it would take more than about a second, d_k by d_k under a progress bar."""
+    args = (config.draws, config.n_keys, config.seed, config.sampler)
+    grid = scaling.study_grid(config)
+    if scaling.estimated_seconds(config, grid) > 1.0:
+        bar = st.progress(0.0, text="Sampling…")
+        total, done = sum(scaling.work(config, d) for d in grid), 0
+        for d in grid:
+            bar.progress(
+                done / total, text=f"Sampling d_k = {d:,}: {config.draws:,} draws of {config.n_keys} keys"
+            )
+            study_at(*args, d)
+            done += scaling.work(config, d)
+        bar.empty()
+    return whole_study(*args)
+
+
+@st.cache_data(show_spinner=False, max_entries=1024)
+def one_draw(n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool) -> np.ndarray:
+    """One draw's scores as the softmax sees them (divided when the divisor is on)."""
+    scores = scaling.one_draw(scaling.StudyConfig(1, n_keys, seed, sampler), d_k)
+    return scores / np.sqrt(d_k) if divisor else scores
+
+
+# Plotly validates a figure as it is built, which costs more than the study itself on a warm rerun,
+# so finished figures are cached whole (cache_resource: never pickled; nothing mutates them).
+@st.cache_resource(show_spinner=False, max_entries=512)
+def bars_figure(n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool) -> go.Figure:
+    scores = one_draw(n_keys, seed, sampler, d_k, divisor)
+    log10_alpha = attention.log_softmax(scores) / np.log(10)  # read from logs: no weight prints as 0
+    return sf.weight_bars(log10_alpha, scores, divisor=divisor, title=f"One draw's weights at d_k = {d_k:,}")
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def study_figures(
+    draws: int, n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool
+) -> tuple[go.Figure, go.Figure, go.Figure]:
+    results = whole_study(draws, n_keys, seed, sampler)
+    return sf.study_figures(results, selected=d_k, divisor=divisor, threshold=scaling.LIVE_THRESHOLD)
