@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures import ACCENT, DIVERGING, MUTED, SECOND, SEQUENTIAL, _cell, _layout
+from ui.figures import ACCENT, DIVERGING, MUTED, SECOND, SEQUENTIAL, apply_layout, cell_text
 
 MAX_POINTS = 600  # a 100,000-draw running mean is drawn from this many log-spaced points
 
@@ -32,7 +32,7 @@ def dropped_heatmap(
             z=m,
             x=list(labels),
             y=list(labels),
-            text=[[_cell(v, 4) for v in row] for row in m],
+            text=[[cell_text(v, 4) for v in row] for row in m],
             texttemplate="%{text}",
             hovertemplate="%{y} → %{x}: %{text}<extra></extra>",
             colorscale=SEQUENTIAL,
@@ -51,7 +51,7 @@ def dropped_heatmap(
             z=(s - 1.0)[:, None],
             x=["row sum"],
             y=list(labels),
-            text=[[_cell(v, 4)] for v in s],
+            text=[[cell_text(v, 4)] for v in s],
             texttemplate="%{text}",
             hovertemplate="%{y}: row sum %{text}<extra></extra>",
             colorscale=DIVERGING,
@@ -68,7 +68,7 @@ def dropped_heatmap(
     fig.update_yaxes(autorange="reversed", tickfont=dict(size=12))
     fig.update_yaxes(showticklabels=False, row=1, col=2)
     fig.update_xaxes(side="bottom", tickangle=0, tickfont=dict(size=11))
-    return _layout(fig, title, height)
+    return apply_layout(fig, title, height)
 
 
 def _thin(count: int, points: int = MAX_POINTS) -> np.ndarray:
@@ -127,7 +127,7 @@ def running_mean_chart(
     fig.update_xaxes(type="log", title="draws")
     fig.update_yaxes(range=[max(expectation - half, -0.05), expectation + half], title="mean row sum")
     fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
-    return _layout(fig, title, height)
+    return apply_layout(fig, title, height)
 
 
 def zero_rate_chart(
@@ -164,4 +164,4 @@ def zero_rate_chart(
     top = float(max(np.max(r), np.max(t), 0.05))
     fig.update_yaxes(range=[0, min(1.05, top * 1.15)], tickformat=".0%", title="share of draws")
     fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0), bargap=0.35)
-    return _layout(fig, title, height)
+    return apply_layout(fig, title, height)

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from ui import figures
-from ui.figures import ACCENT, FONT, MUTED, SECOND, _cell
+from ui.figures import ACCENT, FONT, MUTED, SECOND, cell_text
 
 PART_COLOURS = {"attention": ACCENT, "layer norm": MUTED, "feed-forward": SECOND}
 BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
@@ -146,7 +146,7 @@ def difference_heatmap(
             z=d,
             x=[f"dim {j + 1}" for j in range(d.shape[1])],
             y=list(rows),
-            text=[[_cell(v, 4) for v in row] for row in d],
+            text=[[cell_text(v, 4) for v in row] for row in d],
             texttemplate="%{text}",
             hovertemplate="%{y}, %{x}: %{z:.3e}<extra></extra>",
             colorscale=figures.DIVERGING,
