@@ -1,0 +1,32 @@
+"""Every page's server time for a rerun after a control change (median, p95; warm cache) and
+its first run; target: median under 100 ms, p95 under 250 ms on this 2-core machine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bench import Figure
+from bench.pages import rerun_times
+from ui.pages import PAGES
+
+# The control a reader moves most on each page, and two values to move it between.
+CHANGES: dict[str, tuple[str | None, tuple[object, ...]]] = {
+    "overview": (None, ()),
+    "recap": ("query", ("step", "journey")),
+    "three-matrices": ("mode", ("tied", "three")),
+    "learning-to-attend": ("step", (2500, 5000)),
+    "divide-by-sqrt-dk": ("d_k", (768, 64)),
+    "masking": ("stage", (2, 4)),
+    "dropout": ("p", (0.3, 0.5)),
+    "multi-head": ("heads", (4, 2)),
+    "n-squared": ("n", (1024, 1047576)),
+    "what-comes-next": ("kv_tokens", (2048, 1024)),
+}
+
+
+def run(quick: bool) -> Iterable[Figure]:
+    repeats = 5 if quick else 20
+    for info in PAGES:
+        key, values = CHANGES.get(info.url_path, (None, ()))
+        timing = rerun_times(info.path, key, values, repeats)
+        yield from timing.figures(f"page_{info.url_path.replace('-', '_')}")

@@ -1,0 +1,57 @@
+"""Server time of a page's script run, measured the way a user pays it: the whole run.
+
+``AppTest`` runs the page script in-process exactly as the server would (st.navigation, the
+page, every figure built and serialised), so its wall time is the server time of a rerun.
+CPU time of the process is reported beside it: on a shared machine it is the steadier figure.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bench import Figure
+
+
+@dataclass(frozen=True)
+class Timing:
+    cold_s: float  # the first run of the page in a fresh session (caches may be cold)
+    wall_s: list[float]  # each rerun after a control change, warm cache
+    cpu_s: list[float]
+
+    def figures(self, name: str) -> Iterable[Figure]:
+        yield Figure(f"{name}_rerun_median", statistics.median(self.wall_s) * 1e3, "ms")
+        yield Figure(f"{name}_rerun_p95", float(np.percentile(self.wall_s, 95)) * 1e3, "ms")
+        yield Figure(f"{name}_rerun_cpu_median", statistics.median(self.cpu_s) * 1e3, "ms")
+        yield Figure(f"{name}_first_run", self.cold_s * 1e3, "ms")
+
+
+def rerun_times(path: str, key: str | None, values: Sequence[object], repeats: int = 20) -> Timing:
+    """Open ``path`` in a fresh AppTest session, then time ``repeats`` reruns, each after setting
+    the widget ``key`` to the next of ``values`` (in turn); ``key=None`` reruns unchanged."""
+    from tests.app.conftest import open_page, widget
+
+    t0 = time.perf_counter()
+    at = open_page(path)
+    cold = time.perf_counter() - t0
+    if at.exception:
+        raise RuntimeError(f"{path} raised: {at.exception[0].message}")
+    for v in values:  # warm every value's cache once, as a user's second visit would find it
+        if key is not None:
+            widget(at, key).set_value(v)
+        at.run()
+    wall, cpu = [], []
+    for i in range(repeats):
+        if key is not None:
+            widget(at, key).set_value(values[i % len(values)])
+        t0, c0 = time.perf_counter(), time.process_time()
+        at.run()
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    if at.exception:
+        raise RuntimeError(f"{path} raised: {at.exception[0].message}")
+    return Timing(cold, wall, cpu)
