@@ -25,24 +25,29 @@ class Console:
         return self
 
 
+_SETTLED = """() => {
+    if (document.querySelector("[data-testid='stStatusWidget']")) return false;
+    if (document.querySelector("[data-testid='stSkeleton']")) return false;
+    if (document.querySelector("[data-stale='true']")) return false;
+    const charts = document.querySelectorAll("[data-testid='stPlotlyChart']");
+    for (const c of charts) {
+        const svg = c.querySelector(".main-svg");
+        if (!svg || svg.getBoundingClientRect().width === 0) return false;
+    }
+    return document.querySelector("h1") !== null;
+}"""
+
+
 def settle(page, timeout_ms: int = 120_000) -> None:
-    """Wait until the script run has finished and every Plotly chart has drawn its SVG."""
+    """Wait until the script run has finished and every Plotly chart has drawn its SVG.
+
+    A rerun starts a moment after the click that asked for it, so the page must read as settled
+    on two checks 400 ms apart, with a wait for the run to begin in between.
+    """
     page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=timeout_ms)
-    page.wait_for_function(
-        """() => {
-            if (document.querySelector("[data-testid='stStatusWidget']")) return false;
-            if (document.querySelector("[data-testid='stSkeleton']")) return false;
-            const charts = document.querySelectorAll("[data-testid='stPlotlyChart']");
-            for (const c of charts) {
-                const svg = c.querySelector(".main-svg");
-                if (!svg || svg.getBoundingClientRect().width === 0) return false;
-            }
-            return document.querySelector("h1") !== null;
-        }""",
-        timeout=timeout_ms,
-        polling=250,
-    )
-    page.wait_for_timeout(300)
+    for _ in range(2):
+        page.wait_for_timeout(400)
+        page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=100)
 
 
 def open_settled(page, url: str) -> None:

@@ -12,6 +12,8 @@ from tests.e2e.browser import Console, charts_drawn, exceptions, open_settled, r
 from tests.e2e.conftest import SHOTS
 from ui.pages import PAGES
 
+PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
+
 IDS = [p.url_path for p in PAGES]
 
 
@@ -58,8 +60,21 @@ def _perturb(page, limit: int = 3) -> int:
         settle(page)
         changed += 1
     for box in sidebar.locator("[data-testid='stSelectbox']").all()[: max(0, limit - changed)]:
-        box.click()
-        page.locator("[role='option']").last.click()
+        combo = box.locator("input[role='combobox']")
+        current = combo.input_value()
+        options = page.locator("[role='listbox'] [role='option']")
+        for _ in range(3):  # a rerun that redraws the sidebar can swallow the click: try again
+            combo.click()
+            try:
+                options.first.wait_for(timeout=5_000)
+                break
+            except PlaywrightTimeout:
+                settle(page)
+        others = [o for o in options.all() if o.inner_text().strip() != current]
+        if not others:
+            combo.press("Escape")
+            continue
+        others[-1].click()
         settle(page)
         changed += 1
     for step_up in sidebar.locator("[data-testid='stNumberInputStepUp']").all()[: max(0, limit - changed)]:
