@@ -73,37 +73,35 @@ def cell_text(v: float, decimals: int = 4) -> str:
     return s[1:] if s.startswith("-") and float(s) == 0 else s
 
 
-def heatmap(
+def heatmap_trace(
     matrix: np.ndarray,
     rows: Sequence[str],
     cols: Sequence[str],
     *,
-    title: str | None = None,
     diverging: bool = False,
     decimals: int = 4,
     zmin: float | None = None,
     zmax: float | None = None,
-    height: int = 340,
     text: Sequence[Sequence[str]] | None = None,
     colorbar: bool = False,
-) -> go.Figure:
-    """A token-labelled heatmap, rows top to bottom as the matrix prints.
+) -> dict[str, Any]:
+    """The trace of :func:`heatmap`, for figures that place several heatmaps or change a key.
 
     Non-finite cells (a ``-inf`` mask fill) are shown blank with their text kept, never as a
-    colour, so no NaN or inf reaches the colour scale.
+    colour, so no NaN or inf reaches the colour scale. A diverging scale is centred on zero,
+    ``±`` the largest finite magnitude unless ``zmin``/``zmax`` say otherwise.
     """
     m = np.asarray(matrix, dtype=np.float64)
     finite = np.isfinite(m)
-    z = np.where(finite, m, None).tolist()
     if text is None:
         text = [[cell_text(v, decimals) for v in row] for row in m]
-    if diverging:
+    if diverging and zmin is None and zmax is None:
         bound = float(np.max(np.abs(m[finite]))) if finite.any() else 1.0
         bound = bound if bound > 0 else 1.0
         zmin, zmax = -bound, bound
     trace: dict[str, Any] = {
         "type": "heatmap",
-        "z": z,
+        "z": np.where(finite, m, None).tolist(),
         "x": list(cols),
         "y": list(rows),
         "text": [list(r) for r in text],
@@ -118,13 +116,41 @@ def heatmap(
         trace["zmin"] = zmin
     if zmax is not None:
         trace["zmax"] = zmax
-    spec = layout(
-        title,
-        height,
-        yaxis={"autorange": "reversed", "tickfont": {"size": 12}},
-        xaxis={"side": "bottom", "tickangle": 0, "tickfont": {"size": 11}},
+    return trace
+
+
+# A heatmap's axes: rows top to bottom as the matrix prints, level column labels.
+HEATMAP_Y = {"autorange": "reversed", "tickfont": {"size": 12}}
+HEATMAP_X = {"side": "bottom", "tickangle": 0, "tickfont": {"size": 11}}
+
+
+def heatmap(
+    matrix: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    *,
+    title: str | None = None,
+    diverging: bool = False,
+    decimals: int = 4,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    height: int = 340,
+    text: Sequence[Sequence[str]] | None = None,
+    colorbar: bool = False,
+) -> go.Figure:
+    """A token-labelled heatmap, rows top to bottom as the matrix prints (see :func:`heatmap_trace`)."""
+    trace = heatmap_trace(
+        matrix,
+        rows,
+        cols,
+        diverging=diverging,
+        decimals=decimals,
+        zmin=zmin,
+        zmax=zmax,
+        text=text,
+        colorbar=colorbar,
     )
-    return figure([trace], spec)
+    return figure([trace], layout(title, height, yaxis=HEATMAP_Y, xaxis=HEATMAP_X))
 
 
 def bars(
@@ -136,8 +162,10 @@ def bars(
     decimals: int = 4,
     height: int = 300,
     y_range: tuple[float, float] | None = (0.0, 1.0),
+    values_shown: bool = True,
 ) -> go.Figure:
-    """A labelled bar chart (attention weights of one row, a softmax)."""
+    """A labelled bar chart (attention weights of one row, a softmax); ``values_shown=False``
+    leaves the values to the hover, for bars too many to label."""
     v = np.asarray(values, dtype=np.float64)
     trace = {
         "type": "bar",
@@ -145,7 +173,7 @@ def bars(
         "y": v.tolist(),
         "marker": {"color": color},
         "text": [cell_text(x, decimals) for x in v],
-        "textposition": "outside",
+        "textposition": "outside" if values_shown else "none",
         "cliponaxis": False,
         "hovertemplate": "%{x}: %{y:.6f}<extra></extra>",
     }
