@@ -28,27 +28,6 @@ def run(p: float, scale: bool, seed: int, draws: int, generator: str) -> dropout
     return dropout.dropout_stats(w, dropout.keep_masks(seed, draws, len(T), p, generator), p, scale)
 
 
-# Plotly spends ~20 ms validating the template of every figure it builds, so the four figures are
-# cached as built objects (cache_resource: st.plotly_chart only reads them, never mutates them).
-@st.cache_resource(max_entries=64, show_spinner=False)
-def charts(p: float, scale: bool, seed: int, draws: int, generator: str) -> tuple:
-    """The page's four figures: weights before, one draw after, running mean, zero-row rates."""
-    stats = run(p, scale, seed, draws, generator)
-    w = dropout.causal_weights(tokens.inputs(), weights.section_3_5())
-    return (
-        figures.heatmap(w, T, T, title="Causal weights, before dropout"),
-        dfig.dropped_heatmap(
-            stats.first, stats.first.sum(axis=1), T, title="One draw after dropout, row sums"
-        ),
-        dfig.running_mean_chart(
-            stats.running_mean, stats.expectation, stats.std, title="Running mean row sum"
-        ),
-        dfig.zero_rate_chart(
-            stats.zero_rate, stats.zero_theory, T, title="How often each row is the zero vector"
-        ),
-    )
-
-
 p = controls.slider("Dropout rate p", 0.0, 0.9, dropout.BOOK_P, key="p", step=0.05, format="%.2f")
 scale = controls.toggle("Scale survivors by 1/(1 − p)", True, key="scaling", help="What nn.Dropout does.")
 generator = controls.radio(
@@ -86,12 +65,15 @@ m2.metric("Row 1 sum in this draw", fmt.num(row_sums[0]))
 m3.metric(f"Mean row sum over {draws:,} draws", fmt.num(stats.running_mean[-1]))
 m4.metric("Expected mean row sum", fmt.num(stats.expectation), help="1 with scaling, 1 − p without.")
 
-before, dropped, running, zero = charts(p, scale, seed, draws, generator)
+w = dropout.causal_weights(tokens.inputs(), weights.section_3_5())
 c1, c2 = st.columns([1, 1.15])
 with c1:
-    figures.show(before, key="fig04_weights")
+    figures.show(figures.heatmap(w, T, T, title="Causal weights, before dropout"), key="fig04_weights")
 with c2:
-    figures.show(dropped, key="fig04_dropped")
+    figures.show(
+        dfig.dropped_heatmap(stats.first, row_sums, T, title="One draw after dropout, row sums"),
+        key="fig04_dropped",
+    )
     st.caption(
         "Row sums are coloured around 1: white sums to 1, blue falls short, red overshoots. With "
         "**PyTorch** random numbers, seed 123 and p = 0.5, this draw is the one the book prints: its "
@@ -101,9 +83,19 @@ with c2:
 st.subheader(f"{draws:,} draws")
 d1, d2 = st.columns(2)
 with d1:
-    figures.show(running, key="fig04_running")
+    figures.show(
+        dfig.running_mean_chart(
+            stats.running_mean, stats.expectation, stats.std, title="Running mean row sum"
+        ),
+        key="fig04_running",
+    )
 with d2:
-    figures.show(zero, key="fig04_zero")
+    figures.show(
+        dfig.zero_rate_chart(
+            stats.zero_rate, stats.zero_theory, T, title="How often each row is the zero vector"
+        ),
+        key="fig04_zero",
+    )
 st.dataframe(
     pd.DataFrame(
         {
@@ -136,7 +128,6 @@ st.code(
 )
 
 # The checks run at the book's settings (p = 0.5) on the current seed and generator.
-w = dropout.causal_weights(tokens.inputs(), weights.section_3_5())
 book_run = dropout.book_dropout_run(tokens.inputs(), weights.section_3_5())
 on, off = run(0.5, True, seed, CHECK_DRAWS, generator), run(0.5, False, seed, CHECK_DRAWS, generator)
 quoted = book.FIGURE_04
