@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from core import book, dropout, tokens, weights
+from core import book, dropout, masking, tokens, weights
 from ui import checks, controls, figures
 from ui import dropout_figures as dfig
 from ui import format as fmt
@@ -24,7 +24,7 @@ def _resample() -> None:
 @st.cache_data(max_entries=64, show_spinner=False)
 def run(p: float, scale: bool, seed: int, draws: int, generator: str) -> dropout.DropoutStats:
     """Dropout on the section 3.5 causal weights, ``draws`` times from ``seed``."""
-    w = dropout.causal_weights(tokens.inputs(), weights.section_3_5())
+    w = masking.causal_weights(tokens.inputs(), weights.section_3_5())
     return dropout.dropout_stats(w, dropout.keep_masks(seed, draws, len(T), p, generator), p, scale)
 
 
@@ -65,7 +65,7 @@ m2.metric("Row 1 sum in this draw", fmt.num(row_sums[0]))
 m3.metric(f"Mean row sum over {draws:,} draws", fmt.num(stats.running_mean[-1]))
 m4.metric("Expected mean row sum", fmt.num(stats.expectation), help="1 with scaling, 1 − p without.")
 
-w = dropout.causal_weights(tokens.inputs(), weights.section_3_5())
+w = masking.causal_weights(tokens.inputs(), weights.section_3_5())
 c1, c2 = st.columns([1, 1.15])
 with c1:
     figures.show(figures.heatmap(w, T, T, title="Causal weights, before dropout"), key="fig04_weights")

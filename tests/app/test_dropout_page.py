@@ -7,11 +7,11 @@ the exact per-draw standard deviation), never against a typed-in live value.
 import numpy as np
 import pytest
 
-from core import book, dropout, tokens, weights
+from core import book, dropout, masking, tokens, weights
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 
 PAGE = "app_pages/dropout.py"
-W = dropout.causal_weights(tokens.inputs(), weights.section_3_5())
+W = masking.causal_weights(tokens.inputs(), weights.section_3_5())
 MEAN = "Mean row sum over {:,} draws"
 
 
