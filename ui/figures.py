@@ -52,12 +52,6 @@ def layout(title: str | None, height: int, **extra: Any) -> dict[str, Any]:
     return base
 
 
-def apply_layout(fig: go.Figure, title: str | None, height: int) -> go.Figure:
-    """Give a Figure built with graph_objects the app's layout (see ``layout``)."""
-    fig.update_layout(**layout(title, height))
-    return fig
-
-
 def figure(data: list[dict[str, Any]], layout_spec: dict[str, Any]) -> go.Figure:
     """Wrap a spec as a Figure without validating it here (``st.plotly_chart`` validates it)."""
     return go.Figure({"data": data, "layout": layout_spec}, _validate=False)
