@@ -207,7 +207,7 @@ def jacobian_figure(
         "x": 1,
         "xanchor": "right",
         "yref": "y",
-        "y": threshold,
+        "y": float(np.log10(threshold)),  # an annotation on a log axis takes the exponent
         "yanchor": "top",
     }
     spec = _dk_layout(
