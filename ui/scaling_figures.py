@@ -19,7 +19,7 @@ from ui.figures import ACCENT, MUTED, SECOND, figure, layout
 RAW, SCALED = SECOND, ACCENT
 DK_TICKS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536)
 DK_TICKS_NARROW = (1, 16, 256, 4096, 65536)  # for half-width charts, so the labels stay level
-MARK = {"color": MUTED, "dash": "dot", "width": 1}
+MARK = dict(color=MUTED, dash="dot", width=1)
 
 
 def sci_from_log10(log10: float, digits: int = 1) -> str:
@@ -50,27 +50,18 @@ def _dk_layout(
     title: str, height: int, selected: int | None, ticks: Sequence[int] = DK_TICKS, **extra: Any
 ) -> dict[str, Any]:
     """A study chart's layout: log d_k axis with comma ticks, the selected d_k as a dotted line."""
-    xaxis = {
-        "type": "log",
-        "title": {"text": "d_k"},
-        "tickvals": list(ticks),
-        "ticktext": [f"{t:,}" for t in ticks],
-        "tickangle": 0,
-        "showgrid": True,
-    }
+    xaxis = dict(
+        type="log",
+        title=dict(text="d_k"),
+        tickvals=list(ticks),
+        ticktext=[f"{t:,}" for t in ticks],
+        tickangle=0,
+        showgrid=True,
+    )
     shapes = extra.pop("shapes", [])
     if selected is not None:
         shapes.append(
-            {
-                "type": "line",
-                "xref": "x",
-                "yref": "y domain",
-                "x0": selected,
-                "x1": selected,
-                "y0": 0,
-                "y1": 1,
-            }
-            | {"line": MARK}
+            dict(type="line", xref="x", yref="y domain", x0=selected, x1=selected, y0=0, y1=1, line=MARK)
         )
     return layout(title, height, xaxis=xaxis, shapes=shapes, **extra)
 
@@ -84,35 +75,26 @@ def weight_bars(log10_alpha: np.ndarray, scores: np.ndarray, *, divisor: bool, t
     rest_log10 = float(np.logaddexp.reduce(rest) / np.log(10))  # log10(1 − α_top), never from a difference
     if rest_log10 < -4:
         text[top] = "1 − " + sci_from_log10(rest_log10)
-    bars = {
-        "type": "bar",
-        "x": [f"k{j + 1}" for j in range(len(alpha))],
-        "y": alpha.tolist(),
-        "marker": {"color": SCALED if divisor else RAW},
-        "text": text if len(text) <= 24 else None,  # beyond that the hover carries them
-        "textposition": "outside",
-        "textangle": 0 if len(text) <= 8 else -90,
-        "constraintext": "none",
-        "textfont": {"size": 11},
-        "cliponaxis": False,
-        "customdata": np.asarray(scores, dtype=np.float64).tolist(),
-        "hovertemplate": "%{x}: weight %{text}<br>score %{customdata:.4f}<extra></extra>",
-    }
-    spec = layout(
-        title, 320, yaxis={"range": [0, 1.08], "title": {"text": "weight α"}}, xaxis={"tickangle": 0}
+    bars = dict(
+        type="bar",
+        x=[f"k{j + 1}" for j in range(len(alpha))],
+        y=alpha.tolist(),
+        marker=dict(color=SCALED if divisor else RAW),
+        text=text if len(text) <= 24 else None,  # beyond that the hover carries them
+        textposition="outside",
+        textangle=0 if len(text) <= 8 else -90,
+        constraintext="none",
+        textfont=dict(size=11),
+        cliponaxis=False,
+        customdata=np.asarray(scores, dtype=np.float64).tolist(),
+        hovertemplate="%{x}: weight %{text}<br>score %{customdata:.4f}<extra></extra>",
     )
-    return figure([bars], spec)
+    axes = dict(yaxis=dict(range=[0, 1.08], title=dict(text="weight α")), xaxis=dict(tickangle=0))
+    return figure([bars], layout(title, 320, **axes))
 
 
-def _line(x: Sequence[float], y: Sequence[float], name: str, colour: str) -> dict[str, Any]:
-    return {
-        "type": "scatter",
-        "x": list(x),
-        "y": list(y),
-        "mode": "lines",
-        "name": name,
-        "line": {"color": colour, "width": 1},
-    }
+def _trace(x: Sequence[float], y: Sequence[Any], name: str, mode: str, **style: Any) -> dict[str, Any]:
+    return dict(type="scatter", x=list(x), y=list(y), name=name, mode=mode, **style)
 
 
 def std_figure(
@@ -123,35 +105,33 @@ def std_figure(
     s, se = np.asarray(std, dtype=np.float64), np.asarray(std_se, dtype=np.float64)
     x = d.tolist()
     data = [
-        _line(x, np.sqrt(d).tolist(), "√d_k", RAW),
-        {
-            "type": "scatter",
-            "x": x,
-            "y": _positive(s),
-            "mode": "markers",
-            "name": "std of q·k",
-            "marker": {"color": RAW, "size": 7},
-            "error_y": {"type": "data", "array": (2 * se).tolist(), "visible": True, "thickness": 1},
-            "hovertemplate": "d_k %{x:,}: %{y:.4g}<extra></extra>",
-        },
-        _line(x, [1.0] * len(x), "1", SCALED),
-        {
-            "type": "scatter",
-            "x": x,
-            "y": _positive(s / np.sqrt(d)),
-            "mode": "markers",
-            "name": "std of q·k/√d_k",
-            "marker": {"color": SCALED, "size": 7, "symbol": "diamond"},
-            "hovertemplate": "d_k %{x:,}: %{y:.4f}<extra></extra>",
-        },
+        _trace(x, np.sqrt(d).tolist(), "√d_k", "lines", line=dict(color=RAW, width=1)),
+        _trace(
+            x,
+            _positive(s),
+            "std of q·k",
+            "markers",
+            marker=dict(color=RAW, size=7),
+            error_y=dict(type="data", array=(2 * se).tolist(), visible=True, thickness=1),
+            hovertemplate="d_k %{x:,}: %{y:.4g}<extra></extra>",
+        ),
+        _trace(x, [1.0] * len(x), "1", "lines", line=dict(color=SCALED, width=1)),
+        _trace(
+            x,
+            _positive(s / np.sqrt(d)),
+            "std of q·k/√d_k",
+            "markers",
+            marker=dict(color=SCALED, size=7, symbol="diamond"),
+            hovertemplate="d_k %{x:,}: %{y:.4f}<extra></extra>",
+        ),
     ]
     spec = _dk_layout(
         "Spread of the scores (bars: ±2 standard errors)",
         380,
         selected,
         DK_TICKS_NARROW,
-        yaxis={"type": "log", "dtick": 1, "title": {"text": "standard deviation"}, "exponentformat": "power"},
-        legend={"orientation": "h", "y": -0.3, "x": 0},
+        yaxis=dict(type="log", dtick=1, title=dict(text="standard deviation"), exponentformat="power"),
+        legend=dict(orientation="h", y=-0.3, x=0),
     )
     return figure(data, spec)
 
@@ -171,53 +151,43 @@ def jacobian_figure(
         colour, name = (SCALED, "÷√d_k") if on else (RAW, "no divisor")
         width = 3 if on == divisor else 1.5
         data += [
-            {
-                "type": "scatter",
-                "x": list(d_ks),
-                "y": _positive(median[on]),
-                "mode": "lines+markers",
-                "name": f"median, {name}",
-                "line": {"color": colour, "width": width},
-                "marker": {"size": 5},
-                "hovertemplate": "d_k %{x:,}: %{y:.2e}<extra>median, " + name + "</extra>",
-            },
-            {
-                "type": "scatter",
-                "x": list(d_ks),
-                "y": _positive(mean[on]),
-                "mode": "lines",
-                "name": f"mean, {name}",
-                "line": {"color": colour, "width": width, "dash": "dash"},
-                "hovertemplate": "d_k %{x:,}: %{y:.2e}<extra>mean, " + name + "</extra>",
-            },
+            _trace(
+                d_ks,
+                _positive(median[on]),
+                f"median, {name}",
+                "lines+markers",
+                line=dict(color=colour, width=width),
+                marker=dict(size=5),
+                hovertemplate="d_k %{x:,}: %{y:.2e}<extra>median, " + name + "</extra>",
+            ),
+            _trace(
+                d_ks,
+                _positive(mean[on]),
+                f"mean, {name}",
+                "lines",
+                line=dict(color=colour, width=width, dash="dash"),
+                hovertemplate="d_k %{x:,}: %{y:.2e}<extra>mean, " + name + "</extra>",
+            ),
         ]
-    level = {
-        "type": "line",
-        "xref": "x domain",
-        "yref": "y",
-        "x0": 0,
-        "x1": 1,
-        "y0": threshold,
-        "y1": threshold,
-    }
-    label = {
-        "text": "live ≥ 1e-3",
-        "showarrow": False,
-        "xref": "x domain",
-        "x": 1,
-        "xanchor": "right",
-        "yref": "y",
-        "y": float(np.log10(threshold)),  # an annotation on a log axis takes the exponent
-        "yanchor": "top",
-    }
+    level = dict(type="line", xref="x domain", yref="y", x0=0, x1=1, y0=threshold, y1=threshold, line=MARK)
+    label = dict(
+        text="live ≥ 1e-3",
+        showarrow=False,
+        xref="x domain",
+        x=1,
+        xanchor="right",
+        yref="y",
+        y=float(np.log10(threshold)),
+        yanchor="top",  # on a log axis, the exponent
+    )
     spec = _dk_layout(
         "Largest entry of the softmax Jacobian",
         420,
         selected,
-        shapes=[level | {"line": MARK}],
+        shapes=[level],
         annotations=[label],
-        yaxis={"type": "log", "title": {"text": "largest |J_ij|"}, "exponentformat": "power"},
-        legend={"orientation": "h", "y": -0.25, "x": 0},
+        yaxis=dict(type="log", title=dict(text="largest |J_ij|"), exponentformat="power"),
+        legend=dict(orientation="h", y=-0.25, x=0),
     )
     return figure(data, spec)
 
@@ -230,23 +200,22 @@ def live_figure(
     for on in (False, True):
         colour, name = (SCALED, "÷√d_k") if on else (RAW, "no divisor")
         data.append(
-            {
-                "type": "scatter",
-                "x": list(d_ks),
-                "y": list(share[on]),
-                "mode": "lines+markers",
-                "name": name,
-                "line": {"color": colour, "width": 3 if on == divisor else 1.5},
-                "hovertemplate": "d_k %{x:,}: %{y:.1%}<extra>" + name + "</extra>",
-            }
+            _trace(
+                d_ks,
+                share[on],
+                name,
+                "lines+markers",
+                line=dict(color=colour, width=3 if on == divisor else 1.5),
+                hovertemplate="d_k %{x:,}: %{y:.1%}<extra>" + name + "</extra>",
+            )
         )
     spec = _dk_layout(
         "Share of draws whose Jacobian is still live",
         380,
         selected,
         DK_TICKS_NARROW,
-        yaxis={"range": [0, 1.05], "tickformat": ".0%", "title": {"text": "live draws"}},
-        legend={"orientation": "h", "y": -0.3, "x": 0},
+        yaxis=dict(range=[0, 1.05], tickformat=".0%", title=dict(text="live draws")),
+        legend=dict(orientation="h", y=-0.3, x=0),
     )
     return figure(data, spec)
 
