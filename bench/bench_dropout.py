@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from bench import Figure, best_of
-from core import dropout, tokens, weights
+from core import dropout, masking, tokens, weights
 
 DRAWS = 20_000
 
@@ -51,7 +51,7 @@ def _p95(xs: list[float]) -> float:
 
 
 def run(quick: bool) -> Iterable[Figure]:
-    w = dropout.causal_weights(tokens.inputs(), weights.section_3_5())
+    w = masking.causal_weights(tokens.inputs(), weights.section_3_5())
     rng = np.random.default_rng(0)
     repeat = 3 if quick else 10
     t = best_of(lambda: _draws(rng, w), repeat)

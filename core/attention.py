@@ -119,20 +119,27 @@ def nearest_embedding(points: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
     return np.argmin(d2, axis=1)
 
 
-def self_attention_f32(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d_in] -> [n, d_out]
-    """``SelfAttention_v1/v2.forward`` in float32 as PyTorch's CPU kernels compute it, bit for bit.
+def projections_f32(x: np.ndarray, ws: WeightSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Queries, keys and values in float32 as PyTorch computes them, bit for bit (each [n, d_out]).
 
     ``v1`` multiplies by its ``nn.Parameter`` (``x @ W``); ``v2`` calls ``nn.Linear``
     (``x @ weight.T``), a different kernel with a different summation order, so the two
-    initialisations take the two paths. Used by the oracle tests; the app displays float64.
+    initialisations take the two paths.
     """
     x = np.asarray(x, dtype=np.float32)
+    mats = (ws.w_query, ws.w_key, ws.w_value)
     if ws.init == "rand":
-        q, k, v = (torchmath.matmul_f32(x, w) for w in (ws.w_query, ws.w_key, ws.w_value))
+        q, k, v = (torchmath.matmul_f32(x, w) for w in mats)
     else:
-        q, k, v = (
-            torchmath.linear_f32(x, np.ascontiguousarray(w.T)) for w in (ws.w_query, ws.w_key, ws.w_value)
-        )
+        q, k, v = (torchmath.linear_f32(x, np.ascontiguousarray(w.T)) for w in mats)
+    return q, k, v
+
+
+def self_attention_f32(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d_in] -> [n, d_out]
+    """``SelfAttention_v1/v2.forward`` in float32 as PyTorch's CPU kernels compute it, bit for bit
+    (projections as :func:`projections_f32`). Used by the oracle tests; the app displays float64.
+    """
+    q, k, v = projections_f32(x, ws)
     scores = torchmath.matmul_f32(q, k.T)
     weights = torchmath.softmax_f32(scores / np.float32(k.shape[-1] ** 0.5))
     return torchmath.matmul_f32(weights, v)

@@ -137,14 +137,7 @@ FIGURE_07 = {
 # with -inf, / keys.shape[-1]**0.5, softmax); torch.manual_seed(123); print(nn.Dropout(0.5)(attn_weights)).
 # The rest is the post's figure 04 (statistical: one run of the post's own draws).
 FIGURE_04 = {
-    "book_attn_weights": (
-        "[1.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000]",
-        "[0.5517, 0.4483, 0.0000, 0.0000, 0.0000, 0.0000]",
-        "[0.3800, 0.3097, 0.3103, 0.0000, 0.0000, 0.0000]",
-        "[0.2758, 0.2460, 0.2462, 0.2319, 0.0000, 0.0000]",
-        "[0.2175, 0.1983, 0.1984, 0.1888, 0.1971, 0.0000]",
-        "[0.1935, 0.1663, 0.1666, 0.1542, 0.1666, 0.1529]",
-    ),
+    "book_attn_weights": SECTION_3_5_1["masked_weights"],  # the same print(attn_weights) as 3.5.1's
     "book_dropped": (
         "[2.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000]",
         "[0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000]",

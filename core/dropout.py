@@ -17,46 +17,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.attention import softmax
+from core.masking import causal_weights_f32
 from core.torchgen import TorchGenerator
 from core.weights import WeightSet
 
 BOOK_DROPOUT_SEED = 123  # torch.manual_seed(123) before nn.Dropout(0.5), book section 3.5.2
 BOOK_P = 0.5  # the book's demo rate; GPT-2-style training uses 0.1 or 0.2
 MAX_DRAWS = 1_000_000  # a (draws, 6, 6) float64 array is 288 MB at this bound
-
-
-def causal_mask(n: int) -> np.ndarray:  # -> [n, n] bool
-    """``torch.triu(torch.ones(n, n), diagonal=1).bool()``: True where a token would see its future."""
-    if n < 1:
-        raise ValueError(f"a causal mask needs at least one token, got n = {n}")
-    return np.triu(np.ones((n, n), dtype=bool), k=1)
-
-
-def causal_weights(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d_in] -> [n, n]
-    """Section 3.5.1's causal weights in float64: ``softmax(masked_fill(QKᵀ, −∞) / √d_k)``.
-
-    The book fills the future with ``-inf`` before scaling, so the softmax gives it exactly 0
-    and every row still sums to 1. With ``sa_v2`` (seed 789) rows 1 to 3 are ``1.0000``,
-    ``[0.5517, 0.4483]`` and ``[0.3800, 0.3097, 0.3103]``.
-    """
-    x = np.asarray(x, dtype=np.float64)
-    q, k = x @ ws.w_query.astype(np.float64), x @ ws.w_key.astype(np.float64)  # [n, d_k] each
-    scores = np.where(causal_mask(len(x)), -np.inf, q @ k.T)  # [n, n]
-    return softmax(scores / np.sqrt(k.shape[-1]))
-
-
-def causal_weights_f32(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d_in] -> [n, n] float32
-    """The same weights in float32, the dtype PyTorch prints, for the book's dropout run.
-
-    Agrees with PyTorch to float32 rounding (the oracle tests bound it), which is far below
-    the fourth decimal the book prints.
-    """
-    x = np.asarray(x, dtype=np.float32)
-    q, k = x @ ws.w_query, x @ ws.w_key
-    scores = np.where(causal_mask(len(x)), np.float32(-np.inf), q @ k.T) / np.float32(k.shape[-1] ** 0.5)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
 
 
 def _check_p(p: float) -> float:

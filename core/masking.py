@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.attention import AttentionTrace, attend, softmax
+from core import torchmath
+from core.attention import AttentionTrace, attend, projections_f32, softmax
 from core.weights import WeightSet
 
 STAGES = 4  # both paths take four steps, so one control steps them together
@@ -131,6 +132,24 @@ def causal_attention(x: np.ndarray, ws: WeightSet) -> AttentionTrace:
     tr = attend(q, k, v, divisor)
     weights = efficient_path(tr.scores, divisor)[-1].matrix
     return AttentionTrace(q, k, v, tr.scores, weights, weights @ v, divisor)
+
+
+def causal_weights(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d_in] -> [n, n]
+    """Section 3.5.1's causal weights in float64: ``softmax(masked_fill(QKᵀ, −∞) / √d_k)``.
+
+    The book fills the future with ``-inf`` before scaling, so the softmax gives it exactly 0
+    and every row still sums to 1. With ``sa_v2`` (seed 789) rows 1 to 3 are ``1.0000``,
+    ``[0.5517, 0.4483]`` and ``[0.3800, 0.3097, 0.3103]``.
+    """
+    return causal_attention(x, ws).weights
+
+
+def causal_weights_f32(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d_in] -> [n, n] float32
+    """The same weights in float32 as PyTorch computes them, bit for bit: the tensor the book's
+    dropout run (section 3.5.2) is applied to."""
+    q, k, _ = projections_f32(x, ws)  # [n, d_k] each
+    scores = np.where(future_mask(len(q)), np.float32(-np.inf), torchmath.matmul_f32(q, k.T))  # [n, n]
+    return torchmath.softmax_f32(scores / np.float32(k.shape[-1] ** 0.5))
 
 
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits only

@@ -9,12 +9,10 @@ shows the reason inline and keeps the last good configuration on screen.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import numpy as np
 import streamlit as st
-from streamlit.runtime.state import get_session_state
 
 from core.block import GPT2_PRESETS, BlockConfig, matching_preset
 from core.equivariance import format_permutation, parse_permutation
@@ -36,31 +34,6 @@ LIMITS = {  # key: (label, min, max, help)
     "ff_mult": ("Feed-forward multiplier", 1, 16, "Hidden width of the feed-forward = multiplier × emb_dim."),
 }
 _LAST_GOOD = "_block_last_good"
-INTEGER_KEYS = (*LIMITS, "kv_tokens", "kv_batch")
-
-
-def scrub_integer_params(keys: tuple[str, ...] = INTEGER_KEYS) -> None:
-    """Drop URL values an integer widget cannot read before the widget sees them.
-
-    Streamlit 1.67 seeds an integer ``number_input`` with ``int(float(value))`` and catches
-    ``ValueError`` but not ``OverflowError``, so ``?emb_dim=inf`` or ``1e999`` would raise. A value
-    that is not a finite number is removed from the URL and from the snapshot of the URL that
-    seeds widgets (a private attribute: if it moves, the AppTest over hostile URLs fails).
-    """
-    for key in keys:
-        raw = st.query_params.get(key)
-        if raw is None or _finite(raw):
-            continue
-        del st.query_params[key]
-        with get_session_state().query_params() as qp:
-            getattr(qp, "_initial_query_params", {}).pop(key, None)
-
-
-def _finite(raw: str) -> bool:
-    try:
-        return math.isfinite(float(raw))
-    except (ValueError, OverflowError):
-        return False
 
 
 def _apply_preset() -> None:
@@ -83,7 +56,6 @@ def block_config_control() -> tuple[BlockConfig, str | None]:
 
     On a rejected configuration the last good one (or GPT-2 small) is returned with the message.
     """
-    scrub_integer_params()
     st.sidebar.header("Block")
     controls.select(
         "Preset",
@@ -95,18 +67,8 @@ def block_config_control() -> tuple[BlockConfig, str | None]:
     )
     values: dict[str, int] = {}
     for name, (label, low, high, help_text) in LIMITS.items():
-        values[name] = int(
-            st.sidebar.number_input(
-                label,
-                min_value=low,
-                max_value=high,
-                value=getattr(DEFAULT, name),
-                step=1,
-                key=name,
-                bind=controls.BIND,
-                help=help_text,
-                on_change=_sync_preset,
-            )
+        values[name] = controls.integer(
+            label, low, high, getattr(DEFAULT, name), key=name, help=help_text, on_change=_sync_preset
         )
     qkv_bias = bool(
         st.sidebar.toggle(

@@ -107,8 +107,9 @@ def integer(
     key: str,
     step: int = 1,
     help: str | None = None,
+    on_change: Callable[[], None] | None = None,
 ) -> int:
-    """A sidebar number input for integers such as seeds.
+    """A sidebar number input for integers such as seeds and widths.
 
     Streamlit 1.67 converts a bound integer input's URL value with ``int(float(v))`` and raises on
     ``inf``/``1e999`` (OverflowError) before its own fallback can apply. So the URL value is
@@ -128,6 +129,7 @@ def integer(
             key=key,
             bind=bind,
             help=help,
+            on_change=on_change,
         )
     )
 
@@ -158,36 +160,3 @@ def button(label: str, *, key: str, on_click: Callable[[], None], help: str | No
     an ``on_click`` that changes a bound control (a seed, say) and the new view is a link again.
     """
     return st.sidebar.button(label, key=key, on_click=on_click, help=help, width="stretch")
-
-
-def guarded_integer(
-    label: str,
-    min_value: int,
-    max_value: int,
-    default: int,
-    *,
-    key: str,
-    step: int = 1,
-    help: str | None = None,
-) -> int:
-    """:func:`integer` that survives ``?key=inf`` (or ``1e999``, ``-inf``) in the URL.
-
-    Streamlit 1.67 seeds an *integer* number_input from the URL with ``int(float(value))`` and
-    catches ``ValueError`` but not ``OverflowError``, so such a link raised. A *float* input
-    rejects non-finite values and shows the default, so this one is a float input that steps
-    and prints with no decimals (exact up to 2**53) and returns an ``int``.
-    """
-    if not -(2**53) <= min_value <= max_value <= 2**53:
-        raise ValueError(f"integer bounds must lie within ±2**53 to stay exact, got {min_value}..{max_value}")
-    value = st.sidebar.number_input(
-        label,
-        min_value=float(min_value),
-        max_value=float(max_value),
-        value=float(default),
-        step=float(step),
-        format="%.0f",
-        key=key,
-        bind=BIND,
-        help=help,
-    )
-    return round(value)

@@ -3,23 +3,20 @@
 Both axes are logarithmic, since n runs over six decades and the bill over eighteen. Counts are
 exact ints in ``core``; they become floats here only to be drawn.
 
-The figures are written as plain Plotly dicts and wrapped without re-validation: validating the
-``plotly_white`` template alone costs tens of milliseconds a figure, and every slider move
-redraws both charts. ``tests/core/test_cost.py`` validates both specs with Plotly instead.
+The specs are plain Plotly dicts in the app's layout (``ui.figures``); ``tests/core/test_cost.py``
+validates both with Plotly.
 """
 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 import plotly.graph_objects as go
-import plotly.io as pio
 
 from core import cost
 from ui import cost_format
-from ui.figures import ACCENT, FONT, MUTED, SECOND
+from ui.figures import ACCENT, MUTED, SECOND, figure, layout
 
 Spec = dict[str, Any]
 LEGEND = dict(x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.85)")
@@ -30,28 +27,8 @@ BINARY_TICKS = tuple(
 X_AXIS = dict(type="log", title=dict(text="context length n (tokens)"), exponentformat="power")
 
 
-@lru_cache(maxsize=1)
-def _template() -> Spec:
-    return pio.templates["plotly_white"].to_plotly_json()
-
-
 def _layout(title: str, height: int, **axes: Any) -> Spec:
-    """``ui.figures``' look (template, font, title, margins) as a layout dict."""
-    return dict(
-        template=_template(),
-        font=FONT,
-        height=height,
-        title=dict(text=title, x=0, xanchor="left", font=dict(size=15)),
-        margin=dict(l=10, r=10, t=40, b=10),
-        legend=LEGEND,
-        hovermode="closest",
-        **axes,
-    )
-
-
-def as_figure(spec: Spec) -> go.Figure:
-    """Wrap a spec for ``st.plotly_chart`` without validating it again (see the module note)."""
-    return go.Figure(spec, _validate=False)
+    return layout(title, height, legend=LEGEND, hovermode="closest", **axes)
 
 
 def _line(x: list[int], y: list[int], name: str, color: str, **extra: Any) -> Spec:
@@ -139,7 +116,7 @@ def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 380) -> Spec:
             hovertemplate=hover,
         ),
     ]
-    layout = _layout(
+    spec = _layout(
         f"Where one head's work goes (d_in = {d_in:,}, d_k = {d_k:,})",
         height,
         xaxis=X_AXIS,
@@ -158,7 +135,7 @@ def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 380) -> Spec:
         ],
         annotations=[
             dict(
-                x=_log10(cross),  # annotations on a log axis take the exponent
+                x=math.log10(cross),  # annotations on a log axis take the exponent
                 xref="x",
                 y=0.02,
                 yref="paper",
@@ -169,16 +146,14 @@ def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 380) -> Spec:
             )
         ],
     )
-    return dict(data=data, layout=layout)
-
-
-def _log10(x: int) -> float:
-    return math.log10(x)
+    return dict(data=data, layout=spec)
 
 
 def memory_chart(cfg: cost.CostConfig, *, height: int = 420) -> go.Figure:
-    return as_figure(memory_spec(cfg, height=height))
+    spec = memory_spec(cfg, height=height)
+    return figure(spec["data"], spec["layout"])
 
 
 def flops_chart(n: int, d_in: int, d_k: int, *, height: int = 380) -> go.Figure:
-    return as_figure(flops_spec(n, d_in, d_k, height=height))
+    spec = flops_spec(n, d_in, d_k, height=height)
+    return figure(spec["data"], spec["layout"])

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from ui.figures import ACCENT, DIVERGING, MUTED, SECOND, SEQUENTIAL, apply_layout, cell_text
+from ui.figures import ACCENT, HEATMAP_X, HEATMAP_Y, MUTED, SECOND, cell_text, figure, heatmap_trace, layout
 
 MAX_POINTS = 600  # a 100,000-draw running mean is drawn from this many log-spaced points
+SPLIT = 0.8148  # the matrix's share of the width; the row-sum column starts 0.03 further right
 
 
 def dropped_heatmap(
@@ -24,51 +24,31 @@ def dropped_heatmap(
     zmax: float | None = None,
     height: int = 360,
 ) -> go.Figure:
-    """One dropped matrix beside a column of its row sums, coloured around 1 (white = sums to 1)."""
+    """One dropped matrix beside a column of its row sums, coloured around 1 (white = sums to 1,
+    blue falls short, red overshoots)."""
     m, s = np.asarray(matrix, dtype=np.float64), np.asarray(row_sums, dtype=np.float64)
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.84, 0.16], horizontal_spacing=0.03)
-    fig.add_trace(
-        go.Heatmap(
-            z=m,
-            x=list(labels),
-            y=list(labels),
-            text=[[cell_text(v, 4) for v in row] for row in m],
-            texttemplate="%{text}",
-            hovertemplate="%{y} → %{x}: %{text}<extra></extra>",
-            colorscale=SEQUENTIAL,
-            zmin=0.0,
-            zmax=zmax if zmax is not None else max(float(m.max()), 1e-12),
-            showscale=False,
-            xgap=1,
-            ygap=1,
-        ),
-        row=1,
-        col=1,
-    )
+    top = zmax if zmax is not None else max(float(m.max()), 1e-12)
+    weights = heatmap_trace(m, labels, labels, zmin=0.0, zmax=top)
     bound = max(float(np.max(np.abs(s - 1.0))), 1e-12)
-    fig.add_trace(
-        go.Heatmap(
-            z=(s - 1.0)[:, None],
-            x=["row sum"],
-            y=list(labels),
-            text=[[cell_text(v, 4)] for v in s],
-            texttemplate="%{text}",
-            hovertemplate="%{y}: row sum %{text}<extra></extra>",
-            colorscale=DIVERGING,
-            reversescale=True,
-            zmin=-bound,
-            zmax=bound,
-            showscale=False,
-            xgap=1,
-            ygap=1,
-        ),
-        row=1,
-        col=2,
+    sums = heatmap_trace(
+        (s - 1.0)[:, None],
+        labels,
+        ["row sum"],
+        diverging=True,
+        zmin=-bound,
+        zmax=bound,
+        text=[[cell_text(v, 4)] for v in s],
     )
-    fig.update_yaxes(autorange="reversed", tickfont=dict(size=12))
-    fig.update_yaxes(showticklabels=False, row=1, col=2)
-    fig.update_xaxes(side="bottom", tickangle=0, tickfont=dict(size=11))
-    return apply_layout(fig, title, height)
+    sums.update(xaxis="x2", yaxis="y2", hovertemplate="%{y}: row sum %{text}<extra></extra>")
+    spec = layout(
+        title,
+        height,
+        xaxis={**HEATMAP_X, "domain": [0.0, SPLIT]},
+        yaxis=HEATMAP_Y,
+        xaxis2={**HEATMAP_X, "domain": [SPLIT + 0.03, 1.0], "anchor": "y2"},
+        yaxis2={**HEATMAP_Y, "anchor": "x2", "showticklabels": False},
+    )
+    return figure([weights, sums], spec)
 
 
 def _thin(count: int, points: int = MAX_POINTS) -> np.ndarray:
@@ -91,43 +71,48 @@ def running_mean_chart(
     idx = _thin(len(r))
     k = idx + 1.0
     band = 2.0 * std / np.sqrt(k)
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=np.concatenate([k, k[::-1]]),
-            y=np.concatenate([expectation + band, (expectation - band)[::-1]]),
-            fill="toself",
-            fillcolor="rgba(160, 174, 192, 0.25)",
-            line=dict(width=0),
-            hoverinfo="skip",
-            name="expectation ± 2 standard errors",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=[1, len(r)],
-            y=[expectation, expectation],
-            mode="lines",
-            line=dict(color=MUTED, dash="dash"),
-            name=f"expectation {expectation:.4g}",
-            hoverinfo="skip",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=k,
-            y=r[idx],
-            mode="lines",
-            line=dict(color=ACCENT, width=2),
-            name="running mean row sum",
-            hovertemplate="after %{x:,} draws: %{y:.4f}<extra></extra>",
-        )
-    )
+    data = [
+        {
+            "type": "scatter",
+            "x": np.concatenate([k, k[::-1]]).tolist(),
+            "y": np.concatenate([expectation + band, (expectation - band)[::-1]]).tolist(),
+            "fill": "toself",
+            "fillcolor": "rgba(160, 174, 192, 0.25)",
+            "line": {"width": 0},
+            "hoverinfo": "skip",
+            "name": "expectation ± 2 standard errors",
+        },
+        {
+            "type": "scatter",
+            "x": [1, len(r)],
+            "y": [expectation, expectation],
+            "mode": "lines",
+            "line": {"color": MUTED, "dash": "dash"},
+            "name": f"expectation {expectation:.4g}",
+            "hoverinfo": "skip",
+        },
+        {
+            "type": "scatter",
+            "x": k.tolist(),
+            "y": r[idx].tolist(),
+            "mode": "lines",
+            "line": {"color": ACCENT, "width": 2},
+            "name": "running mean row sum",
+            "hovertemplate": "after %{x:,} draws: %{y:.4f}<extra></extra>",
+        },
+    ]
     half = max(1.0, 2.5 * std)  # room for the first draws at high p, where one draw's sum swings widely
-    fig.update_xaxes(type="log", title="draws")
-    fig.update_yaxes(range=[max(expectation - half, -0.05), expectation + half], title="mean row sum")
-    fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
-    return apply_layout(fig, title, height)
+    spec = layout(
+        title,
+        height,
+        xaxis={"type": "log", "title": {"text": "draws"}},
+        yaxis={
+            "range": [max(expectation - half, -0.05), expectation + half],
+            "title": {"text": "mean row sum"},
+        },
+        legend={"orientation": "h", "y": -0.25, "x": 0},
+    )
+    return figure(data, spec)
 
 
 def zero_rate_chart(
@@ -141,27 +126,36 @@ def zero_rate_chart(
     """Measured share of draws where each row is the zero vector (bars) against ``pᶦ`` (markers)."""
     r, t = np.asarray(rate, dtype=np.float64), np.asarray(theory, dtype=np.float64)
     names = [f"{lab}<br>i = {i + 1}" for i, lab in enumerate(labels)]
-    fig = go.Figure()
-    fig.add_trace(
-        go.Bar(
-            x=names,
-            y=r,
-            marker_color=ACCENT,
-            name="measured",
-            hovertemplate="%{x}: zero on %{y:.2%} of draws<extra></extra>",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=names,
-            y=t,
-            mode="markers",
-            marker=dict(color=SECOND, size=34, symbol="line-ew", line=dict(color=SECOND, width=3)),
-            name="theory pᶦ",
-            hovertemplate="%{x}: pᶦ = %{y:.2%}<extra></extra>",
-        )
-    )
+    data = [
+        {
+            "type": "bar",
+            "x": names,
+            "y": r.tolist(),
+            "marker": {"color": ACCENT},
+            "name": "measured",
+            "hovertemplate": "%{x}: zero on %{y:.2%} of draws<extra></extra>",
+        },
+        {
+            "type": "scatter",
+            "x": names,
+            "y": t.tolist(),
+            "mode": "markers",
+            "marker": {
+                "color": SECOND,
+                "size": 34,
+                "symbol": "line-ew",
+                "line": {"color": SECOND, "width": 3},
+            },
+            "name": "theory pᶦ",
+            "hovertemplate": "%{x}: pᶦ = %{y:.2%}<extra></extra>",
+        },
+    ]
     top = float(max(np.max(r), np.max(t), 0.05))
-    fig.update_yaxes(range=[0, min(1.05, top * 1.15)], tickformat=".0%", title="share of draws")
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, x=0), bargap=0.35)
-    return apply_layout(fig, title, height)
+    spec = layout(
+        title,
+        height,
+        yaxis={"range": [0, min(1.05, top * 1.15)], "tickformat": ".0%", "title": {"text": "share of draws"}},
+        legend={"orientation": "h", "y": -0.2, "x": 0},
+        bargap=0.35,
+    )
+    return figure(data, spec)

@@ -52,12 +52,6 @@ def layout(title: str | None, height: int, **extra: Any) -> dict[str, Any]:
     return base
 
 
-def apply_layout(fig: go.Figure, title: str | None, height: int) -> go.Figure:
-    """Give a Figure built with graph_objects the app's layout (see ``layout``)."""
-    fig.update_layout(**layout(title, height))
-    return fig
-
-
 def figure(data: list[dict[str, Any]], layout_spec: dict[str, Any]) -> go.Figure:
     """Wrap a spec as a Figure without validating it here (``st.plotly_chart`` validates it)."""
     return go.Figure({"data": data, "layout": layout_spec}, _validate=False)
@@ -71,6 +65,57 @@ def cell_text(v: float, decimals: int = 4) -> str:
         return "−∞" if v < 0 else "∞"
     s = f"{v:.{decimals}f}"
     return s[1:] if s.startswith("-") and float(s) == 0 else s
+
+
+def heatmap_trace(
+    matrix: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    *,
+    diverging: bool = False,
+    decimals: int = 4,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    text: Sequence[Sequence[str]] | None = None,
+    colorbar: bool = False,
+) -> dict[str, Any]:
+    """The trace of :func:`heatmap`, for figures that place several heatmaps or change a key.
+
+    Non-finite cells (a ``-inf`` mask fill) are shown blank with their text kept, never as a
+    colour, so no NaN or inf reaches the colour scale. A diverging scale is centred on zero,
+    ``±`` the largest finite magnitude unless ``zmin``/``zmax`` say otherwise.
+    """
+    m = np.asarray(matrix, dtype=np.float64)
+    finite = np.isfinite(m)
+    if text is None:
+        text = [[cell_text(v, decimals) for v in row] for row in m]
+    if diverging and zmin is None and zmax is None:
+        bound = float(np.max(np.abs(m[finite]))) if finite.any() else 1.0
+        bound = bound if bound > 0 else 1.0
+        zmin, zmax = -bound, bound
+    trace: dict[str, Any] = {
+        "type": "heatmap",
+        "z": np.where(finite, m, None).tolist(),
+        "x": list(cols),
+        "y": list(rows),
+        "text": [list(r) for r in text],
+        "texttemplate": "%{text}",
+        "hovertemplate": "%{y} → %{x}: %{text}<extra></extra>",
+        "colorscale": DIVERGING if diverging else SEQUENTIAL,
+        "showscale": colorbar,
+        "xgap": 1,
+        "ygap": 1,
+    }
+    if zmin is not None:
+        trace["zmin"] = zmin
+    if zmax is not None:
+        trace["zmax"] = zmax
+    return trace
+
+
+# A heatmap's axes: rows top to bottom as the matrix prints, level column labels.
+HEATMAP_Y = {"autorange": "reversed", "tickfont": {"size": 12}}
+HEATMAP_X = {"side": "bottom", "tickangle": 0, "tickfont": {"size": 11}}
 
 
 def heatmap(
@@ -87,44 +132,19 @@ def heatmap(
     text: Sequence[Sequence[str]] | None = None,
     colorbar: bool = False,
 ) -> go.Figure:
-    """A token-labelled heatmap, rows top to bottom as the matrix prints.
-
-    Non-finite cells (a ``-inf`` mask fill) are shown blank with their text kept, never as a
-    colour, so no NaN or inf reaches the colour scale.
-    """
-    m = np.asarray(matrix, dtype=np.float64)
-    finite = np.isfinite(m)
-    z = np.where(finite, m, None).tolist()
-    if text is None:
-        text = [[cell_text(v, decimals) for v in row] for row in m]
-    if diverging:
-        bound = float(np.max(np.abs(m[finite]))) if finite.any() else 1.0
-        bound = bound if bound > 0 else 1.0
-        zmin, zmax = -bound, bound
-    trace: dict[str, Any] = {
-        "type": "heatmap",
-        "z": z,
-        "x": list(cols),
-        "y": list(rows),
-        "text": [list(r) for r in text],
-        "texttemplate": "%{text}",
-        "hovertemplate": "%{y} → %{x}: %{text}<extra></extra>",
-        "colorscale": DIVERGING if diverging else SEQUENTIAL,
-        "showscale": colorbar,
-        "xgap": 1,
-        "ygap": 1,
-    }
-    if zmin is not None:
-        trace["zmin"] = zmin
-    if zmax is not None:
-        trace["zmax"] = zmax
-    spec = layout(
-        title,
-        height,
-        yaxis={"autorange": "reversed", "tickfont": {"size": 12}},
-        xaxis={"side": "bottom", "tickangle": 0, "tickfont": {"size": 11}},
+    """A token-labelled heatmap, rows top to bottom as the matrix prints (see :func:`heatmap_trace`)."""
+    trace = heatmap_trace(
+        matrix,
+        rows,
+        cols,
+        diverging=diverging,
+        decimals=decimals,
+        zmin=zmin,
+        zmax=zmax,
+        text=text,
+        colorbar=colorbar,
     )
-    return figure([trace], spec)
+    return figure([trace], layout(title, height, yaxis=HEATMAP_Y, xaxis=HEATMAP_X))
 
 
 def bars(
@@ -136,8 +156,10 @@ def bars(
     decimals: int = 4,
     height: int = 300,
     y_range: tuple[float, float] | None = (0.0, 1.0),
+    values_shown: bool = True,
 ) -> go.Figure:
-    """A labelled bar chart (attention weights of one row, a softmax)."""
+    """A labelled bar chart (attention weights of one row, a softmax); ``values_shown=False``
+    leaves the values to the hover, for bars too many to label."""
     v = np.asarray(values, dtype=np.float64)
     trace = {
         "type": "bar",
@@ -145,7 +167,7 @@ def bars(
         "y": v.tolist(),
         "marker": {"color": color},
         "text": [cell_text(x, decimals) for x in v],
-        "textposition": "outside",
+        "textposition": "outside" if values_shown else "none",
         "cliponaxis": False,
         "hovertemplate": "%{x}: %{y:.6f}<extra></extra>",
     }

@@ -8,11 +8,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.learning import Trajectory
-from ui.figures import ACCENT, FONT, MUTED, SECOND
+from ui.figures import ACCENT, MUTED, SECOND, figure, layout
 
 MODE_COLOURS = {"none": MUTED, "tied": SECOND, "three": ACCENT}
 FLOOR = 1e-12  # the log axis needs a positive value; a loss gap this small is drawn at the floor
-GRID = "#ebf0f8"  # plotly_white's grid
 MARK = "#4a5568"  # the scrubbed step
 MAX_POINTS = 1_000  # per curve: enough to keep Adam's spikes, small enough to rerun fast
 
@@ -36,50 +35,48 @@ def loss_curves(
         colour = MODE_COLOURS.get(mode, ACCENT)
         steps, values = _thin(np.maximum(run.losses - entropy_floor, FLOOR))
         traces.append(
-            go.Scatter(
-                x=steps,
-                y=values,
-                mode="lines",
-                name=labels[mode],
-                line=dict(color=colour, width=2.5 if mode == "three" else 2),
-                hovertemplate="step %{x}: %{y:.4g}<extra>" + labels[mode] + "</extra>",
-            )
+            {
+                "type": "scatter",
+                "x": steps.tolist(),
+                "y": values.tolist(),
+                "mode": "lines",
+                "name": labels[mode],
+                "line": {"color": colour, "width": 2.5 if mode == "three" else 2},
+                "hovertemplate": "step %{x}: %{y:.4g}<extra>" + labels[mode] + "</extra>",
+            }
         )
         if run.diverged_at is not None:
             traces.append(
-                go.Scatter(
-                    x=[run.diverged_at],
-                    y=[max(run.losses[run.diverged_at - 1] - entropy_floor, FLOOR)],
-                    mode="markers",
-                    marker=dict(symbol="x", size=12, color=colour),
-                    name=f"{labels[mode]}: diverged",
-                    hovertemplate=f"diverged at step {run.diverged_at}<extra></extra>",
-                )
+                {
+                    "type": "scatter",
+                    "x": [run.diverged_at],
+                    "y": [max(float(run.losses[run.diverged_at - 1]) - entropy_floor, FLOOR)],
+                    "mode": "markers",
+                    "marker": {"symbol": "x", "size": 12, "color": colour},
+                    "name": f"{labels[mode]}: diverged",
+                    "hovertemplate": f"diverged at step {run.diverged_at}<extra></extra>",
+                }
             )
     title = "cross-entropy" if entropy_floor == 0 else "cross-entropy above its floor"
-    # One layout dict and no explicit template: update_layout/add_vline and template="plotly_white"
-    # each cost tens of ms, most of a scrub's rerun; the session's default template is free.
-    layout = dict(
-        plot_bgcolor="white",
-        font=FONT,
-        height=height,
-        margin=dict(l=10, r=10, t=10, b=10),
-        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
-        yaxis=dict(type="log", title=dict(text=title), tickformat=".1~g", gridcolor=GRID),
-        xaxis=dict(title=dict(text="step"), rangemode="tozero", gridcolor=GRID),
+    spec = layout(
+        None,
+        height,
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
+        yaxis={"type": "log", "title": {"text": title}, "tickformat": ".1~g"},
+        xaxis={"title": {"text": "step"}, "rangemode": "tozero"},
         shapes=[
-            dict(
-                type="line",
-                x0=step,
-                x1=step,
-                y0=0,
-                y1=1,
-                yref="paper",
-                line=dict(color=MARK, dash="dot", width=1),
-            )
+            {
+                "type": "line",
+                "x0": step,
+                "x1": step,
+                "y0": 0,
+                "y1": 1,
+                "yref": "paper",
+                "line": {"color": MARK, "dash": "dot", "width": 1},
+            }
         ],
     )
-    return go.Figure(data=traces, layout=layout)
+    return figure(traces, spec)
 
 
 def _thin(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

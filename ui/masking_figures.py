@@ -1,25 +1,17 @@
-"""Figures for the masking page: stage heatmaps, the difference grid, the softmax bars, cached.
+"""Figures for the masking page: stage heatmaps, the difference grid, the softmax bars.
 
 The two masking paths differ by float64 rounding (about 1e-16), which a 4-decimal heatmap would
 print as a wall of 0.0000; each such cell of the difference grid shows its own exponent, exact
 zeros as 0, and the zero fill's leak (tenths) prints with 4 decimals like every other weight.
-
-Why ``st.cache_resource`` and not ``st.cache_data``: building a figure costs Plotly's template
-validation (tens of milliseconds each, most of a rerun), and ``cache_data`` would pickle the
-figure, whose unpickling validates all over again. The cached figures are pure functions of
-their arguments and are never mutated (``st.plotly_chart`` reads them with ``to_dict``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-import streamlit as st
 
 from ui import figures
 from ui import format as fmt
-
-CACHE = dict(max_entries=256, show_spinner=False)
 
 
 def diff_text(x: float) -> str:
@@ -35,13 +27,11 @@ def sci_cells(matrix: np.ndarray) -> list[list[str]]:
     return [[diff_text(v) for v in row] for row in np.asarray(matrix, dtype=np.float64)]
 
 
-@st.cache_resource(**CACHE)
 def stage_heatmap(matrix: np.ndarray, labels: tuple[str, ...]) -> go.Figure:
     """One stage of a masking path; ``-inf`` cells read "−∞" and take no colour."""
     return figures.heatmap(matrix, labels, labels)
 
 
-@st.cache_resource(**CACHE)
 def difference_grid(diff: np.ndarray, labels: tuple[str, ...], *, title: str, height: int = 340) -> go.Figure:
     """Naive minus efficient weights on a diverging scale centred on zero (white = identical)."""
     return figures.heatmap(
@@ -49,7 +39,6 @@ def difference_grid(diff: np.ndarray, labels: tuple[str, ...], *, title: str, he
     )
 
 
-@st.cache_resource(**CACHE)
 def softmax_bars(logits: np.ndarray, probs: np.ndarray) -> go.Figure:
     """The counterexample: each logit's softmax weight, the vector in the title when it is short.
 
@@ -60,5 +49,4 @@ def softmax_bars(logits: np.ndarray, probs: np.ndarray) -> go.Figure:
     labels = [f"x{i + 1}" if long else f"x{i + 1} = {v:g}" for i, v in enumerate(logits)]
     title = f"softmax → {fmt.vec(probs)}" if len(probs) <= 8 else f"softmax of {len(probs)} logits"
     y_range = (0.0, 1.15 * float(np.max(probs))) if long else (0.0, 1.0)
-    fig = figures.bars(probs, labels, title=title, y_range=y_range)
-    return fig.update_traces(texttemplate=None, textposition="none") if long else fig
+    return figures.bars(probs, labels, title=title, y_range=y_range, values_shown=not long)

@@ -1,4 +1,4 @@
-"""The study of "Divide by √d_k", cached: whole-study results, one draw, and the finished figures.
+"""The study of "Divide by √d_k", cached: whole-study results and one draw; and the figures of both.
 
 ``st.cache_data`` holds every result keyed on the controls it depends on (draws, keys, seed,
 sampler; d_k and the divisor only select from a study that holds both settings). A study that
@@ -52,16 +52,12 @@ def one_draw(n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool) -> n
     return scores / np.sqrt(d_k) if divisor else scores
 
 
-# Plotly validates a figure as it is built, which costs more than the study itself on a warm rerun,
-# so finished figures are cached whole (cache_resource: never pickled; nothing mutates them).
-@st.cache_resource(show_spinner=False, max_entries=512)
 def bars_figure(n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool) -> go.Figure:
     scores = one_draw(n_keys, seed, sampler, d_k, divisor)
     log10_alpha = attention.log_softmax(scores) / np.log(10)  # read from logs: no weight prints as 0
     return sf.weight_bars(log10_alpha, scores, divisor=divisor, title=f"One draw's weights at d_k = {d_k:,}")
 
 
-@st.cache_resource(show_spinner=False, max_entries=512)
 def study_figures(
     draws: int, n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool
 ) -> tuple[go.Figure, go.Figure, go.Figure]:

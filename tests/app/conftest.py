@@ -20,18 +20,21 @@ def open_page(page: str, query: dict[str, str | list[str]] | None = None, timeou
     return at.switch_page(page).run()
 
 
+WIDGET_KINDS = (
+    "selectbox",
+    "radio",
+    "slider",
+    "select_slider",
+    "number_input",
+    "toggle",
+    "text_input",
+    "checkbox",
+)
+
+
 def widget(at: AppTest, key: str):
     """The widget whose ``key`` is ``key``, wherever it sits (sidebar or body)."""
-    for kind in (
-        "selectbox",
-        "radio",
-        "slider",
-        "select_slider",
-        "number_input",
-        "toggle",
-        "text_input",
-        "checkbox",
-    ):
+    for kind in WIDGET_KINDS:
         for w in getattr(at, kind):
             if w.key == key:
                 return w

@@ -7,11 +7,11 @@ the exact per-draw standard deviation), never against a typed-in live value.
 import numpy as np
 import pytest
 
-from core import book, dropout, tokens, weights
+from core import book, dropout, masking, tokens, weights
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 
 PAGE = "app_pages/dropout.py"
-W = dropout.causal_weights(tokens.inputs(), weights.section_3_5())
+W = masking.causal_weights(tokens.inputs(), weights.section_3_5())
 MEAN = "Mean row sum over {:,} draws"
 
 
@@ -121,6 +121,16 @@ def test_resample_wraps_at_the_largest_seed():
     assert widget(at, "seed").value == 0
 
 
+@pytest.mark.parametrize("junk", ["inf", "-inf", "1e999"])
+def test_a_seed_the_integer_input_cannot_hold_shows_123_and_resample_still_works(junk):
+    at = open_page(PAGE, {"seed": junk})
+    assert_clean(at)
+    assert widget(at, "seed").value == 123
+    at.button(key="resample").click().run()
+    assert_clean(at)
+    assert widget(at, "seed").value == 124
+
+
 def test_a_url_with_every_bound_key_renders_that_view():
     query = {"p": "0.2", "scaling": "false", "generator": "PyTorch", "seed": "7", "draws": "1000"}
     at = open_page(PAGE, query)
@@ -136,7 +146,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
     _assert_mean_row_sum(at, 0.2, False, 1_000)
 
 
-GARBAGE = ["", "nan", "inf", "-1", "1e999", "9" * 400, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
+GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 400, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
 
 
 @pytest.mark.parametrize("junk", GARBAGE)

@@ -134,7 +134,7 @@ def test_a_diverging_run_is_marked_and_stays_finite():
     assert "nan" not in " ".join(metrics(at).values()).lower()
 
 
-GARBAGE = ["", "nan", "inf", "-1", "1e999", "9" * 40, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
+GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 40, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
 KEYS = ("target", "token", "mode", "optimiser", "lr", "steps", "weights", "seed", "init", "step")
 
 

@@ -178,7 +178,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
     assert _bars_title(at) == "softmax → [0.5000, 0.5000]"
 
 
-GARBAGE = ["", "nan", "inf", "-1", "1e999", "9" * 400, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
+GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 400, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
 
 
 @pytest.fixture(scope="module")

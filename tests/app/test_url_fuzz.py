@@ -14,20 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from streamlit.testing.v1 import AppTest
 
 from tests import hostile
-from tests.app.conftest import open_page
+from tests.app.conftest import WIDGET_KINDS, open_page
 from ui.pages import PAGES
 
 EXAMPLES_PER_PAGE = max(100, math.ceil(1000 / len(PAGES)))
-WIDGET_KINDS = (
-    "selectbox",
-    "radio",
-    "slider",
-    "select_slider",
-    "number_input",
-    "toggle",
-    "text_input",
-    "checkbox",
-)
 
 
 def bound_widgets(at: AppTest) -> list:

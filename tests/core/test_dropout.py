@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import book, dropout, tokens, weights
+from core import book, dropout, masking, tokens, weights
 from core.torchgen import TorchGenerator
 from ui import format as fmt
 
 X = tokens.inputs()
-W = dropout.causal_weights(X, weights.section_3_5())
+W = masking.causal_weights(X, weights.section_3_5())
 N = len(X)
 
 
@@ -39,10 +39,10 @@ def test_causal_weights_print_like_the_book():
 
 
 def test_causal_weights_are_causal_rows_of_a_softmax():
-    assert np.all(W[dropout.causal_mask(N)] == 0.0)
-    assert np.all(W[~dropout.causal_mask(N)] > 0.0)
+    assert np.all(W[masking.future_mask(N)] == 0.0)
+    assert np.all(W[~masking.future_mask(N)] > 0.0)
     np.testing.assert_allclose(W.sum(axis=1), 1.0, rtol=0, atol=1e-15)
-    np.testing.assert_allclose(dropout.causal_weights_f32(X, weights.section_3_5()), W, atol=1e-6)
+    np.testing.assert_allclose(masking.causal_weights_f32(X, weights.section_3_5()), W, atol=1e-6)
 
 
 def test_the_books_dropout_run_to_the_last_digit():
@@ -170,7 +170,7 @@ def test_every_entry_is_zero_or_the_weight_times_the_factor(p, scale, seed, draw
     assert dropped.shape == (draws, N, N)
     np.testing.assert_array_equal(dropped, np.where(keep, W * factor, 0.0))
     assert np.all(np.isfinite(dropped))
-    assert np.all(dropped[:, dropout.causal_mask(N)] == 0.0)  # dropout never un-masks the future
+    assert np.all(dropped[:, masking.future_mask(N)] == 0.0)  # dropout never un-masks the future
 
 
 @settings(max_examples=40, deadline=None)
@@ -214,4 +214,4 @@ def test_bad_generator_shape_and_size_raise():
     with pytest.raises(ValueError, match="keep must be"):
         dropout.dropout_stats(W, np.ones((10, 5, 5), bool), 0.5)
     with pytest.raises(ValueError, match="at least one token"):
-        dropout.causal_mask(0)
+        masking.future_mask(0)

@@ -6,7 +6,7 @@ Skipped where torch cannot be imported.
 import numpy as np
 import pytest
 
-from core import book, dropout, tokens, weights
+from core import book, dropout, masking, tokens, weights
 from core.torchgen import TorchGenerator
 from ui import format as fmt
 
@@ -31,9 +31,11 @@ def _book_causal_weights(seed: int = 789) -> "torch.Tensor":
 def test_causal_weights_equal_torchs():
     ref = _book_causal_weights().numpy()
     np.testing.assert_allclose(
-        dropout.causal_weights_f32(tokens.inputs(), weights.section_3_5()), ref, atol=1e-6
+        masking.causal_weights_f32(tokens.inputs(), weights.section_3_5()), ref, atol=1e-6
     )
-    np.testing.assert_allclose(dropout.causal_weights(tokens.inputs(), weights.section_3_5()), ref, atol=1e-6)
+    np.testing.assert_allclose(masking.causal_weights(tokens.inputs(), weights.section_3_5()), ref, atol=1e-6)
+    # The float32 path runs PyTorch's own kernels (core.torchmath): equal, not just close.
+    np.testing.assert_array_equal(masking.causal_weights_f32(tokens.inputs(), weights.section_3_5()), ref)
 
 
 def test_the_books_dropout_run_bit_for_bit():
@@ -44,6 +46,7 @@ def test_the_books_dropout_run_bit_for_bit():
     # Our own float32 weights round to the same printout, row for row.
     mine = dropout.book_dropout_run(tokens.inputs(), weights.section_3_5())
     np.testing.assert_allclose(mine, printed, atol=1e-6)
+    np.testing.assert_array_equal(mine, printed)
     for row, theirs, quoted in zip(mine, printed, book.FIGURE_04["book_dropped"], strict=True):
         assert fmt.vec(row) == fmt.vec(theirs) == quoted
 

@@ -15,6 +15,8 @@ from core.block import BlockConfig
 torch = pytest.importorskip("torch")
 nn = torch.nn
 
+from tests.core.book_torch import CausalAttention  # noqa: E402
+
 
 class MultiHeadAttention(nn.Module):
     """The book's chapter 3 class, the parts that own parameters and buffers."""
@@ -144,26 +146,6 @@ def test_kv_cache_equals_the_bytes_of_torch_key_value_tensors(name, dtype, nbyte
         cache = [torch.empty(shape, dtype=getattr(torch, dtype)) for _ in range(2 * cfg.n_layers)]
     total = sum(t.numel() * t.element_size() for t in cache)
     assert block.kv_cache_bytes(cfg.n_layers, n, cfg.emb_dim, nbytes, batch) == total
-
-
-class CausalAttention(nn.Module):
-    """The book's section 3.5 class (dropout 0 here)."""
-
-    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
-        super().__init__()
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.dropout = nn.Dropout(dropout)
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
-
-    def forward(self, x):
-        num_tokens = x.shape[1]
-        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
-        attn_scores = queries @ keys.transpose(1, 2)
-        attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
-        attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)
-        return self.dropout(attn_weights) @ values
 
 
 def book_causal(ws) -> CausalAttention:
