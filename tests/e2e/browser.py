@@ -84,3 +84,58 @@ def charts_drawn(page) -> tuple[int, int]:
             return [charts.length, drawn.length];
         }"""
     )
+
+
+def nudge(page, rng) -> bool:
+    """Move one sidebar control at random (a radio option, a toggle, a slider step), without
+    waiting for the rerun it starts. False when the page has no such control."""
+    sidebar = page.locator("[data-testid='stSidebarUserContent']")
+    radios = sidebar.locator("[data-testid='stRadio'] label").all()
+    toggles = sidebar.locator("[data-testid='stCheckbox'] label").all()
+    thumbs = sidebar.locator("[role='slider']").all()
+    choices = [("click", x) for x in radios + toggles] + [("slide", x) for x in thumbs]
+    if not choices:
+        return False
+    kind, target = rng.choice(choices)
+    if kind == "click":
+        target.click()
+    else:
+        target.focus()
+        target.press(rng.choice(["ArrowRight", "ArrowLeft"]))
+    return True
+
+
+def drive(pages: list, seconds: float, rng) -> int:
+    """Round after round, nudge a control on every page at once, then let all of them settle.
+    Returns the number of rounds completed."""
+    import time
+
+    deadline, rounds = time.monotonic() + seconds, 0
+    while time.monotonic() < deadline:
+        for page in pages:
+            if not nudge(page, rng):
+                page.reload()
+        for page in pages:
+            settle(page)
+        rounds += 1
+    return rounds
+
+
+def peak_rss_bytes(pid: int) -> int:
+    """The process's peak resident memory (VmHWM), Linux only."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmHWM in /proc status")
+
+
+def screenshot_whole(page, path: str) -> None:
+    """A screenshot of the whole page: Streamlit scrolls inside its main container, so the
+    viewport is stretched to the content's height (capped) instead of using full_page."""
+    height = page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollHeight")
+    size = page.viewport_size or {"width": 1400, "height": 1000}
+    page.set_viewport_size({"width": size["width"], "height": min(int(height) + 40, 12_000)})
+    settle(page)
+    page.screenshot(path=path)
+    page.set_viewport_size(size)

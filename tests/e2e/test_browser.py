@@ -8,7 +8,15 @@ from urllib.parse import urlencode
 import pytest
 
 from tests import hostile
-from tests.e2e.browser import Console, charts_drawn, exceptions, open_settled, readouts, settle
+from tests.e2e.browser import (
+    Console,
+    charts_drawn,
+    exceptions,
+    open_settled,
+    readouts,
+    screenshot_whole,
+    settle,
+)
 from tests.e2e.conftest import SHOTS
 from ui.pages import PAGES
 
@@ -28,7 +36,7 @@ def test_page_loads_with_no_exception_no_console_error_and_every_chart_drawn(ser
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{info.url_path}.png"), full_page=True)
+    screenshot_whole(page, str(SHOTS / f"{info.url_path}.png"))
     assert exceptions(page) == []
     assert page.locator("h1").count() >= 1
     total, drawn = charts_drawn(page)
