@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core import attention, book, tokens, weights
-from ui import checks, controls, figures
+from ui import checks, controls, figures, tables
 from ui import format as fmt
 from ui.weights import weight_set_caption, weight_set_control
 
@@ -79,11 +79,11 @@ for col, name, m in (
     (q4, "Z = AV", tr.context),
 ):
     col.markdown(f"**{name}** {m.shape}")
-    col.dataframe(pd.DataFrame(m, index=list(T)).style.format("{:.4f}"), width="stretch")
+    tables.matrix(m, T, where=col)
 w1, w2, w3 = st.columns(3)
 for col, name, w in ((w1, "W_q", ws.w_query), (w2, "W_k", ws.w_key), (w3, "W_v", ws.w_value)):
     col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if mode == "none" else ""))
-    col.dataframe(pd.DataFrame(w.astype(float)).style.format("{:.4f}"), width="stretch")
+    tables.matrix(w, where=col)
 
 st.subheader("The forward pass")
 st.latex(
