@@ -40,4 +40,11 @@ PAGES: tuple[PageInfo, ...] = (
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
     ),
+    PageInfo(
+        "app_pages/multihead.py",
+        "Multi-head",
+        ":material/view_column:",
+        "multi-head",
+        "One W_q sliced into stripes: the wrapper against the split class, and a stopwatch.",
+    ),
 )
