@@ -8,19 +8,21 @@ sums meet first) and confirmed with ``np.array_equal`` against torch on random i
 (``tests/core/test_torchmath.py``). Every product and sum is rounded to float32 one at a time,
 which NumPy float32 arithmetic already does; a fused multiply-add (FMA) is emulated exactly.
 
-Proven bit-exact domain (outside it the functions still return float32 results that are within
-a few ulps of torch, but not necessarily identical):
+Proven bit-exact domain (outside it the functions compute the same math in a nearby summation
+order, so results agree with torch to rounding error but not necessarily bit for bit):
 
 - ``matmul_f32``, batched operands (any side with more than two dims, except ``a`` with more dims
   than a 2-D ``b``): every shape with ``n * k * m < 400``, which covers all of the book's
   attention products (6 tokens, head widths up to 8). Larger batched products go to MKL's
   batched gemm in torch and are only approximated here (per matrix, like ``mm``).
 - ``matmul_f32`` with 2-D ``b`` (``mm``; ``a`` with more dims is folded into rows, as torch does),
-  ``b`` C-contiguous: ``m`` in 2..11 for any ``n`` up to 24 and ``k`` up to 40; ``m == 1`` for
-  ``k <= 11`` (any ``n``) or ``n % 4 == 0``. ``m >= 12`` is not modelled exactly.
+  ``b`` C-contiguous, output [n, m], inner size k: ``m`` in 2..11 for ``n <= 24, k <= 16`` and
+  ``n <= 16, k <= 40``; ``m`` in {12, 16} for ``n <= 24, k <= 16``; ``m`` in 13..15 only for
+  ``k <= 7``; ``m == 1`` (sgemv) for ``k <= 11`` or ``n % 4 == 0``.
 - ``matmul_f32`` with ``b`` a transposed view (F-contiguous, e.g. ``w.T``), which is what
-  ``linear_f32`` uses: ``n >= 2`` with ``m`` in 2..11 and ``k`` up to 24; ``n == 1`` or
-  ``m == 1`` for ``k <= 11``.
+  ``linear_f32`` uses: ``m`` in 2..11 for ``n`` in 2..24 and ``k <= 16`` (``n <= 13`` up to
+  ``k = 24``); ``n == 1`` or ``m == 1`` (sgemv) for ``k <= 11``. ``m >= 12`` is not modelled.
+  A transposed ``a`` is copied first (torch would pass it to MKL transposed: not modelled).
 - ``linear_f32``: as the transposed ``mm`` above on the flattened input, bias added afterwards.
 - ``softmax_f32``: last axis, any row length (checked 1..69, 100, 128, 257), rows may hold -inf.
 
@@ -176,7 +178,7 @@ def _mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _bmm_naive(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``baddbmm_cpu_kernel``: ``acc = 0; acc += a[i, t] * b[t, j]`` in order, no FMA."""
     # [..., n, k], [..., k, m] -> [..., n, m]
-    acc = np.zeros(np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1])), _F32)
+    acc = np.zeros(np.broadcast_shapes((*a.shape[:-1], 1), (*b.shape[:-2], 1, b.shape[-1])), _F32)
     for t in range(a.shape[-1]):
         acc = acc + a[..., :, t : t + 1] * b[..., t : t + 1, :]
     return acc
@@ -200,7 +202,7 @@ def matmul_f32(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             return _mm(a, b)
         # [..., n, k] @ [k, m] -> fold into [(...) * n, k] @ [k, m]
         folded = _mm(np.ascontiguousarray(a).reshape(-1, k), b)
-        return folded.reshape(a.shape[:-1] + (m,))
+        return folded.reshape((*a.shape[:-1], m))
     try:
         batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError as err:
@@ -208,10 +210,10 @@ def matmul_f32(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if n * k * m < _BMM_NAIVE_LIMIT:
         return _bmm_naive(a, b)
     # Larger batches go to MKL's batched gemm in torch; apply the 2-D model per matrix (not proven).
-    a_b = np.broadcast_to(a, batch + (n, k)).reshape(-1, n, k)
-    b_b = np.broadcast_to(b, batch + (k, m)).reshape(-1, k, m)
+    a_b = np.broadcast_to(a, (*batch, n, k)).reshape(-1, n, k)
+    b_b = np.broadcast_to(b, (*batch, k, m)).reshape(-1, k, m)
     out = np.stack([_mm(x, y) for x, y in zip(a_b, b_b, strict=True)])
-    return out.reshape(batch + (n, m))
+    return out.reshape((*batch, n, m))
 
 
 def linear_f32(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray:
@@ -234,7 +236,7 @@ def linear_f32(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None
         if bias.shape != (out_features,):
             raise ValueError(f"bias must be [{out_features}], got {bias.shape}")
         y = y + bias[None, :]
-    return y.reshape(x.shape[:-1] + (out_features,))
+    return y.reshape((*x.shape[:-1], out_features))
 
 
 def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -297,7 +299,7 @@ def _sleef_expf(d: np.ndarray) -> np.ndarray:
         u = (u * _pow2i(q >> 1)) * _pow2i(q - (q >> 1))
         u = np.where(d < _F32(-104), _F32(0), u)
         u = np.where(d > _F32(100), _F32(np.inf), u)
-        u = np.where(np.isnan(d), _F32(np.nan), u)
+        u = np.where(np.isnan(d), d, u)  # NaN passes through (x86 default NaN from -inf - -inf)
     return u.astype(_F32)
 
 
