@@ -11,17 +11,23 @@ from ui import multihead_figures as mf
 from ui import multihead_view as view
 
 T = tokens.TOKENS
-KIND_LABELS = {"wrapper": "Wrapper: H separate heads", "split": "Split: one matrix, sliced"}
+KIND_CAPTIONS = ("H separate heads, outputs glued", "one matrix per role, sliced")
 
 view.sync_preset()
 preset = controls.select(
     "Preset", view.PRESET_NAMES, key="preset", default="Book toy", on_change=view.apply_preset
 )
-kind = controls.radio("Class", mh.KINDS, key="kind", default="split", format_func=KIND_LABELS.__getitem__)
+kind = controls.radio(
+    "Class", mh.KINDS, key="kind", default="split", format_func=str.capitalize, captions=KIND_CAPTIONS
+)
 heads = controls.slider("Number of heads H", 1, 16, 2, key="heads")
-d_in = controls.integer("d_in", 1, 1024, 3, key="d_in", help="3 runs the book's six tokens.")
-d_out = controls.integer("d_out", 1, 1024, 2, key="d_out", help="Per head in the wrapper; total when split.")
-seed = controls.integer("Seed", 0, 2**31 - 1, 123, key="seed", help="torch.manual_seed(seed)")
+d_in = controls.select_slider(
+    "d_in", view.WIDTHS, key="d_in", default=3, help="3 runs the book's six tokens."
+)
+d_out = controls.select_slider(
+    "d_out", view.WIDTHS, key="d_out", default=2, help="Per head in the wrapper; the total when split."
+)
+seed = controls.slider("Seed", 0, 1000, 123, key="seed", help="torch.manual_seed(seed); the book uses 123.")
 view.rerun_if_preset_stale(preset)
 cfg = AttentionConfig(d_in, d_out, heads, 1024 if preset == "GPT-2 small" else 6)
 

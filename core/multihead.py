@@ -87,31 +87,37 @@ def _projections(gen: TorchGenerator, d_in: int, d_out: int, bias: bool) -> Proj
     return Projections(*(_linear(gen, d_in, d_out, bias) for _ in range(3)))
 
 
-def init_causal_attention(cfg: AttentionConfig, seed: int) -> Projections:
+def _stream(seed: int | TorchGenerator) -> TorchGenerator:
+    # A seed starts a fresh stream (torch.manual_seed); a generator continues one, so a caller
+    # can build a module and then draw its dropout masks from the same stream, as torch does.
+    return seed if isinstance(seed, TorchGenerator) else TorchGenerator(seed)
+
+
+def init_causal_attention(cfg: AttentionConfig, seed: int | TorchGenerator) -> Projections:
     """``torch.manual_seed(seed); CausalAttention(d_in, d_out, ...)`` (section 3.5.3)."""
-    return _projections(TorchGenerator(seed), cfg.d_in, cfg.d_out, cfg.qkv_bias)
+    return _projections(_stream(seed), cfg.d_in, cfg.d_out, cfg.qkv_bias)
 
 
-def init_wrapper(cfg: AttentionConfig, seed: int) -> WrapperParams:
+def init_wrapper(cfg: AttentionConfig, seed: int | TorchGenerator) -> WrapperParams:
     """``torch.manual_seed(seed); MultiHeadAttentionWrapper(...)``: the heads are built one after
     another from one stream, so head 2's weights are the draws that follow head 1's."""
-    gen = TorchGenerator(seed)
+    gen = _stream(seed)
     heads = tuple(_projections(gen, cfg.d_in, cfg.d_out, cfg.qkv_bias) for _ in range(cfg.num_heads))
     return WrapperParams(cfg, heads)
 
 
-def init_split(cfg: AttentionConfig, seed: int) -> SplitParams:
+def init_split(cfg: AttentionConfig, seed: int | TorchGenerator) -> SplitParams:
     """``torch.manual_seed(seed); MultiHeadAttention(...)``: W_query, W_key, W_value, out_proj.
 
     Raises ``ValueError`` (from ``cfg.head_dim``) when ``d_out`` is not divisible by the heads.
     """
     _ = cfg.head_dim
-    gen = TorchGenerator(seed)
+    gen = _stream(seed)
     qkv = _projections(gen, cfg.d_in, cfg.d_out, cfg.qkv_bias)
     return SplitParams(cfg, qkv, _linear(gen, cfg.d_out, cfg.d_out, bias=True))
 
 
-def init_params(kind: Kind, cfg: AttentionConfig, seed: int) -> Params:
+def init_params(kind: Kind, cfg: AttentionConfig, seed: int | TorchGenerator) -> Params:
     """The parameters of either class, as the book's constructor draws them."""
     if kind == "wrapper":
         return init_wrapper(cfg, seed)

@@ -26,6 +26,10 @@ PRESETS: dict[str, dict[str, object]] = {
     "GPT-2 small": {"kind": "split", "d_in": 768, "d_out": 768, "heads": 12},
 }
 PRESET_NAMES = (*PRESETS, CUSTOM)
+# Widths on offer: every width to 16 (so every divisibility case of small heads is reachable),
+# then the sizes real models use, up to 1,024. A ladder, not a free number: a link cannot carry
+# a width the page was not built for.
+WIDTHS: tuple[int, ...] = (*range(1, 17), 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
 MAX_DRAWN_PARAMS = 4_000_000  # GPT-2's 2,360,064 fit; a 21M-parameter wrapper is counted, not drawn
 
 
@@ -181,19 +185,24 @@ def comparison_table(cfg: AttentionConfig) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("class").T.astype(str)
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
-def _measure(ns: tuple[int, ...], hs: tuple[int, ...], d: int, _bar=None) -> dict[str, list]:
-    """Both modes of the small grid; ``_bar`` (not hashed) is the progress bar to advance."""
+@st.cache_data(show_spinner=False, max_entries=256)
+def _measure_one(case: mha_speed.Case, mode: str) -> mha_speed.Timing:
+    """One cell of the grid, cached: pressing the button again (or any rerun) re-times nothing."""
+    return mha_speed.measure([case], mode)[0]  # type: ignore[arg-type]
+
+
+def _measure(ns: tuple[int, ...], hs: tuple[int, ...], d: int) -> dict[str, list[mha_speed.Timing]]:
+    """Both modes of the small grid, cell by cell, advancing a progress bar."""
     cases = mha_speed.grid(ns, hs, (1,), d)
-    total = 2 * len(cases)
-    out = {}
-    for m, mode in enumerate(mha_speed.MODES):
-
-        def tick(i: int, _n: int, m: int = m) -> None:
-            if _bar is not None:
-                _bar.progress((m * len(cases) + i) / total, text=f"Timed {m * len(cases) + i} of {total}")
-
-        out[mode] = mha_speed.measure(cases, mode, progress=tick)
+    jobs = [(mode, case) for mode in mha_speed.MODES for case in cases]
+    bar = st.progress(0.0, text="Timing…")
+    out: dict[str, list[mha_speed.Timing]] = {mode: [] for mode in mha_speed.MODES}
+    for i, (mode, case) in enumerate(jobs):
+        out[mode].append(_measure_one(case, mode))
+        bar.progress(
+            (i + 1) / len(jobs), text=f"Timed {i + 1} of {len(jobs)}: H = {case.heads}, n = {case.n}"
+        )
+    bar.empty()
     return out
 
 
@@ -219,9 +228,7 @@ def measure_section() -> None:
         st.session_state["mh_measured"] = True
     if not st.session_state.get("mh_measured"):
         return
-    bar = st.progress(0.0, text="Timing…")
-    results = _measure(tuple(ns), tuple(hs), d, _bar=bar)
-    bar.empty()
+    results = _measure(tuple(ns), tuple(hs), d)
     cols = st.columns(2)
     for col, (mode, timings) in zip(cols, results.items(), strict=True):
         with col:
