@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from core import book, tokens
+from core import book
 from core import multihead as mh
 from core.config import AttentionConfig
 from ui import checks, controls, figures
@@ -10,7 +10,6 @@ from ui import format as fmt
 from ui import multihead_figures as mf
 from ui import multihead_view as view
 
-T = tokens.TOKENS
 KIND_CAPTIONS = ("H separate heads, outputs glued", "one matrix per role, sliced")
 
 view.sync_preset()
@@ -64,26 +63,16 @@ else:
     if run.result is None:
         st.info(run.error, icon=":material/info:")
     else:
-        r = run.result
-        cols = "1 column" if run.head_width == 1 else f"{run.head_width} columns"
-        title = f"W_q {list(run.w_query.shape)}, as XW_q reads it: {heads} stripes of {cols}, one per head"
-        figures.show(mf.striped_matrix(run.w_query, run.head_width, title=title), key="mh_wq")
+        wq, attn, out = view.figures_for(kind, d_in, d_out, heads, seed, cfg.context_length)
+        figures.show(wq, key="mh_wq")
         if max(run.w_query.shape) > mf.MAX_CELLS:
-            st.caption(
-                "Thinned for the screen: every k-th row and column of each head is drawn; colour is |w|."
-            )
-        figures.show(
-            mf.head_grid(r.weights[0], T, title="Attention weights, one heatmap per head"), key="mh_a"
-        )
-        out_band = run.head_width if kind == "wrapper" else r.output.shape[-1]
-        out_title = f"Output {list(r.output.shape)}, first batch item"
-        figures.show(
-            mf.striped_matrix(r.output[0], out_band, row_labels=T, title=out_title, height=260), key="mh_o"
-        )
+            st.caption("Thinned for the screen: every k-th row and column of each head is drawn.")
+        figures.show(attn, key="mh_a")
+        figures.show(out, key="mh_o")
         if kind == "split":
             st.caption("out_proj mixes the heads, so the output has no stripes; the line before it does.")
         st.subheader("The shape trace, as it ran")
-        trace = view.trace_table(r, kind, heads)
+        trace = view.trace_table(run.result, kind, heads)
         st.dataframe(trace, width="stretch", hide_index=True, height=35 * (len(trace) + 1) + 3)
 
 if cfg.divisible:

@@ -1,47 +1,52 @@
 """Figure builders for the multi-head page: W_q's stripes, one heatmap per head, the speed-up.
 
 The stripes figure draws each head's columns in its own hue (the post's picture: every head's
-weights sit side by side in adjacent column groups). Matrices wider than ``max_cells`` are
-thinned to every k-th row and column within each head, so the bands stay exact however large
-the matrix.
+weights sit side by side in adjacent column groups). Matrices larger than ``MAX_CELLS`` a side
+are thinned to every k-th row and column within each head, so the bands stay exact however
+large the matrix. Builders add shapes and annotations in one layout update and keep per-cell
+text to small matrices: GPT-2's W_q must not cost the page a second per rerun.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from core.mha_speed import Timing
 from ui import figures
 
 HEAD_HUES = (*figures.PALETTE, "#b7791f", "#d53f8c")
-MAX_CELLS = 96  # per axis; beyond it a matrix is shown block by block
+MAX_CELLS = 96  # per axis; beyond it a matrix is thinned
+TEXT_CELLS = 60  # print values in the cells up to this many
 
 
-def _blocks(size: int, parts: int) -> list[slice]:
-    """``size`` indices cut into at most ``parts`` nearly equal consecutive slices."""
+def _starts(size: int, parts: int) -> np.ndarray:
+    """The first index of each of at most ``parts`` nearly equal consecutive blocks of ``size``."""
     parts = max(1, min(size, parts))
     edges = np.linspace(0, size, parts + 1).round().astype(int)
-    return [slice(a, b) for a, b in itertools.pairwise(edges) if b > a]
+    return np.array([a for a, b in itertools.pairwise(edges) if b > a])
 
 
-def sample(m: np.ndarray, row_blocks: list[slice], col_blocks: list[slice]) -> np.ndarray:
-    """The first entry of each (row block, column block): a big matrix thinned for the screen.
+def thin(
+    m: np.ndarray, head_width: int, max_cells: int = MAX_CELLS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows and columns kept to draw ``m``: (kept rows, kept columns, sub-matrix).
 
-    Thinning, not averaging: the mean of a block of random weights is near zero everywhere and
+    Thinning, not pooling: the mean of a block of random weights is near zero everywhere and
     its maximum near the bound everywhere, and either would draw flat bands with no texture.
+    Columns are thinned inside each head, so no drawn column belongs to two heads.
     """
     m = np.asarray(m, dtype=np.float64)
-    return m[np.ix_([r.start for r in row_blocks], [c.start for c in col_blocks])]
-
-
-def _span(s: slice) -> str:
-    return f"{s.start + 1}" if s.stop - s.start == 1 else f"{s.start + 1}–{s.stop}"
+    rows, cols = m.shape
+    heads = max(1, cols // head_width)
+    r = _starts(rows, max_cells)
+    c = np.concatenate(
+        [h * head_width + _starts(head_width, max(1, max_cells // heads)) for h in range(heads)]
+    )
+    return r, c, m[np.ix_(r, c)]
 
 
 def striped_matrix(
@@ -55,65 +60,52 @@ def striped_matrix(
 ) -> go.Figure:
     """A matrix whose consecutive groups of ``head_width`` columns belong to head 1, 2, ...
 
-    Colour intensity is |value| in the head's hue; hover shows the signed value. A matrix larger
-    than ``max_cells`` a side is thinned to every k-th row and column within each head, so the
-    head boundaries stay exact. Vertical lines mark them.
+    Each head is drawn in its own hue, white at 0 and full colour at the largest |value| of
+    either sign; hover shows the signed value and its real row and column. Vertical lines and
+    labels mark the heads (none when there is a single group).
     """
     m = np.asarray(m, dtype=np.float64)
-    rows, cols = m.shape
-    head_width = max(1, min(head_width, cols))
-    heads = max(1, cols // head_width)
-    row_blocks = _blocks(rows, max_cells)
-    col_parts = max(1, max_cells // heads)
-    thinned = len(row_blocks) < rows or col_parts < head_width
-    if row_labels is not None and len(row_blocks) == rows:
-        ys = list(row_labels)
-    else:
-        ys = [_span(r) for r in row_blocks]
+    head_width = max(1, min(int(head_width), m.shape[1]))
+    heads = max(1, m.shape[1] // head_width)
+    r, c, sub = thin(m, head_width, max_cells)
+    thinned = len(r) < m.shape[0] or len(c) < m.shape[1]
     vmax = float(np.abs(m).max()) or 1.0
+    ys = list(row_labels) if row_labels is not None and not len(r) < m.shape[0] else [str(i + 1) for i in r]
+    text_on = sub.size <= TEXT_CELLS
     fig = go.Figure()
-    x0 = 0
+    shapes, notes = [], []
     for h in range(heads):
-        col_blocks = [
-            slice(h * head_width + s.start, h * head_width + s.stop) for s in _blocks(head_width, col_parts)
-        ]
-        shown = sample(m, row_blocks, col_blocks)  # [rows', cols'], every entry when not thinned
-        z = np.abs(shown)
+        mine = (c >= h * head_width) & (c < (h + 1) * head_width)
+        x = c[mine] + 1  # real 1-based column numbers
         hue = HEAD_HUES[h % len(HEAD_HUES)]
         fig.add_trace(
             go.Heatmap(
-                z=z,
-                x=[x0 + i + 0.5 for i in range(z.shape[1])],
+                z=sub[:, mine],
+                x=x,
                 y=ys,
-                customdata=[[_span(c) for c in col_blocks] for _ in ys],
-                text=[[f"{v:.4f}" for v in row] for row in shown],
-                texttemplate="%{text}" if rows * cols <= 60 else None,
-                colorscale=[[0.0, "#ffffff"], [1.0, hue]],
-                zmin=0.0,
+                zmin=-vmax,
                 zmax=vmax,
+                colorscale=[[0.0, hue], [0.5, "#ffffff"], [1.0, hue]],
                 showscale=False,
                 xgap=0 if thinned else 1,
                 ygap=0 if thinned else 1,
-                name=f"head {h + 1}",
-                hovertemplate=f"head {h + 1}<br>row %{{y}}, column %{{customdata}}<br>"
-                + "%{text}"
-                + "<extra></extra>",
+                texttemplate="%{z:.4f}" if text_on else None,
+                hovertemplate=f"head {h + 1}<br>row %{{y}}, column %{{x}}: %{{z:.4f}}<extra></extra>",
             )
         )
-        if h:
-            fig.add_vline(x=x0, line=dict(color="#2d3748", width=1.5))
         if heads > 1:
-            fig.add_annotation(
-                x=x0 + z.shape[1] / 2,
-                y=1.0,
-                yref="paper",
-                yanchor="bottom",
-                text=f"h{h + 1}",
-                showarrow=False,
-                font=dict(color=hue, size=12),
-            )
-        x0 += z.shape[1]
-    fig.update_xaxes(showticklabels=False, range=[0, x0], showgrid=False, zeroline=False)
+            step = x[1] - x[0] if len(x) > 1 else 1
+            left, right = x[0] - step / 2, x[-1] + step / 2
+            if h:
+                shapes.append(
+                    dict(type="line", x0=left, x1=left, y0=0, y1=1, yref="paper", line=dict(width=1.5))
+                )
+            notes.append(
+                dict(x=(left + right) / 2, y=1.0, yref="paper", yanchor="bottom", text=f"h{h + 1}",
+                     showarrow=False, font=dict(color=hue, size=12))
+            )  # fmt: skip
+    fig.update_layout(shapes=shapes, annotations=notes)
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False)
     fig.update_yaxes(autorange="reversed", type="category", showgrid=False)
     fig = figures._layout(fig, title, height)
     fig.update_layout(margin=dict(t=60 if title else 30))
@@ -123,43 +115,49 @@ def striped_matrix(
 def head_grid(
     weights: np.ndarray, labels: Sequence[str], *, per_row: int = 4, title: str | None = None
 ) -> go.Figure:
-    """One attention heatmap per head, ``weights`` [H, n, n], sharing the 0-1 colour scale."""
+    """Every head's attention weights ``[H, n, n]`` as one tiled heatmap (one trace: fast).
+
+    Heads are laid out ``per_row`` to a row with a blank column and row between tiles; the
+    blank cells are NaN, which Plotly leaves undrawn. Each tile keeps the token labels.
+    """
     w = np.asarray(weights, dtype=np.float64)
-    h = w.shape[0]
+    h, n, _ = w.shape
     cols = min(h, per_row)
-    rows = math.ceil(h / cols)
-    fig = make_subplots(
-        rows=rows,
-        cols=cols,
-        subplot_titles=[f"head {i + 1}" for i in range(h)],
-        horizontal_spacing=0.06,
-        vertical_spacing=95 / (80 + 260 * rows),
-    )
-    show_text = h <= 4
+    rows = -(-h // cols)
+    z = np.full((rows * (n + 1) - 1, cols * (n + 1) - 1), np.nan)
     for i in range(h):
-        text = [[figures._cell(v, 2) for v in row] for row in w[i]]
-        fig.add_trace(
-            go.Heatmap(
-                z=w[i],
-                x=list(labels),
-                y=list(labels),
-                zmin=0.0,
-                zmax=1.0,
-                colorscale=figures.SEQUENTIAL,
-                showscale=False,
-                xgap=1,
-                ygap=1,
-                text=text,
-                texttemplate="%{text}" if show_text else None,
-                hovertemplate=f"head {i + 1}<br>%{{y}} → %{{x}}: %{{z:.4f}}<extra></extra>",
-            ),
-            row=i // cols + 1,
-            col=i % cols + 1,
+        r0, c0 = (i // cols) * (n + 1), (i % cols) * (n + 1)
+        z[r0 : r0 + n, c0 : c0 + n] = w[i]
+    xt = [c * (n + 1) + j for c in range(cols) for j in range(n)]
+    yt = [r * (n + 1) + j for r in range(rows) for j in range(n)]
+    text_on = h <= per_row
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            zmin=0.0,
+            zmax=1.0,
+            colorscale=figures.SEQUENTIAL,
+            showscale=False,
+            xgap=1,
+            ygap=1,
+            texttemplate="%{z:.2f}" if text_on else None,
+            hovertemplate="%{z:.4f}<extra></extra>",
         )
-    fig.update_yaxes(autorange="reversed", tickfont=dict(size=10))
-    fig.update_xaxes(tickfont=dict(size=9), tickangle=-45)
-    fig = figures._layout(fig, title, 80 + 260 * rows)
-    fig.update_layout(margin=dict(t=80 if title else 30))
+    )
+    notes = [
+        dict(x=(i % cols) * (n + 1) + (n - 1) / 2, y=(i // cols) * (n + 1) - 0.6, text=f"head {i + 1}",
+             showarrow=False, yanchor="bottom", font=dict(size=13))
+        for i in range(h)
+    ]  # fmt: skip
+    fig.update_layout(annotations=notes)
+    axis = dict(tickfont=dict(size=10), showgrid=False, zeroline=False)
+    fig.update_xaxes(
+        tickvals=xt, ticktext=[labels[j] for _ in range(cols) for j in range(n)], tickangle=-45, **axis
+    )
+    fig.update_yaxes(tickvals=yt, ticktext=[labels[j] for _ in range(rows) for j in range(n)], **axis)
+    fig.update_yaxes(autorange="reversed")
+    fig = figures._layout(fig, title, 90 + 230 * rows)
+    fig.update_layout(margin=dict(t=70 if title else 30))
     return fig
 
 

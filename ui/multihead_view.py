@@ -10,11 +10,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from core import book, mha_speed
 from core import multihead as mh
 from core.config import GPT2_SMALL, AttentionConfig
+from core.tokens import TOKENS
 from ui import checks, figures
 from ui import format as fmt
 from ui import multihead_figures as mf
@@ -107,6 +109,34 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
     params = mh.init_params(kind, cfg, seed)  # type: ignore[arg-type]
     w, width = mh.query_matrix(params)
     return Run(mh.forward(mh.example_batch(d_in), params), w, width)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def figures_for(
+    kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int
+) -> tuple[go.Figure, go.Figure, go.Figure]:
+    """W_q's stripes, the per-head weights and the output, built once per setting.
+
+    A resource cache (no copy): ``st.plotly_chart`` serialises a figure without changing it.
+    """
+    r = run(kind, d_in, d_out, heads, seed, context_length)
+    res = r.result
+    assert res is not None and r.w_query is not None  # the page asks only for drawable settings
+    cols = "1 column" if r.head_width == 1 else f"{r.head_width} columns"
+    wq = mf.striped_matrix(
+        r.w_query,
+        r.head_width,
+        title=f"W_q {list(r.w_query.shape)}, as XW_q reads it: {heads} stripes of {cols}",
+    )
+    attn = mf.head_grid(res.weights[0], TOKENS, title="Attention weights, one heatmap per head")
+    out = mf.striped_matrix(
+        res.output[0],
+        r.head_width if kind == "wrapper" else res.output.shape[-1],
+        row_labels=TOKENS,
+        title=f"Output {list(res.output.shape)}, first batch item",
+        height=260,
+    )
+    return wq, attn, out
 
 
 def shape(dims: tuple[int, ...]) -> str:

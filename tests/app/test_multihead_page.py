@@ -1,7 +1,9 @@
 """The Multi-head page (figure 05): presets, controls, hostile links, the inline message, the stopwatch."""
 
+import base64
 import json
 
+import numpy as np
 import pytest
 
 from core import mha_speed
@@ -18,6 +20,13 @@ def _checks_label(at) -> str:
 
 def _charts(at) -> list[dict]:
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def _size(v) -> int:
+    """Entries in a Plotly array, plain or typed (``{"dtype", "bdata", "shape"}``)."""
+    if isinstance(v, dict):
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).size
+    return int(np.size(v))
 
 
 def _warnings(at) -> str:
@@ -61,7 +70,7 @@ def test_gpt2_preset_writes_the_widgets_and_shows_8_not_27_7():
     # W_q is 768×768: drawn thinned, 12 stripes, never 589,824 cells.
     wq = _charts(at)[0]
     assert len(wq["data"]) == 12
-    assert sum(len(t["text"]) * len(t["text"][0]) for t in wq["data"]) <= 96 * 96
+    assert sum(_size(t["z"]) for t in wq["data"]) <= 96 * 96
 
 
 def test_exercise_3_2_preset_is_the_wrapper_two_wide():
@@ -121,7 +130,7 @@ def test_d_in_and_seed_change_the_figures():
     assert _charts(at)[0] != wq
     assert "manual_seed(7)" in " ".join(c.value for c in at.caption)
     widget(at, "d_in").set_value(5).run()
-    assert len(_charts(at)[0]["data"][0]["text"]) == 5  # W_q has d_in rows
+    assert _size(_charts(at)[0]["data"][0]["z"]) == 5 * 1  # W_q [d_in, ...]: head 1 is 5 × 1
     assert "stand-in embeddings torch.rand(6, 5)" in " ".join(c.value for c in at.caption)
 
 
