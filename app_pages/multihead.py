@@ -41,13 +41,18 @@ st.caption(view.describe(kind, cfg, seed))
 
 shapes = view.output_shapes(cfg)
 width = mh.head_width(kind, cfg) if kind == "wrapper" or cfg.divisible else None
-c1, c2, c3, c4, c5 = st.columns(5)
+c1, c2, c3, c4, c5, c6 = st.columns(6)
 c1.metric("head_dim" if kind == "split" else "Head width = d_out", "—" if width is None else str(width))
 c2.metric("Divisor √keys.shape[-1]", "—" if width is None else view.divisor_text(width))
 c3.metric("Output, wrapper", shapes["wrapper"], help="d_out × H wide: d_out is per head.")
 c4.metric("Output, split", shapes["split"], help="d_out wide: d_out is the total.")
 c5.metric(
     "Projection matmuls", str(3 * heads if kind == "wrapper" else 3), help="3H for the wrapper, 3 split."
+)
+c6.metric(
+    "Parameters",
+    "—" if width is None else fmt.integer(mh.counts(kind, cfg).total_params),
+    help="Of the class as set, out_proj included.",
 )
 if cfg.divisible and cfg.head_dim > 1:
     st.caption(

@@ -20,7 +20,7 @@ from ui import figures
 
 HEAD_HUES = (*figures.PALETTE, "#b7791f", "#d53f8c")
 MAX_CELLS = 96  # per axis; beyond it a matrix is thinned
-TEXT_CELLS = 60  # print values in the cells up to this many
+TEXT_CELLS = 100  # print values in the cells up to this many
 
 
 def _starts(size: int, parts: int) -> np.ndarray:

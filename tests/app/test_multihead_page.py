@@ -48,8 +48,9 @@ def test_default_view_shows_the_toy_shapes_the_warning_and_every_check():
     assert trace["shape"].tolist()[4:6] == ["[2, 6, 2, 1]", "[2, 2, 6, 1]"]
     assert trace["contiguous"].tolist()[5] is False or not trace["contiguous"].tolist()[5]
     matched = at.dataframe[1].value
-    assert matched.loc["projection parameters"].tolist() == ["18", "18"]
-    assert matched.loc["projection matmuls"].tolist() == ["6", "3"]
+    # By definition: 3 projections of d_in × d_out = 3 · 3 · 2 either way; 3H matmuls against 3.
+    assert matched.loc["projection parameters"].tolist() == [str(3 * 3 * 2)] * 2
+    assert matched.loc["projection matmuls"].tolist() == [str(3 * 2), "3"]
 
 
 def test_gpt2_preset_writes_the_widgets_and_shows_8_not_27_7():
@@ -61,11 +62,12 @@ def test_gpt2_preset_writes_the_widgets_and_shows_8_not_27_7():
     m = metrics(at)
     assert (m["head_dim"], m["Divisor √keys.shape[-1]"]) == ("64", "8")
     assert m["Output, split"] == "[2, 6, 768]"
+    assert m["Parameters"] == "2,360,064"  # the book's count for one GPT-2 attention module
     assert "not by √d_out = √768 = 27.7" in " ".join(c.value for c in at.caption)
     matched = at.dataframe[1].value
     assert matched.loc["total parameters", "Split"] == "2,360,064"
-    assert matched.loc["projection parameters"].tolist() == ["1,769,472", "1,769,472"]
-    assert matched.loc["projection matmuls"].tolist() == ["36", "3"]
+    assert matched.loc["projection parameters"].tolist() == [f"{3 * 768 * 768:,}"] * 2
+    assert matched.loc["projection matmuls"].tolist() == [str(3 * 12), "3"]
     assert "Each head is 1 wide" not in _warnings(at)
     # W_q is 768×768: drawn thinned, 12 stripes, never 589,824 cells.
     wq = _charts(at)[0]
