@@ -75,8 +75,7 @@ def _torch_timings(cases: list[Case], repeat: int) -> tuple[list[Timing], str] |
         split.out_proj = torch.nn.Identity()
         with torch.inference_mode():
             wrapper(x), split(x)
-            tw = mha_speed.best_time(lambda w=wrapper, x=x: w(x), repeat)
-            ts = mha_speed.best_time(lambda s=split, x=x: s(x), repeat)
+            tw, ts = mha_speed.paired_times(lambda w=wrapper, x=x: w(x), lambda s=split, x=x: s(x), repeat)
         out.append(Timing(case, "forward", tw, ts))
     return out, f"torch {torch.__version__}, {torch.get_num_threads()} intra-op threads"
 
@@ -111,10 +110,10 @@ def run(quick: bool) -> Iterable[Figure]:
     lib, threads = mha_speed.blas_info()
     _say(f"# multihead: NumPy {np.__version__}, BLAS {lib}, threads {threads}")
     ns, hs, bs = grid["ns"], grid["heads"], grid["batches"]
-    _say(f"# grid: d = {D}, n in {ns}, H in {hs}, batch in {bs}; best of {repeat}")
+    _say(f"# grid: d = {D}, n in {ns}, H in {hs}, batch in {bs}; fastest of >= {repeat} alternating rounds")
     cases = mha_speed.grid(grid["ns"], grid["heads"], grid["batches"], D)
     for mode in mha_speed.MODES:
-        timings = mha_speed.measure(cases, mode, repeat=repeat)
+        timings = mha_speed.measure(cases, mode, repeat=repeat, budget_s=1.0 if quick else 2.0)
         _table(f"NumPy, {mode}", timings)
         yield from _figures(f"multihead.numpy.{mode}", timings)
     found = _torch_timings(cases, repeat)

@@ -218,7 +218,7 @@ def comparison_table(cfg: AttentionConfig) -> pd.DataFrame:
 @st.cache_data(show_spinner=False, max_entries=256)
 def _measure_one(case: mha_speed.Case, mode: str) -> mha_speed.Timing:
     """One cell of the grid, cached: pressing the button again (or any rerun) re-times nothing."""
-    return mha_speed.measure([case], mode)[0]  # type: ignore[arg-type]
+    return mha_speed.measure([case], mode, budget_s=0.3)[0]  # type: ignore[arg-type]
 
 
 def _measure(ns: tuple[int, ...], hs: tuple[int, ...], d: int) -> dict[str, list[mha_speed.Timing]]:
@@ -251,8 +251,10 @@ def measure_section() -> None:
         f"The post leaves one question open: at matched width, does the split class's single big "
         f"matmul beat H small ones once the reshapes are paid for? Time both in float32 NumPy on the "
         f"same inputs, d = {d}, n in {', '.join(f'{n:,}' for n in ns)}, H in {', '.join(map(str, hs))}, "
-        f"batch 1. Each number is the fastest of three runs. BLAS: {lib}; threads: {threads}. "
-        f"`python -m bench multihead` runs the full grid, n up to 4,096 and batch 8."
+        f"batch 1. Each time is the fastest of at least three runs, the two classes timed in "
+        f"alternation. With one head both do the same work, so that column shows how noisy this "
+        f"machine is. BLAS: {lib}; threads: {threads}. `python -m bench multihead` runs the full "
+        f"grid, n up to 4,096 and batch 8."
     )
     if st.button("Measure", key="mh_measure", icon=":material/timer:"):
         st.session_state["mh_measured"] = True

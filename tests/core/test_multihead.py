@@ -242,6 +242,21 @@ def test_measure_skips_what_would_not_fit_and_reports_progress():
     assert all(t.speedup is not None for t in out)
 
 
+def test_paired_times_alternate_and_keep_each_functions_fastest_run():
+    calls = []
+
+    def f():
+        calls.append("f")
+
+    def g():
+        calls.append("g")
+        sum(range(20_000))  # g does strictly more work than f
+
+    tf, tg = mha_speed.paired_times(f, g, repeat=4, budget_s=0.0)
+    assert calls == ["f", "g", "g", "f", "f", "g", "g", "f"]  # ABBA: drift cancels
+    assert 0 < tf < tg
+
+
 def test_summary_is_written_from_the_numbers():
     def t(h, n, w, s):
         return mha_speed.Timing(mha_speed.Case(1, n, 12, h), "forward", w, s)
