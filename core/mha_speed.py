@@ -239,10 +239,17 @@ def summary(timings: Sequence[Timing]) -> str:
     many = [t for t in done if t.case.heads == max(c.case.heads for c in done)]
     if single and many and many[0].case.heads > 1:
         hmax = many[0].case.heads
+        med = float(np.median([t.speedup for t in many]))
+        lo1, hi1 = min(single), max(single)
         parts.append(
-            f"with one head the two do the same work ({min(single):.2f}–{max(single):.2f}×), and at "
-            f"H = {hmax} the median speed-up is {float(np.median([t.speedup for t in many])):.2f}×"
+            f"with one head the two do the same work, so {lo1:.2f}–{hi1:.2f}× is this machine's noise, "
+            f"and at H = {hmax} the median speed-up is {med:.2f}×"
         )
+        if lo1 <= med <= hi1:
+            parts.append(f"inside that band, so this run cannot tell the classes apart at H = {hmax}")
+        else:
+            verdict = "faster" if med > hi1 else "slower"
+            parts.append(f"outside that band: at H = {hmax} the split class measured {verdict}")
     return "; ".join(parts) + "."
 
 

@@ -179,6 +179,12 @@ def speedup_plot(timings: Sequence[Timing], *, title: str | None = None, height:
         )
     fig.add_hline(y=1.0, line=dict(color=figures.MUTED, dash="dash"), annotation_text="same speed")
     fig.update_xaxes(title="heads H", type="log", tickvals=sorted({t.case.heads for t in done}) or None)
-    fig.update_yaxes(title="speed-up of the split class (×)", type="log")
-    fig.update_layout(legend=dict(orientation="h", y=1.12, x=0))
-    return figures._layout(fig, title, height)
+    ups = [t.speedup for t in done] or [1.0]
+    lo, hi = np.floor(np.log2(min(min(ups), 1.0))), np.ceil(np.log2(max(max(ups), 1.0)))
+    ticks = [2.0**k for k in range(int(lo), int(hi) + 1)]
+    fig.update_yaxes(title="speed-up of the split class (×)", type="log", tickvals=ticks,
+                     ticktext=[f"{v:g}×" for v in ticks])  # fmt: skip
+    fig.update_layout(legend=dict(orientation="h", y=-0.22, yanchor="top", x=0))
+    fig = figures._layout(fig, title, height)
+    fig.update_layout(margin=dict(b=80))
+    return fig

@@ -265,7 +265,10 @@ def test_summary_is_written_from_the_numbers():
     text = mha_speed.summary(timings)
     assert "faster in 2 of 4 settings" in text
     assert "from 0.50× (H = 12, n = 256) to 5.00× (H = 12, n = 64)" in text
-    assert "at H = 12 the median speed-up is 2.75×" in text
+    assert "so 1.00–1.00× is this machine's noise, and at H = 12 the median speed-up is 2.75×" in text
+    assert "outside that band: at H = 12 the split class measured faster" in text
+    noisy = [t(1, 64, 0.8, 1.0), t(1, 256, 1.3, 1.0), t(12, 64, 1.1, 1.0), t(12, 256, 0.9, 1.0)]
+    assert "inside that band, so this run cannot tell the classes apart at H = 12" in mha_speed.summary(noisy)
     assert mha_speed.summary(
         [mha_speed.Timing(mha_speed.Case(1, 8, 8, 1), "forward", None, None)]
     ).startswith("Nothing was measured")
