@@ -168,3 +168,55 @@ FIGURE_02 = {
     "mean_raw_2": "0.208",
     "mean_raw_4096": "0.0063",
 }
+
+# Figure 05 and section 3.6: what PyTorch 2.13 prints for the book's classes after
+# torch.manual_seed(123) on batch = torch.stack((inputs, inputs)), dropout 0.0 (first batch item;
+# the second prints the same). Exercise 3.2 is the wrapper with d_out = 1. Shapes and GPT-2's
+# head_dim / divisor are the post's; the parameter count is the book's (GPT_CONFIG_124M).
+FIGURE_05 = {
+    "causal_attention": (
+        "[-0.4519, 0.2216]",
+        "[-0.5874, 0.0058]",
+        "[-0.6300, -0.0632]",
+        "[-0.5675, -0.0843]",
+        "[-0.5526, -0.0981]",
+        "[-0.5299, -0.1081]",
+    ),
+    "wrapper": (
+        "[-0.4519, 0.2216, 0.4772, 0.1063]",
+        "[-0.5874, 0.0058, 0.5891, 0.3257]",
+        "[-0.6300, -0.0632, 0.6202, 0.3860]",
+        "[-0.5675, -0.0843, 0.5478, 0.3589]",
+        "[-0.5526, -0.0981, 0.5321, 0.3428]",
+        "[-0.5299, -0.1081, 0.5077, 0.3493]",
+    ),
+    "wrapper_shape": "[2, 6, 4]",
+    "exercise_3_2": (
+        "[-0.5740, 0.2216]",
+        "[-0.7320, 0.0155]",
+        "[-0.7774, -0.0546]",
+        "[-0.6979, -0.0817]",
+        "[-0.6538, -0.0957]",
+        "[-0.6424, -0.1065]",
+    ),
+    "exercise_3_2_shape": "[2, 6, 2]",
+    "split": (
+        "[0.3190, 0.4858]",
+        "[0.2943, 0.3897]",
+        "[0.2856, 0.3593]",
+        "[0.2693, 0.3873]",
+        "[0.2639, 0.3928]",
+        "[0.2575, 0.4028]",
+    ),
+    "split_shape": "[2, 6, 2]",
+    "gpt2_head_dim": "64",
+    "gpt2_divisor": "8",
+    "gpt2_divisor_not": "27.7",
+    "gpt2_attention_params": "2,360,064",
+    "four_lines": (
+        "keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)\n"
+        "keys = keys.transpose(1, 2)\n"
+        "context_vec = (attn_weights @ values).transpose(1, 2)\n"
+        "context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)"
+    ),
+}

@@ -82,6 +82,13 @@ PAGES: tuple[PageInfo, ...] = (
         "divide-by-sqrt-dk",
         "Scores spread like √d_k; without the divisor the softmax's gradient dies.",
     ),
+    PageInfo(
+        "app_pages/multihead.py",
+        "Multi-head",
+        ":material/view_column:",
+        "multi-head",
+        "One W_q sliced into stripes: the wrapper against the split class, and a stopwatch.",
+    ),
 )
 
 # The reading order of SPEC.md; a page not listed here goes last.

@@ -1,0 +1,99 @@
+"""Multi-head (figure 05): the wrapper against the split class, W_q's stripes, and a stopwatch."""
+
+import streamlit as st
+
+from core import book
+from core import multihead as mh
+from core.config import AttentionConfig
+from ui import checks, controls, figures
+from ui import format as fmt
+from ui import multihead_figures as mf
+from ui import multihead_view as view
+
+KIND_CAPTIONS = ("H separate heads, outputs glued", "one matrix per role, sliced")
+
+view.sync_preset()
+preset = controls.select(
+    "Preset", view.PRESET_NAMES, key="preset", default="Book toy", on_change=view.apply_preset
+)
+kind = controls.radio(
+    "Class", mh.KINDS, key="kind", default="split", format_func=str.capitalize, captions=KIND_CAPTIONS
+)
+heads = controls.slider("Number of heads H", 1, 16, 2, key="heads")
+d_in = controls.select_slider(
+    "d_in", view.WIDTHS, key="d_in", default=3, help="3 runs the book's six tokens."
+)
+d_out = controls.select_slider(
+    "d_out", view.WIDTHS, key="d_out", default=2, help="Per head in the wrapper; the total when split."
+)
+seed = controls.slider("Seed", 0, 1000, 123, key="seed", help="torch.manual_seed(seed); the book uses 123.")
+view.rerun_if_preset_stale(preset)
+cfg = AttentionConfig(d_in, d_out, heads, 1024 if preset == "GPT-2 small" else 6)
+
+st.title("One matrix, sliced into stripes")
+st.markdown(
+    "The wrapper runs H complete attention modules and glues their outputs together. The split "
+    "class runs one projection per role and cuts its columns into heads: head 1 owns the first "
+    "head_dim columns, head 2 the next. A matrix product keeps columns apart, so one big matmul "
+    "computes every head at once, and `.view` and `.transpose` only relabel the result."
+)
+st.caption(view.describe(kind, cfg, seed))
+
+shapes = view.output_shapes(cfg)
+width = mh.head_width(kind, cfg) if kind == "wrapper" or cfg.divisible else None
+c1, c2, c3, c4, c5, c6 = st.columns(6)
+c1.metric("head_dim" if kind == "split" else "Head width = d_out", "—" if width is None else str(width))
+c2.metric("Divisor √keys.shape[-1]", "—" if width is None else view.divisor_text(width))
+c3.metric("Output, wrapper", shapes["wrapper"], help="d_out × H wide: d_out is per head.")
+c4.metric("Output, split", shapes["split"], help="d_out wide: d_out is the total.")
+c5.metric(
+    "Projection matmuls", str(3 * heads if kind == "wrapper" else 3), help="3H for the wrapper, 3 split."
+)
+c6.metric(
+    "Parameters",
+    "—" if width is None else fmt.integer(mh.counts(kind, cfg).total_params),
+    help="Of the class as set, out_proj included.",
+)
+if cfg.divisible and cfg.head_dim > 1:
+    st.caption(
+        f"The split class divides its scores by √{cfg.head_dim} = {view.divisor_text(cfg.head_dim)}, "
+        f"not by √d_out = √{d_out} = {d_out**0.5:.1f}: keys.shape[-1] is read after the reshape."
+    )
+if width is None:
+    st.warning(view.split_error(cfg), icon=":material/block:")
+else:
+    if width == 1:
+        st.warning(view.HEAD_DIM_1, icon=":material/visibility_off:")
+    run = view.run(kind, d_in, d_out, heads, seed, cfg.context_length)
+    if run.result is None:
+        st.info(run.error, icon=":material/info:")
+    else:
+        wq, attn, out = view.figures_for(kind, d_in, d_out, heads, seed, cfg.context_length)
+        figures.show(wq, key="mh_wq")
+        if max(run.w_query.shape) > mf.MAX_CELLS:
+            st.caption("Thinned for the screen: every k-th row and column of each head is drawn.")
+        figures.show(attn, key="mh_a")
+        figures.show(out, key="mh_o")
+        if kind == "split":
+            st.caption("out_proj mixes the heads, so the output has no stripes; the line before it does.")
+        st.subheader("The shape trace, as it ran")
+        trace = view.trace_table(run.result, kind, heads)
+        st.dataframe(trace, width="stretch", hide_index=True, height=35 * (len(trace) + 1) + 3)
+
+if cfg.divisible:
+    st.subheader("At matched output width")
+    st.dataframe(view.comparison_table(cfg), width="stretch")
+    st.markdown(
+        "The projections hold the same parameters either way; what differs is how many matrix "
+        f"multiplications carry them, {3 * heads} against 3 here. The split class then adds "
+        f"`out_proj`, a mixing layer of {fmt.integer(d_out * d_out + d_out)} parameters the wrapper lacks."
+    )
+st.subheader("The four lines that differ")
+st.code(book.FIGURE_05["four_lines"], language="python")
+st.markdown(
+    "Everything between them is the single-head causal attention, unchanged. The divisor line is "
+    "character for character the same, and means head_dim instead of d_out."
+)
+
+view.measure_section()
+checks.expander(view.book_checks(), note=view.CHECKS_NOTE)

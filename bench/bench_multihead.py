@@ -1,0 +1,141 @@
+"""Figure 05's open question, measured: does one big projection beat H separate heads?
+
+NumPy first (``core.mha_speed``): the wrapper's 3H projections of width head_dim against the
+split class's 3 projections of width d_out plus its reshapes, same inputs, same total width,
+no ``out_proj`` on either side. Then, where torch imports, the book's two PyTorch classes
+(``tests/book_classes.py``) with ``out_proj`` replaced by the identity, for the same comparison.
+
+Prints a ratio table (speed-up = wrapper time / split time; above 1 the split class wins), the
+BLAS library and thread counts, then one figure per cell. Also the page's server time for a
+rerun after a control change (median of 20 AppTest reruns, warm cache).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+from bench import Figure, best_of
+from core import mha_speed
+from core.mha_speed import Case, Timing
+
+FULL = dict(ns=(64, 256, 1024, 4096), heads=(1, 2, 4, 12, 16), batches=(1, 8))
+QUICK = dict(ns=(64, 256), heads=(1, 12), batches=(1,))
+D = 768
+
+
+def _say(line: str = "") -> None:
+    print(line, flush=True)
+
+
+def _table(title: str, timings: list[Timing], torch_ratio: dict | None = None) -> None:
+    _say(f"# {title}: speed-up of the split class (wrapper time / split time); '-' = skipped (memory)")
+    heads = sorted({t.case.heads for t in timings})
+    _say("# " + f"{'batch':>5} {'n':>6} " + " ".join(f"{'H=' + str(h):>8}" for h in heads))
+    for b, n in sorted({(t.case.batch, t.case.n) for t in timings}):
+        cells = []
+        for h in heads:
+            t = next((t for t in timings if (t.case.batch, t.case.n, t.case.heads) == (b, n, h)), None)
+            cells.append(f"{t.speedup:>7.2f}x" if t is not None and t.speedup is not None else f"{'-':>8}")
+        _say("# " + f"{b:>5} {n:>6} " + " ".join(cells))
+
+
+def _figures(prefix: str, timings: Iterable[Timing]) -> Iterator[Figure]:
+    for t in timings:
+        c = t.case
+        cell = f"{prefix}.b{c.batch}.n{c.n}.H{c.heads}"
+        if t.speedup is None:
+            yield Figure(f"{cell}.skipped_score_MiB", c.score_bytes / 2**20, "MiB")
+            continue
+        yield Figure(f"{cell}.wrapper", 1e3 * t.wrapper_s, "ms")  # type: ignore[operator]
+        yield Figure(f"{cell}.split", 1e3 * t.split_s, "ms")  # type: ignore[operator]
+        yield Figure(f"{cell}.speedup", t.speedup, "x")
+
+
+def _torch_timings(cases: list[Case], repeat: int) -> tuple[list[Timing], str] | None:
+    """The book's torch classes at matched width, out_proj made the identity; None without torch."""
+    try:
+        import torch
+
+        from tests.book_classes import MultiHeadAttention, MultiHeadAttentionWrapper
+    except ImportError:
+        return None
+    out = []
+    for case in cases:
+        if case.score_bytes > mha_speed.MAX_SCORE_BYTES:
+            out.append(Timing(case, "forward", None, None))
+            continue
+        torch.manual_seed(0)
+        x = torch.randn(case.batch, case.n, case.d)
+        wrapper = MultiHeadAttentionWrapper(case.d, case.head_dim, case.n, 0.0, case.heads).eval()
+        split = MultiHeadAttention(case.d, case.d, case.n, 0.0, case.heads).eval()
+        split.out_proj = torch.nn.Identity()
+        with torch.inference_mode():
+            wrapper(x), split(x)
+            tw, ts = mha_speed.paired_times(lambda w=wrapper, x=x: w(x), lambda s=split, x=x: s(x), repeat)
+        out.append(Timing(case, "forward", tw, ts))
+    return out, f"torch {torch.__version__}, {torch.get_num_threads()} intra-op threads"
+
+
+def _page_rerun_ms(reruns: int = 20) -> tuple[float, float]:
+    """Median server time of a page rerun after a control change, warm cache: toy and GPT-2."""
+    from streamlit import config
+
+    from tests.app.conftest import open_page, widget
+
+    # The preset callback writes bound widgets through session state, as intended; silence the
+    # once-per-process notice so the figures stay readable.
+    config.set_option("global.disableWidgetStateDuplicationWarning", True)
+    medians = []
+    for query, key, values in (({}, "heads", (1, 2)), ({"preset": "GPT-2 small"}, "heads", (12, 6))):
+        at = open_page("app_pages/multihead.py", query)
+        for v in values:  # warm the cache for both values
+            widget(at, key).set_value(v).run()
+        times = []
+        for i in range(reruns):
+            widget(at, key).set_value(values[i % 2])
+            t0 = time.perf_counter()
+            at.run()
+            times.append(time.perf_counter() - t0)
+        medians.append(1e3 * statistics.median(times))
+    return medians[0], medians[1]
+
+
+def run(quick: bool) -> Iterable[Figure]:
+    grid = QUICK if quick else FULL
+    repeat = 3 if quick else 5
+    lib, threads = mha_speed.blas_info()
+    _say(f"# multihead: NumPy {np.__version__}, BLAS {lib}, threads {threads}")
+    ns, hs, bs = grid["ns"], grid["heads"], grid["batches"]
+    _say(f"# grid: d = {D}, n in {ns}, H in {hs}, batch in {bs}; fastest of >= {repeat} alternating rounds")
+    cases = mha_speed.grid(grid["ns"], grid["heads"], grid["batches"], D)
+    for mode in mha_speed.MODES:
+        timings = mha_speed.measure(cases, mode, repeat=repeat, budget_s=1.0 if quick else 2.0)
+        _table(f"NumPy, {mode}", timings)
+        yield from _figures(f"multihead.numpy.{mode}", timings)
+    found = _torch_timings(cases, repeat)
+    if found is None:
+        _say("# torch not importable: the torch classes were not timed")
+    else:
+        timings, note = found
+        _table(f"PyTorch classes ({note}), forward without out_proj", timings)
+        yield from _figures("multihead.torch.forward", timings)
+    toy, gpt2 = _page_rerun_ms()
+    yield Figure("multihead.page.rerun_after_control_change.toy", toy, "ms")
+    yield Figure("multihead.page.rerun_after_control_change.gpt2", gpt2, "ms")
+    yield Figure(
+        "multihead.gpt2_split_init_and_forward",
+        1e3 * best_of(_gpt2_cold, repeat=3),
+        "ms",
+    )
+
+
+def _gpt2_cold() -> None:
+    """What the page pays once per GPT-2 setting before its cache holds it."""
+    from core import multihead as mh
+    from core.config import GPT2_SMALL
+
+    mh.forward(mh.example_batch(768), mh.init_split(GPT2_SMALL, 123))

@@ -1,0 +1,160 @@
+"""The two multi-head classes against the book's PyTorch code, bit for bit in float32.
+
+``core.torchmath`` replays torch 2.13's CPU float32 kernels exactly inside a proven domain (its
+module docstring); the forward passes inherit that domain. Where every matmul of a forward sits
+inside it, the outputs must be identical; elsewhere (wide projections, long contractions) they
+must agree to 1e-6 relative, a bound ~4× above the largest difference seen over 800 random
+configurations and at GPT-2's 768 width (3.9e-7 and 4.7e-7 of the output's largest entry).
+Skipped without torch.
+"""
+
+import numpy as np
+import pytest
+
+from core import multihead as mh
+from core.config import GPT2_SMALL, AttentionConfig
+from core.torchgen import TorchGenerator
+
+torch = pytest.importorskip("torch")
+from tests.book_classes import (  # noqa: E402  (needs torch)
+    BATCH,
+    CausalAttention,
+    MultiHeadAttention,
+    MultiHeadAttentionWrapper,
+)
+
+RTOL = 1e-6
+
+
+def _torch_module(kind, cfg, seed, dropout=0.0):
+    torch.manual_seed(seed)
+    cls = MultiHeadAttentionWrapper if kind == "wrapper" else MultiHeadAttention
+    return cls(
+        cfg.d_in, cfg.d_out, cfg.context_length, dropout, num_heads=cfg.num_heads, qkv_bias=cfg.qkv_bias
+    )
+
+
+def _linear_exact(rows: int, k: int, m: int) -> bool:
+    """torchmath's proven domain for ``linear_f32`` (x [rows, k] @ W [m, k]ᵀ)."""
+    if rows == 1 or m == 1:
+        return k <= 11
+    return 2 <= m <= 11 and (k <= 16 or (k <= 24 and rows <= 13)) and rows <= 24
+
+
+def exact_domain(kind: str, cfg: AttentionConfig, b: int, n: int) -> bool:
+    """Whether every product in the forward is inside torchmath's bit-exact domain."""
+    rows = b * n
+    width = mh.head_width(kind, cfg)  # the contraction of QKᵀ, the output width of AV
+    ok = _linear_exact(rows, cfg.d_in, cfg.d_out) and n * width * n < 400  # bmm's naive loop
+    if kind == "split":
+        ok = ok and _linear_exact(rows, cfg.d_out, cfg.d_out)
+    return ok
+
+
+def _compare(kind, cfg, seed, x, exact):
+    module = _torch_module(kind, cfg, seed)
+    params = mh.init_params(kind, cfg, seed)
+    for name, theirs in module.state_dict().items():
+        if name.endswith("mask"):
+            continue
+        mine = _param(params, name)
+        np.testing.assert_array_equal(mine, theirs.numpy(), err_msg=name)
+    with torch.no_grad():
+        ref = module(torch.from_numpy(x)).numpy()
+    out = mh.forward(x, params, mh.FLOAT32_TORCH).output
+    assert out.dtype == np.float32 and out.shape == ref.shape
+    if exact:
+        np.testing.assert_array_equal(out, ref)
+    else:
+        assert np.max(np.abs(out - ref)) <= RTOL * np.max(np.abs(ref))
+    return out, ref
+
+
+def _param(params, name):
+    """A torch state_dict name (``heads.1.W_key.weight``, ``out_proj.bias``) in our parameters."""
+    parts = name.split(".")
+    if parts[0] == "heads":
+        proj = params.heads[int(parts[1])]
+        parts = parts[2:]
+    elif parts[0] == "out_proj":
+        return getattr(params.out_proj, parts[1])
+    else:
+        proj = params.qkv
+    role = {"W_query": "query", "W_key": "key", "W_value": "value"}[parts[0]]
+    return getattr(getattr(proj, role), parts[1])
+
+
+@pytest.mark.parametrize(
+    ("kind", "cfg"),
+    [("wrapper", AttentionConfig()), ("wrapper", AttentionConfig(d_out=1)), ("split", AttentionConfig())],
+    ids=["wrapper-book", "exercise-3.2", "split-book"],
+)
+def test_the_books_settings_bit_for_bit(kind, cfg):
+    x = mh.example_batch(3)
+    assert exact_domain(kind, cfg, 2, 6)
+    out, ref = _compare(kind, cfg, 123, x, exact=True)
+    np.testing.assert_array_equal(out, ref)
+
+
+def test_causal_attention_bit_for_bit():
+    torch.manual_seed(123)
+    ca = CausalAttention(3, 2, 6, 0.0)
+    with torch.no_grad():
+        ref = ca(BATCH).numpy()
+    cfg = AttentionConfig()
+    out, _ = mh.causal_attention(
+        mh.example_batch(3), mh.init_causal_attention(cfg, 123), cfg, mh.FLOAT32_TORCH
+    )
+    np.testing.assert_array_equal(out, ref)
+
+
+def _random_configs(count: int, seed: int = 2026):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        kind = ("wrapper", "split")[int(rng.integers(2))]
+        heads, hd = int(rng.integers(1, 6)), int(rng.integers(1, 9))
+        d_out = hd if kind == "wrapper" else hd * heads
+        cfg = AttentionConfig(int(rng.integers(1, 33)), d_out, heads, 12, bool(rng.integers(2)))
+        out.append((kind, cfg, int(rng.integers(2**31)), int(rng.integers(1, 4)), int(rng.integers(1, 11))))
+    return out
+
+
+RANDOM = _random_configs(50)
+
+
+def test_the_random_configurations_cover_both_sides_of_the_exact_line():
+    inside = sum(exact_domain(kind, cfg, b, n) for kind, cfg, _, b, n in RANDOM)
+    assert 15 <= inside <= 35, inside
+
+
+@pytest.mark.parametrize(("kind", "cfg", "seed", "b", "n"), RANDOM)
+def test_fifty_random_configurations(kind, cfg, seed, b, n):
+    x = TorchGenerator(seed + 1).rand(b, n, cfg.d_in)
+    _compare(kind, cfg, seed, x, exact=exact_domain(kind, cfg, b, n))
+
+
+@pytest.mark.parametrize("kind", ["wrapper", "split"])
+def test_dropout_in_training_mode_draws_the_same_masks(kind):
+    # torch.manual_seed(123), build the module, run it in training mode: the dropout masks are the
+    # draws that follow the weights, one head after another for the wrapper.
+    cfg = AttentionConfig(dropout=0.5)
+    module = _torch_module(kind, cfg, 123, dropout=0.5)
+    with torch.no_grad():
+        ref = module(BATCH).numpy()
+    gen = TorchGenerator(123)
+    params = mh.init_params(kind, cfg, gen)
+    out = mh.forward(mh.example_batch(3), params, mh.FLOAT32_TORCH, gen=gen).output
+    np.testing.assert_array_equal(out, ref)
+
+
+def test_gpt2_small_to_a_millionth_and_its_parameter_count():
+    module = _torch_module("split", GPT2_SMALL, 123)
+    assert sum(p.numel() for p in module.parameters()) == 2_360_064
+    x = mh.example_batch(768)
+    params = mh.init_split(GPT2_SMALL, 123)
+    with torch.no_grad():
+        ref = module(torch.from_numpy(x)).numpy()
+    for arith in (mh.FLOAT32_TORCH, mh.FLOAT64):
+        out = mh.forward(x, params, arith).output
+        assert np.max(np.abs(out - ref)) <= RTOL * np.max(np.abs(ref)), arith.name

@@ -1,0 +1,190 @@
+"""Figure builders for the multi-head page: W_q's stripes, one heatmap per head, the speed-up.
+
+The stripes figure draws each head's columns in its own hue (the post's picture: every head's
+weights sit side by side in adjacent column groups). Matrices larger than ``MAX_CELLS`` a side
+are thinned to every k-th row and column within each head, so the bands stay exact however
+large the matrix. Builders add shapes and annotations in one layout update and keep per-cell
+text to small matrices: GPT-2's W_q must not cost the page a second per rerun.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from core.mha_speed import Timing
+from ui import figures
+
+HEAD_HUES = (*figures.PALETTE, "#b7791f", "#d53f8c")
+MAX_CELLS = 96  # per axis; beyond it a matrix is thinned
+TEXT_CELLS = 100  # print values in the cells up to this many
+
+
+def _starts(size: int, parts: int) -> np.ndarray:
+    """The first index of each of at most ``parts`` nearly equal consecutive blocks of ``size``."""
+    parts = max(1, min(size, parts))
+    edges = np.linspace(0, size, parts + 1).round().astype(int)
+    return np.array([a for a, b in itertools.pairwise(edges) if b > a])
+
+
+def thin(
+    m: np.ndarray, head_width: int, max_cells: int = MAX_CELLS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows and columns kept to draw ``m``: (kept rows, kept columns, sub-matrix).
+
+    Thinning, not pooling: the mean of a block of random weights is near zero everywhere and
+    its maximum near the bound everywhere, and either would draw flat bands with no texture.
+    Columns are thinned inside each head, so no drawn column belongs to two heads.
+    """
+    m = np.asarray(m, dtype=np.float64)
+    rows, cols = m.shape
+    heads = max(1, cols // head_width)
+    r = _starts(rows, max_cells)
+    c = np.concatenate(
+        [h * head_width + _starts(head_width, max(1, max_cells // heads)) for h in range(heads)]
+    )
+    return r, c, m[np.ix_(r, c)]
+
+
+def striped_matrix(
+    m: np.ndarray,
+    head_width: int,
+    *,
+    row_labels: Sequence[str] | None = None,
+    title: str | None = None,
+    max_cells: int = MAX_CELLS,
+    height: int = 320,
+) -> go.Figure:
+    """A matrix whose consecutive groups of ``head_width`` columns belong to head 1, 2, ...
+
+    Each head is drawn in its own hue, white at 0 and full colour at the largest |value| of
+    either sign; hover shows the signed value and its real row and column. Vertical lines and
+    labels mark the heads (none when there is a single group).
+    """
+    m = np.asarray(m, dtype=np.float64)
+    head_width = max(1, min(int(head_width), m.shape[1]))
+    heads = max(1, m.shape[1] // head_width)
+    r, c, sub = thin(m, head_width, max_cells)
+    thinned = len(r) < m.shape[0] or len(c) < m.shape[1]
+    vmax = float(np.abs(m).max()) or 1.0
+    ys = list(row_labels) if row_labels is not None and not len(r) < m.shape[0] else [str(i + 1) for i in r]
+    text_on = sub.size <= TEXT_CELLS
+    fig = go.Figure()
+    shapes, notes = [], []
+    for h in range(heads):
+        mine = (c >= h * head_width) & (c < (h + 1) * head_width)
+        x = c[mine] + 1  # real 1-based column numbers
+        hue = HEAD_HUES[h % len(HEAD_HUES)]
+        fig.add_trace(
+            go.Heatmap(
+                z=sub[:, mine],
+                x=x,
+                y=ys,
+                zmin=-vmax,
+                zmax=vmax,
+                colorscale=[[0.0, hue], [0.5, "#ffffff"], [1.0, hue]],
+                showscale=False,
+                xgap=0 if thinned else 1,
+                ygap=0 if thinned else 1,
+                texttemplate="%{z:.4f}" if text_on else None,
+                hovertemplate=f"head {h + 1}<br>row %{{y}}, column %{{x}}: %{{z:.4f}}<extra></extra>",
+            )
+        )
+        if heads > 1:
+            step = x[1] - x[0] if len(x) > 1 else 1
+            left, right = x[0] - step / 2, x[-1] + step / 2
+            if h:
+                shapes.append(
+                    dict(type="line", x0=left, x1=left, y0=0, y1=1, yref="paper", line=dict(width=1.5))
+                )
+            notes.append(
+                dict(x=(left + right) / 2, y=1.0, yref="paper", yanchor="bottom", text=f"h{h + 1}",
+                     showarrow=False, font=dict(color=hue, size=12))
+            )  # fmt: skip
+    fig.update_layout(shapes=shapes, annotations=notes)
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False)
+    fig.update_yaxes(autorange="reversed", type="category", showgrid=False)
+    fig = figures._layout(fig, title, height)
+    fig.update_layout(margin=dict(t=60 if title else 30))
+    return fig
+
+
+def head_grid(
+    weights: np.ndarray, labels: Sequence[str], *, per_row: int = 4, title: str | None = None
+) -> go.Figure:
+    """Every head's attention weights ``[H, n, n]`` as one tiled heatmap (one trace: fast).
+
+    Heads are laid out ``per_row`` to a row with a blank column and row between tiles; the
+    blank cells are NaN, which Plotly leaves undrawn. Each tile keeps the token labels.
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    h, n, _ = w.shape
+    cols = min(h, per_row)
+    rows = -(-h // cols)
+    z = np.full((rows * (n + 1) - 1, cols * (n + 1) - 1), np.nan)
+    for i in range(h):
+        r0, c0 = (i // cols) * (n + 1), (i % cols) * (n + 1)
+        z[r0 : r0 + n, c0 : c0 + n] = w[i]
+    xt = [c * (n + 1) + j for c in range(cols) for j in range(n)]
+    yt = [r * (n + 1) + j for r in range(rows) for j in range(n)]
+    text_on = h <= per_row
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            zmin=0.0,
+            zmax=1.0,
+            colorscale=figures.SEQUENTIAL,
+            showscale=False,
+            xgap=1,
+            ygap=1,
+            texttemplate="%{z:.2f}" if text_on else None,
+            hovertemplate="%{z:.4f}<extra></extra>",
+        )
+    )
+    notes = [
+        dict(x=(i % cols) * (n + 1) + (n - 1) / 2, y=(i // cols) * (n + 1) - 0.6, text=f"head {i + 1}",
+             showarrow=False, yanchor="bottom", font=dict(size=13))
+        for i in range(h)
+    ]  # fmt: skip
+    fig.update_layout(annotations=notes)
+    axis = dict(tickfont=dict(size=10), showgrid=False, zeroline=False)
+    fig.update_xaxes(
+        tickvals=xt, ticktext=[labels[j] for _ in range(cols) for j in range(n)], tickangle=-45, **axis
+    )
+    fig.update_yaxes(tickvals=yt, ticktext=[labels[j] for _ in range(rows) for j in range(n)], **axis)
+    fig.update_yaxes(autorange="reversed")
+    fig = figures._layout(fig, title, 90 + 230 * rows)
+    fig.update_layout(margin=dict(t=70 if title else 30))
+    return fig
+
+
+def speedup_plot(timings: Sequence[Timing], *, title: str | None = None, height: int = 360) -> go.Figure:
+    """Speed-up of the split class (wrapper time / split time) against heads, one line per n."""
+    fig = go.Figure()
+    done = [t for t in timings if t.speedup is not None]
+    for i, (n, b) in enumerate(sorted({(t.case.n, t.case.batch) for t in done})):
+        pts = sorted((t for t in done if (t.case.n, t.case.batch) == (n, b)), key=lambda t: t.case.heads)
+        fig.add_trace(
+            go.Scatter(
+                x=[t.case.heads for t in pts],
+                y=[t.speedup for t in pts],
+                mode="lines+markers",
+                name=f"n = {n:,}" + (f", batch {b}" if b > 1 else ""),
+                line=dict(color=figures.PALETTE[i % len(figures.PALETTE)]),
+                hovertemplate="H = %{x}: %{y:.2f}×<extra>" + f"n = {n:,}" + "</extra>",
+            )
+        )
+    fig.add_hline(y=1.0, line=dict(color=figures.MUTED, dash="dash"), annotation_text="same speed")
+    fig.update_xaxes(title="heads H", type="log", tickvals=sorted({t.case.heads for t in done}) or None)
+    ups = [t.speedup for t in done] or [1.0]
+    lo, hi = np.floor(np.log2(min(min(ups), 1.0))), np.ceil(np.log2(max(max(ups), 1.0)))
+    ticks = [2.0**k for k in range(int(lo), int(hi) + 1)]
+    fig.update_yaxes(title="speed-up of the split class (×)", type="log", tickvals=ticks,
+                     ticktext=[f"{v:g}×" for v in ticks])  # fmt: skip
+    fig.update_layout(legend=dict(orientation="h", y=-0.22, yanchor="top", x=0))
+    fig = figures._layout(fig, title, height)
+    fig.update_layout(margin=dict(b=80))
+    return fig
