@@ -72,30 +72,30 @@ def striped_matrix(
     vmax = float(np.abs(m).max()) or 1.0
     ys = list(row_labels) if row_labels is not None and not len(r) < m.shape[0] else [str(i + 1) for i in r]
     text_on = sub.size <= TEXT_CELLS
-    fig = go.Figure()
-    shapes, notes = [], []
+    data, shapes, notes = [], [], []
     for h in range(heads):
         mine = (c >= h * head_width) & (c < (h + 1) * head_width)
         x = c[mine] + 1  # real 1-based column numbers
         hue = HEAD_HUES[h % len(HEAD_HUES)]
-        fig.add_trace(
-            go.Heatmap(
-                z=sub[:, mine],
-                x=x,
-                y=ys,
-                zmin=-vmax,
-                zmax=vmax,
-                colorscale=[[0.0, hue], [0.5, "#ffffff"], [1.0, hue]],
-                showscale=False,
-                xgap=0 if thinned else 1,
-                ygap=0 if thinned else 1,
-                texttemplate="%{z:.4f}" if text_on else None,
-                hovertemplate=f"head {h + 1}<br>row %{{y}}, column %{{x}}: %{{z:.4f}}<extra></extra>",
-            )
-        )
+        trace = {
+            "type": "heatmap",
+            "z": sub[:, mine].tolist(),
+            "x": x.tolist(),
+            "y": ys,
+            "zmin": -vmax,
+            "zmax": vmax,
+            "colorscale": [[0.0, hue], [0.5, "#ffffff"], [1.0, hue]],
+            "showscale": False,
+            "xgap": 0 if thinned else 1,
+            "ygap": 0 if thinned else 1,
+            "hovertemplate": f"head {h + 1}<br>row %{{y}}, column %{{x}}: %{{z:.4f}}<extra></extra>",
+        }
+        if text_on:
+            trace["texttemplate"] = "%{z:.4f}"
+        data.append(trace)
         if heads > 1:
             step = x[1] - x[0] if len(x) > 1 else 1
-            left, right = x[0] - step / 2, x[-1] + step / 2
+            left, right = float(x[0] - step / 2), float(x[-1] + step / 2)
             if h:
                 shapes.append(
                     dict(type="line", x0=left, x1=left, y0=0, y1=1, yref="paper", line=dict(width=1.5))
@@ -104,12 +104,16 @@ def striped_matrix(
                 dict(x=(left + right) / 2, y=1.0, yref="paper", yanchor="bottom", text=f"h{h + 1}",
                      showarrow=False, font=dict(color=hue, size=12))
             )  # fmt: skip
-    fig.update_layout(shapes=shapes, annotations=notes)
-    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False)
-    fig.update_yaxes(autorange="reversed", type="category", showgrid=False)
-    fig = figures._layout(fig, title, height)
-    fig.update_layout(margin=dict(t=60 if title else 30))
-    return fig
+    spec = figures.layout(
+        title,
+        height,
+        shapes=shapes,
+        annotations=notes,
+        xaxis={"showticklabels": False, "showgrid": False, "zeroline": False},
+        yaxis={"autorange": "reversed", "type": "category", "showgrid": False},
+    )
+    spec["margin"]["t"] = 60 if title else 30
+    return figures.figure(data, spec)
 
 
 def head_grid(
@@ -118,7 +122,7 @@ def head_grid(
     """Every head's attention weights ``[H, n, n]`` as one tiled heatmap (one trace: fast).
 
     Heads are laid out ``per_row`` to a row with a blank column and row between tiles; the
-    blank cells are NaN, which Plotly leaves undrawn. Each tile keeps the token labels.
+    blank cells are null, which Plotly leaves undrawn. Each tile keeps the token labels.
     """
     w = np.asarray(weights, dtype=np.float64)
     h, n, _ = w.shape
@@ -130,61 +134,69 @@ def head_grid(
         z[r0 : r0 + n, c0 : c0 + n] = w[i]
     xt = [c * (n + 1) + j for c in range(cols) for j in range(n)]
     yt = [r * (n + 1) + j for r in range(rows) for j in range(n)]
-    text_on = h <= per_row
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            zmin=0.0,
-            zmax=1.0,
-            colorscale=figures.SEQUENTIAL,
-            showscale=False,
-            xgap=1,
-            ygap=1,
-            texttemplate="%{z:.2f}" if text_on else None,
-            hovertemplate="%{z:.4f}<extra></extra>",
-        )
-    )
+    trace = {
+        "type": "heatmap",
+        "z": np.where(np.isnan(z), None, z).tolist(),
+        "zmin": 0.0,
+        "zmax": 1.0,
+        "colorscale": figures.SEQUENTIAL,
+        "showscale": False,
+        "xgap": 1,
+        "ygap": 1,
+        "hovertemplate": "%{z:.4f}<extra></extra>",
+    }
+    if h <= per_row:
+        trace["texttemplate"] = "%{z:.2f}"
     notes = [
         dict(x=(i % cols) * (n + 1) + (n - 1) / 2, y=(i // cols) * (n + 1) - 0.6, text=f"head {i + 1}",
              showarrow=False, yanchor="bottom", font=dict(size=13))
         for i in range(h)
     ]  # fmt: skip
-    fig.update_layout(annotations=notes)
-    axis = dict(tickfont=dict(size=10), showgrid=False, zeroline=False)
-    fig.update_xaxes(
-        tickvals=xt, ticktext=[labels[j] for _ in range(cols) for j in range(n)], tickangle=-45, **axis
+    axis = {"tickfont": {"size": 10}, "showgrid": False, "zeroline": False}
+    xticks = [labels[j] for _ in range(cols) for j in range(n)]
+    yticks = [labels[j] for _ in range(rows) for j in range(n)]
+    spec = figures.layout(
+        title,
+        90 + 230 * rows,
+        annotations=notes,
+        xaxis={"tickvals": xt, "ticktext": xticks, "tickangle": -45, **axis},
+        yaxis={"tickvals": yt, "ticktext": yticks, "autorange": "reversed", **axis},
     )
-    fig.update_yaxes(tickvals=yt, ticktext=[labels[j] for _ in range(rows) for j in range(n)], **axis)
-    fig.update_yaxes(autorange="reversed")
-    fig = figures._layout(fig, title, 90 + 230 * rows)
-    fig.update_layout(margin=dict(t=70 if title else 30))
-    return fig
+    spec["margin"]["t"] = 70 if title else 30
+    return figures.figure([trace], spec)
 
 
 def speedup_plot(timings: Sequence[Timing], *, title: str | None = None, height: int = 360) -> go.Figure:
     """Speed-up of the split class (wrapper time / split time) against heads, one line per n."""
-    fig = go.Figure()
+    data = []
     done = [t for t in timings if t.speedup is not None]
     for i, (n, b) in enumerate(sorted({(t.case.n, t.case.batch) for t in done})):
         pts = sorted((t for t in done if (t.case.n, t.case.batch) == (n, b)), key=lambda t: t.case.heads)
-        fig.add_trace(
-            go.Scatter(
-                x=[t.case.heads for t in pts],
-                y=[t.speedup for t in pts],
-                mode="lines+markers",
-                name=f"n = {n:,}" + (f", batch {b}" if b > 1 else ""),
-                line=dict(color=figures.PALETTE[i % len(figures.PALETTE)]),
-                hovertemplate="H = %{x}: %{y:.2f}×<extra>" + f"n = {n:,}" + "</extra>",
-            )
+        data.append(
+            {
+                "type": "scatter",
+                "x": [t.case.heads for t in pts],
+                "y": [t.speedup for t in pts],
+                "mode": "lines+markers",
+                "name": f"n = {n:,}" + (f", batch {b}" if b > 1 else ""),
+                "line": {"color": figures.PALETTE[i % len(figures.PALETTE)]},
+                "hovertemplate": "H = %{x}: %{y:.2f}×<extra>" + f"n = {n:,}" + "</extra>",
+            }
         )
-    fig.add_hline(y=1.0, line=dict(color=figures.MUTED, dash="dash"), annotation_text="same speed")
-    fig.update_xaxes(title="heads H", type="log", tickvals=sorted({t.case.heads for t in done}) or None)
     ups = [t.speedup for t in done] or [1.0]
     lo, hi = np.floor(np.log2(min(min(ups), 1.0))), np.ceil(np.log2(max(max(ups), 1.0)))
     ticks = [2.0**k for k in range(int(lo), int(hi) + 1)]
-    fig.update_yaxes(title="speed-up of the split class (×)", type="log", tickvals=ticks,
-                     ticktext=[f"{v:g}×" for v in ticks])  # fmt: skip
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, yanchor="top", x=0))
-    fig = figures._layout(fig, title, height)
-    fig.update_layout(margin=dict(b=80))
-    return fig
+    spec = figures.layout(
+        title,
+        height,
+        legend={"orientation": "h", "y": -0.22, "yanchor": "top", "x": 0},
+        xaxis={"title": {"text": "heads H"}, "type": "log", "tickvals": sorted({t.case.heads for t in done})},
+        yaxis={"title": {"text": "speed-up of the split class (×)"}, "type": "log", "tickvals": ticks,
+               "ticktext": [f"{v:g}×" for v in ticks]},
+        shapes=[{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 1.0, "y1": 1.0,
+                 "line": {"color": figures.MUTED, "dash": "dash"}}],
+        annotations=[{"xref": "paper", "x": 1, "y": 0, "yref": "y", "text": "same speed", "showarrow": False,
+                      "xanchor": "right", "yanchor": "bottom"}],
+    )  # fmt: skip
+    spec["margin"]["b"] = 80
+    return figures.figure(data, spec)
