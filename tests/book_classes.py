@@ -39,6 +39,7 @@ class CausalAttention(nn.Module):
         attn_scores = queries @ keys.transpose(1, 2)
         attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
         attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)
+        self.attn_weights = attn_weights  # not in the book: kept so tests can read the weights
         attn_weights = self.dropout(attn_weights)
         return attn_weights @ values
 

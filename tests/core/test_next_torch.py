@@ -15,7 +15,7 @@ from core.block import BlockConfig
 torch = pytest.importorskip("torch")
 nn = torch.nn
 
-from tests.core.book_torch import CausalAttention  # noqa: E402
+from tests.book_classes import CausalAttention  # noqa: E402
 
 
 class MultiHeadAttention(nn.Module):
