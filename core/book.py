@@ -174,14 +174,7 @@ FIGURE_02 = {
 # the second prints the same). Exercise 3.2 is the wrapper with d_out = 1. Shapes and GPT-2's
 # head_dim / divisor are the post's; the parameter count is the book's (GPT_CONFIG_124M).
 FIGURE_05 = {
-    "causal_attention": (
-        "[-0.4519, 0.2216]",
-        "[-0.5874, 0.0058]",
-        "[-0.6300, -0.0632]",
-        "[-0.5675, -0.0843]",
-        "[-0.5526, -0.0981]",
-        "[-0.5299, -0.1081]",
-    ),
+    "causal_attention": SECTION_3_5_1["causal_attention_output"],  # the same printout
     "wrapper": (
         "[-0.4519, 0.2216, 0.4772, 0.1063]",
         "[-0.5874, 0.0058, 0.5891, 0.3257]",
