@@ -7,24 +7,28 @@ no ``out_proj`` on either side. Then, where torch imports, the book's two PyTorc
 
 Prints a ratio table (speed-up = wrapper time / split time; above 1 the split class wins), the
 BLAS library and thread counts, then one figure per cell. Also the page's server time for a
-rerun after a control change (median of 20 AppTest reruns, warm cache).
+rerun after the head count moves with the GPT-2 small preset loaded (``bench.pages.rerun_times``,
+warm cache; ``bench_pages`` moves the toy's head count, as ``page_multi_head_*``), the GPT-2
+model's first build and forward, and last the headline answer: ``multihead.headline.*``, the
+whole-forward speed-up at d = 768, H = 12, batch 1, n = 1,024 (NumPy, then torch if timed); a
+grid without n = 1,024 uses its largest n and says so in the name (``..._n256``).
 """
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Iterable, Iterator
 
 import numpy as np
 
 from bench import Figure, best_of
+from bench.pages import rerun_times
 from core import mha_speed
 from core.mha_speed import Case, Timing
 
 FULL = dict(ns=(64, 256, 1024, 4096), heads=(1, 2, 4, 12, 16), batches=(1, 8))
 QUICK = dict(ns=(64, 256), heads=(1, 12), batches=(1,))
 D = 768
+HEADLINE = dict(d=768, heads=12, batch=1, n=1024)  # GPT-2 small's shape, one sequence of 1,024 tokens
 
 
 def _say(line: str = "") -> None:
@@ -80,28 +84,28 @@ def _torch_timings(cases: list[Case], repeat: int) -> tuple[list[Timing], str] |
     return out, f"torch {torch.__version__}, {torch.get_num_threads()} intra-op threads"
 
 
-def _page_rerun_ms(reruns: int = 20) -> tuple[float, float]:
-    """Median server time of a page rerun after a control change, warm cache: toy and GPT-2."""
-    from streamlit import config
+def _headline(name: str, timings: list[Timing]) -> Iterator[Figure]:
+    """The speed-up at the HEADLINE cell (or its largest n, named in the figure); none if skipped."""
+    h = HEADLINE
+    cells = [t for t in timings if (t.case.d, t.case.heads, t.case.batch) == (h["d"], h["heads"], h["batch"])]
+    ns = {t.case.n for t in cells}
+    n = h["n"] if h["n"] in ns else max(ns, default=None)
+    t = next((t for t in cells if t.case.n == n), None)
+    if t is None or t.speedup is None:
+        _say(f"# {name}: no timing at d = {h['d']}, H = {h['heads']}, batch {h['batch']}, n = {n}")
+        return
+    yield Figure(name if n == h["n"] else f"{name}_n{n}", t.speedup, "x")
 
-    from tests.app.conftest import open_page, widget
+
+def _gpt2_page_rerun(reruns: int) -> Iterator[Figure]:
+    """The page's rerun after the head count moves, GPT-2 small preset loaded from the URL."""
+    from streamlit import config
 
     # The preset callback writes bound widgets through session state, as intended; silence the
     # once-per-process notice so the figures stay readable.
     config.set_option("global.disableWidgetStateDuplicationWarning", True)
-    medians = []
-    for query, key, values in (({}, "heads", (1, 2)), ({"preset": "GPT-2 small"}, "heads", (12, 6))):
-        at = open_page("app_pages/multihead.py", query)
-        for v in values:  # warm the cache for both values
-            widget(at, key).set_value(v).run()
-        times = []
-        for i in range(reruns):
-            widget(at, key).set_value(values[i % 2])
-            t0 = time.perf_counter()
-            at.run()
-            times.append(time.perf_counter() - t0)
-        medians.append(1e3 * statistics.median(times))
-    return medians[0], medians[1]
+    timing = rerun_times("app_pages/multihead.py", "heads", (12, 6), reruns, query={"preset": "GPT-2 small"})
+    yield from timing.figures("multihead.page.gpt2_heads")
 
 
 def run(quick: bool) -> Iterable[Figure]:
@@ -112,10 +116,13 @@ def run(quick: bool) -> Iterable[Figure]:
     ns, hs, bs = grid["ns"], grid["heads"], grid["batches"]
     _say(f"# grid: d = {D}, n in {ns}, H in {hs}, batch in {bs}; fastest of >= {repeat} alternating rounds")
     cases = mha_speed.grid(grid["ns"], grid["heads"], grid["batches"], D)
+    forward: list[Timing] = []
     for mode in mha_speed.MODES:
         timings = mha_speed.measure(cases, mode, repeat=repeat, budget_s=1.0 if quick else 2.0)
         _table(f"NumPy, {mode}", timings)
         yield from _figures(f"multihead.numpy.{mode}", timings)
+        if mode == "forward":
+            forward = timings
     found = _torch_timings(cases, repeat)
     if found is None:
         _say("# torch not importable: the torch classes were not timed")
@@ -123,14 +130,16 @@ def run(quick: bool) -> Iterable[Figure]:
         timings, note = found
         _table(f"PyTorch classes ({note}), forward without out_proj", timings)
         yield from _figures("multihead.torch.forward", timings)
-    toy, gpt2 = _page_rerun_ms()
-    yield Figure("multihead.page.rerun_after_control_change.toy", toy, "ms")
-    yield Figure("multihead.page.rerun_after_control_change.gpt2", gpt2, "ms")
+    yield from _gpt2_page_rerun(5 if quick else 20)
     yield Figure(
         "multihead.gpt2_split_init_and_forward",
         1e3 * best_of(_gpt2_cold, repeat=3),
         "ms",
     )
+    # The question this module answers: does the single big matmul win? (above 1: yes)
+    yield from _headline("multihead.headline.speedup_split_over_wrapper", forward)
+    if found is not None:
+        yield from _headline("multihead.headline.torch_speedup_split_over_wrapper", found[0])
 
 
 def _gpt2_cold() -> None:

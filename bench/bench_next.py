@@ -1,43 +1,21 @@
-""" "What comes next" (figure 07): the page's server time per rerun, and its core in isolation.
+""" "What comes next" (figure 07): its core in isolation, and the page's rerun per control.
 
-Server time is what AppTest measures for a rerun after a control change, with the app's modules
-imported and every cache warm: the median and 95th percentile of ``reruns`` reruns, each after
-one control change (the preset box, the shuffle text, the cached tokens, in turn). The ``_cpu``
-figures are the process's CPU time for the same reruns (AppTest runs the script in a thread of
-this process), which a machine shared with other jobs inflates far less than wall time.
+The core figures time the permutation test (both masks) and the block's parameter count. The
+page figures are ``bench.pages.rerun_times`` (AppTest server time of a rerun, warm cache; median,
+p95, process CPU median, first run) for the two controls ``bench_pages`` does not move: the
+preset box (stepped through every GPT-2 preset) and the shuffle text (five rotations in turn).
+``bench_pages`` moves the cached tokens, as ``page_what_comes_next_*``.
 """
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Iterable
 
 from bench import Figure, best_of
+from bench.pages import rerun_times
 from core import block, equivariance, tokens, weights
 
-
-def _page_reruns(reruns: int) -> tuple[list[float], list[float]]:
-    from tests.app.conftest import open_page, widget
-
-    at = open_page("app_pages/next.py")
-    presets = list(block.GPT2_PRESETS)
-    for name in presets:  # warm: every preset once
-        widget(at, "preset").set_value(name).run()
-    changes = (
-        lambda i: widget(at, "preset").set_value(presets[i % len(presets)]),
-        lambda i: widget(at, "perm").set_value(equivariance.format_permutation(_rotation(i))),
-        lambda i: widget(at, "kv_tokens").set_value(1024 + i),
-    )
-    wall, cpu = [], []
-    for i in range(reruns):
-        changed = changes[i % len(changes)](i)
-        t0, c0 = time.perf_counter(), time.process_time()
-        changed.run()
-        wall.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-        assert not at.exception, [e.value for e in at.exception]
-    return wall, cpu
+PAGE = "app_pages/next.py"
 
 
 def _rotation(i: int) -> tuple[int, ...]:
@@ -47,10 +25,9 @@ def _rotation(i: int) -> tuple[int, ...]:
 
 def run(quick: bool) -> Iterable[Figure]:
     reruns = 5 if quick else 20
-    wall, cpu = _page_reruns(reruns)
-    for name, times in (("", sorted(wall)), ("_cpu", sorted(cpu))):
-        yield Figure(f"next_page_rerun{name}_median", 1e3 * statistics.median(times), "ms")
-        yield Figure(f"next_page_rerun{name}_p95", 1e3 * times[round(0.95 * (len(times) - 1))], "ms")
+    yield from rerun_times(PAGE, "preset", list(block.GPT2_PRESETS), reruns).figures("next_page_preset")
+    shuffles = [equivariance.format_permutation(_rotation(i)) for i in range(5)]
+    yield from rerun_times(PAGE, "perm", shuffles, reruns).figures("next_page_perm")
 
     x, ws, perm = tokens.inputs(), weights.section_3_4(), (5, 4, 3, 2, 1, 0)
     yield Figure(

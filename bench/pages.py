@@ -30,13 +30,20 @@ class Timing:
         yield Figure(f"{name}_first_run", self.cold_s * 1e3, "ms")
 
 
-def rerun_times(path: str, key: str | None, values: Sequence[object], repeats: int = 20) -> Timing:
-    """Open ``path`` in a fresh AppTest session, then time ``repeats`` reruns, each after setting
-    the widget ``key`` to the next of ``values`` (in turn); ``key=None`` reruns unchanged."""
+def rerun_times(
+    path: str,
+    key: str | None,
+    values: Sequence[object],
+    repeats: int = 20,
+    query: dict[str, str | list[str]] | None = None,
+) -> Timing:
+    """Open ``path`` in a fresh AppTest session (with the URL query ``query``, e.g. a preset), then
+    time ``repeats`` reruns, each after setting the widget ``key`` to the next of ``values`` (in
+    turn); ``key=None`` reruns unchanged."""
     from tests.app.conftest import open_page, widget
 
     t0 = time.perf_counter()
-    at = open_page(path)
+    at = open_page(path, query)
     cold = time.perf_counter() - t0
     if at.exception:
         raise RuntimeError(f"{path} raised: {at.exception[0].message}")
