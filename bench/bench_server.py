@@ -52,6 +52,13 @@ def _visit(server, browser, t0: float, quick: bool) -> Iterable[Figure]:
     yield Figure("cold_start_to_first_page_served", time.perf_counter() - t0, "s")
     open_settled(page, server.url)
     yield Figure("cold_start_to_first_page_drawn", time.perf_counter() - t0, "s")
+    # The same first visit to the now warm server, from a fresh browser context: what the
+    # browser itself spends (fetching and starting Streamlit's frontend) on any first visit.
+    fresh = browser.new_context().new_page()
+    t1 = time.perf_counter()
+    fresh.goto(server.url)
+    fresh.wait_for_selector("[data-testid='stMain'] h1", timeout=60_000)
+    yield Figure("warm_server_first_page_served_fresh_browser", time.perf_counter() - t1, "s")
     for info in PAGES:
         open_settled(page, page_url(server, info))
     yield Figure("server_peak_memory_all_pages", peak_rss_bytes(server.proc.pid) / 2**20, "MiB")
