@@ -7,9 +7,8 @@ from core import attention, book, learning, tokens, weights
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui.learning_figures import loss_curves
-from ui.weights import weight_set_caption, weight_set_control
+from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
-MODE_LABELS = {"none": "No matrices", "tied": "Tied W_q = W_k", "three": "Three matrices"}
 TARGET_LABELS = {
     "previous": "Previous token",
     "first": "First token",

@@ -6,9 +6,8 @@ import streamlit as st
 from core import attention, book, tokens, weights
 from ui import checks, controls, figures, tables
 from ui import format as fmt
-from ui.weights import weight_set_caption, weight_set_control
+from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
-MODE_LABELS = {"none": "No matrices", "tied": "Tied W_q = W_k", "three": "Three matrices"}
 T = tokens.TOKENS
 
 mode = controls.radio(

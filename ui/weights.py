@@ -12,6 +12,9 @@ import streamlit as st
 from core.weights import WeightSet, init_weights, section_3_4, section_3_5
 from ui import controls
 
+# Figure 01's modes as every page names them; the label is also what a share link carries.
+MODE_LABELS = {"none": "No matrices", "tied": "Tied W_q = W_k", "three": "Three matrices"}
+
 SETS = ("Section 3.4", "Section 3.5", "Any seed")
 CAPTIONS = (
     "SelfAttention_v1: seed 123, torch.rand(3, 2)",
