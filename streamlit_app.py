@@ -4,6 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.links import keep_history_clean, upgrade_legacy_keys
 from ui.pages import PAGES
 
 st.set_page_config(
@@ -13,8 +14,15 @@ st.set_page_config(
     initial_sidebar_state="expanded",
 )
 
-pages = [
-    st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path, default=i == 0)
-    for i, p in enumerate(PAGES)
-]
-st.navigation(pages).run()
+pages = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES]
+# The root redirects to the first page, so that page answers at its own path too (/overview): a
+# default page is served at "/" only, and its own path then shows "Page not found".
+root = st.Page(
+    lambda: st.switch_page(pages[0]), title=PAGES[0].title, url_path="root", default=True, visibility="hidden"
+)
+page = st.navigation([root, *pages])
+info = {p.url_path: i for p, i in zip(pages, PAGES, strict=True)}.get(page.url_path)
+if info is not None:
+    upgrade_legacy_keys(info)
+page.run()
+keep_history_clean()

@@ -42,7 +42,7 @@ bytes_per_score = controls.radio(
 )
 gpu = cost.gpu(controls.select("GPU", cost.GPU_NAMES, key="gpu", default=cost.GPU_NAMES[0]))
 st.sidebar.caption(f"{gpu.stated}: {cf.fixed(gpu.memory_bytes, 0)} bytes. {gpu.source}")
-heads = controls.slider("Heads", 1, 128, 1, key="heads", help="The bill is linear in heads.")
+heads = controls.slider("Heads", 1, 128, 1, key="cost_heads", help="The bill is linear in heads.")
 layers = controls.slider("Layers", 1, 128, 1, key="layers", help="…and in layers.")
 t0_ms = controls.select_slider(
     "Baseline: ms per token at 1,024 tokens",
@@ -53,10 +53,18 @@ t0_ms = controls.select_slider(
 )
 st.sidebar.markdown("**FLOP split of one head**")
 d_in = controls.select_slider(
-    "d_in (embedding width)", WIDTHS, key="d_in", default=768, help="3: the book's toy. 768: GPT-2 small."
+    "d_in (embedding width)",
+    WIDTHS,
+    key="cost_d_in",
+    default=768,
+    help="3: the book's toy. 768: GPT-2 small.",
 )
 d_k = controls.select_slider(
-    "d_k (head width)", HEAD_WIDTHS, key="d_k", default=64, help="2: the book's toy. 64: GPT-2's head_dim."
+    "d_k (head width)",
+    HEAD_WIDTHS,
+    key="cost_d_k",
+    default=64,
+    help="2: the book's toy. 64: GPT-2's head_dim.",
 )
 
 st.title("What n² costs")

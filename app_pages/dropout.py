@@ -18,7 +18,7 @@ CHECK_DRAWS = 20_000  # the post's zero-row figure; its mean row sums are read a
 
 def _resample() -> None:
     # A click cannot live in the URL, so Resample bumps the bound seed: the new view is a link too.
-    st.session_state["seed"] = (st.session_state.get("seed", 123) + 1) % (SEED_MAX + 1)
+    st.session_state["drop_seed"] = (st.session_state.get("drop_seed", 123) + 1) % (SEED_MAX + 1)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -38,9 +38,11 @@ generator = controls.radio(
     format_func=GENERATORS.__getitem__,
     captions=GENERATOR_CAPTIONS,
 )
-seed = controls.integer("Seed", 0, SEED_MAX, 123, key="seed", help="The generator's seed")
+seed = controls.integer("Seed", 0, SEED_MAX, 123, key="drop_seed", help="The generator's seed")
 controls.button("Resample", key="resample", on_click=_resample, help="Adds one to the seed (kept in the URL)")
-draws = controls.select_slider("Draws", DRAWS, key="draws", default=10_000, help="Independent dropout passes")
+draws = controls.select_slider(
+    "Draws", DRAWS, key="drop_draws", default=10_000, help="Independent dropout passes"
+)
 
 st.title("Dropout: the row that sums to zero")
 st.markdown(

@@ -32,7 +32,7 @@ token = T.index(controls.select("Token", T, key="token", default="journey")) if 
 mode = controls.radio(
     "Mode shown in the heatmaps",
     attention.MODES,
-    key="mode",
+    key="learn_mode",
     default="three",
     format_func=MODE_LABELS.__getitem__,
 )
@@ -53,7 +53,7 @@ lr = controls.select_slider(
     "descent needs a larger rate here (try 1).",
 )
 steps = controls.select_slider("Steps", STEPS, key="steps", default=5_000)
-ws = weight_set_control()
+ws = weight_set_control(prefix="learn_")
 every = max(1, steps // 200)
 step = controls.slider(
     "Step shown",

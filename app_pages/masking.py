@@ -15,7 +15,7 @@ FILLS = {"-inf": -np.inf, "zero": 0.0}
 FILL_LABELS = {"-inf": "−∞ (the book)", "zero": "0 (the shortcut)"}
 LOGITS = "1.0, 2.0, 3.0, 0.0, 0.0"  # Giles Thomas's counterexample, as the post ships it
 
-ws = weight_set_control(default="Section 3.5")
+ws = weight_set_control(default="Section 3.5", prefix="mask_")
 stage = controls.select_slider(
     "Stage",
     tuple(range(1, masking.STAGES + 1)),
@@ -85,7 +85,9 @@ with right:
     st.caption("Each token's attention to later tokens, for both fills: a zero score is not a zero weight.")
 
 st.subheader("A zero score is not a zero weight")
-raw = controls.text("Logits, separated by commas or spaces", LOGITS, key="logits", help="1 to 64 numbers.")
+raw = controls.text(
+    "Logits, separated by commas or spaces", LOGITS, key="logits", max_chars=1_000, help="1 to 64 numbers."
+)
 try:
     logits = masking.parse_numbers(raw)
     st.session_state["logits_last_good"] = raw

@@ -26,7 +26,9 @@ d_in = controls.select_slider(
 d_out = controls.select_slider(
     "d_out", view.WIDTHS, key="d_out", default=2, help="Per head in the wrapper; the total when split."
 )
-seed = controls.slider("Seed", 0, 1000, 123, key="seed", help="torch.manual_seed(seed); the book uses 123.")
+seed = controls.slider(
+    "Seed", 0, 1000, 123, key="mh_seed", help="torch.manual_seed(seed); the book uses 123."
+)
 view.rerun_if_preset_stale(preset)
 cfg = AttentionConfig(d_in, d_out, heads, 1024 if preset == "GPT-2 small" else 6)
 

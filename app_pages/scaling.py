@@ -19,7 +19,7 @@ divisor = controls.toggle("Divide the scores by √d_k", True, key="divisor")
 draws = controls.select_slider("Draws", DRAWS, key="draws", default=500, help="The post used hundreds.")
 n_keys = controls.slider("Keys per row", 2, 64, 6, key="keys", help="The post's toy has six tokens.")
 seed = controls.slider(
-    "Seed", 0, 999, 0, key="seed", help="Same seed, same draws: every figure is reproducible."
+    "Seed", 0, 999, 0, key="dk_seed", help="Same seed, same draws: every figure is reproducible."
 )
 sampler = controls.radio(
     "Sampler",

@@ -25,7 +25,7 @@ def _rotation(i: int) -> tuple[int, ...]:
 
 def run(quick: bool) -> Iterable[Figure]:
     reruns = 5 if quick else 20
-    yield from rerun_times(PAGE, "preset", list(block.GPT2_PRESETS), reruns).figures("next_page_preset")
+    yield from rerun_times(PAGE, "block", list(block.GPT2_PRESETS), reruns).figures("next_page_preset")
     shuffles = [equivariance.format_permutation(_rotation(i)) for i in range(5)]
     yield from rerun_times(PAGE, "perm", shuffles, reruns).figures("next_page_perm")
 

@@ -34,10 +34,11 @@ LIMITS = {  # key: (label, min, max, help)
     "ff_mult": ("Feed-forward multiplier", 1, 16, "Hidden width of the feed-forward = multiplier × emb_dim."),
 }
 _LAST_GOOD = "_block_last_good"
+PRESET_KEY = "block"  # not "preset": Multi-head owns that URL key
 
 
 def _apply_preset() -> None:
-    cfg = GPT2_PRESETS.get(st.session_state["preset"])
+    cfg = GPT2_PRESETS.get(st.session_state[PRESET_KEY])
     if cfg is not None:
         for name in LIMITS:
             st.session_state[name] = getattr(cfg, name)
@@ -46,9 +47,9 @@ def _apply_preset() -> None:
 def _sync_preset() -> None:
     values = {name: st.session_state.get(name, getattr(DEFAULT, name)) for name in LIMITS}
     try:
-        st.session_state["preset"] = matching_preset(BlockConfig(**values)) or CUSTOM
+        st.session_state[PRESET_KEY] = matching_preset(BlockConfig(**values)) or CUSTOM
     except ValueError:
-        st.session_state["preset"] = CUSTOM
+        st.session_state[PRESET_KEY] = CUSTOM
 
 
 def block_config_control() -> tuple[BlockConfig, str | None]:
@@ -60,7 +61,7 @@ def block_config_control() -> tuple[BlockConfig, str | None]:
     controls.select(
         "Preset",
         PRESETS,
-        key="preset",
+        key=PRESET_KEY,
         default=PRESETS[0],
         on_change=_apply_preset,
         help="GPT-2's four sizes.",

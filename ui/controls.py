@@ -112,13 +112,9 @@ def integer(
     """A sidebar number input for integers such as seeds and widths.
 
     Streamlit 1.67 converts a bound integer input's URL value with ``int(float(v))`` and raises on
-    ``inf``/``1e999`` (OverflowError) before its own fallback can apply. So the URL value is
-    checked here first; one it would choke on is dropped and the input left unbound for this run
-    only, which shows the default, as every other control does with a bad value.
+    ``inf``/``1e999`` (OverflowError) before its own fallback can apply, so a URL value that is not
+    one integer within the bounds is dropped first (see ``_bind_if``).
     """
-    bind = BIND if _url_integer_ok(key, min_value, max_value) else None
-    if bind is None:
-        del st.query_params[key]
     return int(
         st.sidebar.number_input(
             label,
@@ -127,22 +123,31 @@ def integer(
             value=default,
             step=step,
             key=key,
-            bind=bind,
+            bind=_bind_if(key, lambda v: _integer_within(v, min_value, max_value)),
             help=help,
             on_change=on_change,
         )
     )
 
 
-def _url_integer_ok(key: str, min_value: int, max_value: int) -> bool:
-    """True when the URL has no value for ``key`` or exactly one integer within the bounds."""
-    values = st.query_params.get_all(key)
-    if not values:
-        return True
+def _integer_within(value: str, min_value: int, max_value: int) -> bool:
     try:
-        return len(values) == 1 and min_value <= int(values[0].strip()) <= max_value
+        return min_value <= int(value.strip()) <= max_value
     except ValueError:
         return False
+
+
+def _bind_if(key: str, readable: Callable[[str], bool]) -> str | None:
+    """``BIND`` when the URL has no value for ``key``, or exactly one that ``readable`` accepts.
+
+    Otherwise the value is dropped from the URL and the control left unbound for this run only,
+    so it shows its default, as every other control does with a bad value.
+    """
+    values = st.query_params.get_all(key)
+    if not values or (len(values) == 1 and readable(values[0])):
+        return BIND
+    del st.query_params[key]
+    return None
 
 
 def toggle(label: str, default: bool, *, key: str, help: str | None = None) -> bool:
@@ -150,9 +155,14 @@ def toggle(label: str, default: bool, *, key: str, help: str | None = None) -> b
     return bool(st.sidebar.toggle(label, value=default, key=key, bind=BIND, help=help))
 
 
-def text(label: str, default: str, *, key: str, help: str | None = None, max_chars: int | None = None) -> str:
-    """A text box (in the page body); the page parses what comes back, never evaluates it."""
-    return st.text_input(label, value=default, key=key, bind=BIND, help=help, max_chars=max_chars)
+def text(label: str, default: str, *, key: str, max_chars: int, help: str | None = None) -> str:
+    """A text box (in the page body); the page parses what comes back, never evaluates it.
+
+    ``max_chars`` is required: it caps what a reader can type, and a link whose value is longer is
+    dropped, so no text box can push a share link towards Streamlit's URL limit (524,288 chars).
+    """
+    bind = _bind_if(key, lambda v: len(v) <= max_chars)
+    return st.text_input(label, value=default, key=key, bind=bind, help=help, max_chars=max_chars)
 
 
 def button(label: str, *, key: str, on_click: Callable[[], None], help: str | None = None) -> bool:

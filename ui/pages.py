@@ -1,12 +1,29 @@
-"""The app's table of contents: one entry per page, in navigation order.
+"""The app's table of contents: one entry per page, in navigation order, with the URL keys it owns.
 
 ``streamlit_app.py`` builds ``st.navigation`` from it and the Overview lists it, so a page is
 added in one place. A page is listed only when it works.
+
+Every control is bound to the URL under its widget key, and Streamlit keeps a bound widget's
+value in session state under that key across page switches (1.67 restores it on any page that
+binds the same key). So a key bound by two pages is one value shared by both: a seed chosen on
+one page would silently become another page's seed. Each page therefore owns its keys, listed
+here as data; a key in ``SHARED_KEYS`` is shared on purpose, and nothing else may be bound by
+two pages (``tests/app/test_url_keys.py`` fails otherwise). ``legacy`` maps the keys of links
+published before the keys were namespaced to today's, so those links still open their view.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+# Keys several pages bind on purpose: one value that follows the reader from page to page.
+SHARED_KEYS: frozenset[str] = frozenset()
+
+
+def _frozen(mapping: Mapping[str, str] | None = None) -> Mapping[str, str]:
+    return MappingProxyType(dict(mapping or {}))
 
 
 @dataclass(frozen=True)
@@ -16,6 +33,20 @@ class PageInfo:
     icon: str  # a Material Symbols name, as st.Page takes it
     url_path: str  # stable: share links depend on it
     blurb: str  # one line for the Overview
+    keys: tuple[str, ...] = ()  # every URL key the page's controls bind, conditional ones included
+    legacy: Mapping[str, str] = field(default_factory=_frozen)  # old URL key -> key in ``keys``
+
+
+# Keys of the weight-set control (ui.weights); its pages prefix them, all but Three matrices.
+_WEIGHT_KEYS = ("weights", "seed", "init")
+
+
+def _prefixed(prefix: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(prefix + n for n in names)
+
+
+def _renamed(prefix: str, names: tuple[str, ...]) -> Mapping[str, str]:
+    return _frozen({n: prefix + n for n in names})
 
 
 PAGES: tuple[PageInfo, ...] = (
@@ -32,6 +63,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/replay:",
         "recap",
         "XXᵀ, a softmax, and why six outputs collapse onto one token.",
+        keys=("query", "key"),
     ),
     PageInfo(
         "app_pages/three_matrices.py",
@@ -39,6 +71,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/grid_on:",
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
+        keys=("mode", *_WEIGHT_KEYS),
     ),
     PageInfo(
         "app_pages/masking.py",
@@ -46,6 +79,8 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/visibility_off:",
         "masking",
         "Two causal paths that look unrelated half-way and end identical; a zero is not a mask.",
+        keys=(*_prefixed("mask_", _WEIGHT_KEYS), "stage", "fill", "logits"),
+        legacy=_renamed("mask_", _WEIGHT_KEYS),
     ),
     PageInfo(
         "app_pages/cost.py",
@@ -53,6 +88,8 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/memory:",
         "n-squared",
         "Bytes, cards and hours for one attention matrix, from 1 token to GPT-4.1's window.",
+        keys=("n", "bytes", "gpu", "cost_heads", "layers", "t0_ms", "cost_d_in", "cost_d_k"),
+        legacy=_renamed("cost_", ("heads", "d_in", "d_k")),
     ),
     PageInfo(
         "app_pages/learning.py",
@@ -60,6 +97,17 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/school:",
         "learning-to-attend",
         "Gradient descent turns the dials: W_q and W_k fitted to a target pattern, mode by mode.",
+        keys=(
+            "target",
+            "token",
+            "learn_mode",
+            "optimiser",
+            "lr",
+            "steps",
+            "step",
+            *_prefixed("learn_", _WEIGHT_KEYS),
+        ),
+        legacy=_renamed("learn_", ("mode", *_WEIGHT_KEYS)),
     ),
     PageInfo(
         "app_pages/next.py",
@@ -67,6 +115,20 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/arrow_forward:",
         "what-comes-next",
         "A block's parameters, attention's blindness to order, and the KV cache.",
+        keys=(
+            "block",
+            "emb_dim",
+            "n_heads",
+            "n_layers",
+            "context_length",
+            "ff_mult",
+            "qkv_bias",
+            "kv_tokens",
+            "kv_bytes",
+            "kv_batch",
+            "perm",
+        ),
+        legacy=_frozen({"preset": "block"}),
     ),
     PageInfo(
         "app_pages/dropout.py",
@@ -74,6 +136,8 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/grain:",
         "dropout",
         "Inverted dropout on causal weights: rows sum to 1 only on average, and row 1 dies half the time.",
+        keys=("p", "scaling", "generator", "drop_seed", "drop_draws"),
+        legacy=_renamed("drop_", ("seed", "draws")),
     ),
     PageInfo(
         "app_pages/scaling.py",
@@ -81,6 +145,8 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/functions:",
         "divide-by-sqrt-dk",
         "Scores spread like √d_k; without the divisor the softmax's gradient dies.",
+        keys=("d_k", "divisor", "draws", "keys", "dk_seed", "sampler"),
+        legacy=_renamed("dk_", ("seed",)),
     ),
     PageInfo(
         "app_pages/multihead.py",
@@ -88,6 +154,8 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/view_column:",
         "multi-head",
         "One W_q sliced into stripes: the wrapper against the split class, and a stopwatch.",
+        keys=("preset", "kind", "heads", "d_in", "d_out", "mh_seed"),
+        legacy=_renamed("mh_", ("seed",)),
     ),
 )
 
@@ -105,3 +173,11 @@ _ORDER = (
     "what-comes-next",
 )
 PAGES = tuple(sorted(PAGES, key=lambda p: _ORDER.index(p.url_path) if p.url_path in _ORDER else len(_ORDER)))
+
+
+def page_at(url_path: str) -> PageInfo:
+    """The page registered at ``url_path`` (the default page also answers at "")."""
+    for p in PAGES:
+        if p.url_path == url_path or (url_path == "" and p is PAGES[0]):
+            return p
+    raise KeyError(url_path)

@@ -24,15 +24,19 @@ CAPTIONS = (
 INITS = ("torch.rand", "nn.Linear")
 
 
-def weight_set_control(default: str = "Section 3.4") -> WeightSet:
-    """Sidebar controls for the weights; returns the chosen set (keys ``weights``, ``seed``, ``init``)."""
-    choice = controls.radio("Weights", SETS, key="weights", default=default, captions=CAPTIONS)
+def weight_set_control(default: str = "Section 3.4", *, prefix: str = "") -> WeightSet:
+    """Sidebar controls for the weights; returns the chosen set.
+
+    Their URL keys are ``weights``, ``seed`` and ``init`` behind the page's ``prefix`` (a page
+    owns its keys: see ``ui.pages``).
+    """
+    choice = controls.radio("Weights", SETS, key=f"{prefix}weights", default=default, captions=CAPTIONS)
     if choice == "Section 3.4":
         return section_3_4()
     if choice == "Section 3.5":
         return section_3_5()
-    seed = controls.integer("Seed", 0, 2**31 - 1, 123, key="seed", help="torch.manual_seed(seed)")
-    init = controls.radio("Initialisation", INITS, key="init", default="torch.rand", horizontal=True)
+    seed = controls.integer("Seed", 0, 2**31 - 1, 123, key=f"{prefix}seed", help="torch.manual_seed(seed)")
+    init = controls.radio("Initialisation", INITS, key=f"{prefix}init", default="torch.rand", horizontal=True)
     return init_weights(seed, "rand" if init == "torch.rand" else "linear")
 
 

@@ -79,7 +79,7 @@ def test_bytes_per_score_gpu_heads_and_layers_move_the_bill():
     at = open_page(PAGE)
     widget(at, "bytes").set_value(4).run()
     assert metrics(at)["Bytes"] == f"{1_047_576**2 * 4:,}"
-    widget(at, "heads").set_value(12).run()
+    widget(at, "cost_heads").set_value(12).run()
     widget(at, "layers").set_value(12).run()
     assert metrics(at)["Bytes"] == f"{1_047_576**2 * 4 * 144:,}"
     widget(at, "gpu").set_value("B200 (180 GB)").run()
@@ -106,8 +106,8 @@ def test_baseline_time_scales_the_time_per_token():
 def test_flop_controls_move_the_crossover():
     at = open_page(PAGE)
     assert metrics(at)["Quadratic part wins from n ="] == "1,153"
-    widget(at, "d_in").set_value(3).run()
-    widget(at, "d_k").set_value(2).run()
+    widget(at, "cost_d_in").set_value(3).run()
+    widget(at, "cost_d_k").set_value(2).run()
     m = metrics(at)
     assert m["Quadratic part wins from n ="] == "5"  # n > 1.5 · 3
     assert m["Projections Q, K, V (multiply-adds)"] == f"{3 * 1_047_576 * 3 * 2:,}"
@@ -119,11 +119,11 @@ def test_a_url_with_every_bound_key_renders_that_view():
         "n": "8192",
         "bytes": "4 (fp32)",
         "gpu": "A100 (80 GB)",
-        "heads": "2",
+        "cost_heads": "2",
         "layers": "3",
         "t0_ms": "50",
-        "d_in": "1024",
-        "d_k": "128",
+        "cost_d_in": "1024",
+        "cost_d_k": "128",
     }
     at = open_page(PAGE, query)
     assert_clean(at)
@@ -149,7 +149,7 @@ GARBAGE = [
     "🙂" * 50,
     "x" * 10_000,
 ]
-KEYS = ("n", "bytes", "gpu", "heads", "layers", "t0_ms", "d_in", "d_k")
+KEYS = ("n", "bytes", "gpu", "cost_heads", "layers", "t0_ms", "cost_d_in", "cost_d_k")
 
 
 @pytest.mark.parametrize("junk", GARBAGE)
@@ -168,7 +168,7 @@ def test_the_csv_download_holds_the_table_shown(monkeypatch):
             stores.append(self)
 
     monkeypatch.setattr(app_test, "MemoryMediaFileStorage", Recording)
-    at = open_page(PAGE, {"n": "2000000", "heads": "96", "layers": "96", "gpu": "H200 (141 GB)"})
+    at = open_page(PAGE, {"n": "2000000", "cost_heads": "96", "layers": "96", "gpu": "H200 (141 GB)"})
     (button,) = at.get("download_button")
     filename = button.proto.url.rsplit("/", 1)[1]
     data = stores[-1].get_file(filename).content

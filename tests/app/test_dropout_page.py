@@ -78,7 +78,7 @@ def test_scaling_off_settles_at_one_minus_p():
 def test_rate_and_draws_move_the_readouts():
     at = open_page(PAGE)
     widget(at, "p").set_value(0.2).run()
-    widget(at, "draws").set_value(1_000).run()
+    widget(at, "drop_draws").set_value(1_000).run()
     assert_clean(at)
     _assert_mean_row_sum(at, 0.2, True, 1_000)
     rate = _zero_rates(at)[0]
@@ -103,39 +103,39 @@ def test_seed_control_and_resample_button_draw_again(default):
     at = open_page(PAGE)
     at.button(key="resample").click().run()
     assert_clean(at)
-    assert widget(at, "seed").value == 124
-    assert at.query_params["seed"] == ["124"] or at.query_params["seed"] == "124"
+    assert widget(at, "drop_seed").value == 124
+    assert at.query_params["drop_seed"] == ["124"] or at.query_params["drop_seed"] == "124"
     assert metrics(at)[MEAN.format(10_000)] != before[MEAN.format(10_000)]
     at.button(key="resample").click().run()
-    assert widget(at, "seed").value == 125
+    assert widget(at, "drop_seed").value == 125
     # The same seed typed in gives the same view: the URL reproduces a resampled page.
-    typed = open_page(PAGE, {"seed": "125"})
+    typed = open_page(PAGE, {"drop_seed": "125"})
     assert metrics(typed) == metrics(at)
 
 
 def test_resample_wraps_at_the_largest_seed():
-    at = open_page(PAGE, {"seed": str(2**31 - 1)})
-    assert widget(at, "seed").value == 2**31 - 1
+    at = open_page(PAGE, {"drop_seed": str(2**31 - 1)})
+    assert widget(at, "drop_seed").value == 2**31 - 1
     at.button(key="resample").click().run()
     assert_clean(at)
-    assert widget(at, "seed").value == 0
+    assert widget(at, "drop_seed").value == 0
 
 
 @pytest.mark.parametrize("junk", ["inf", "-inf", "1e999"])
 def test_a_seed_the_integer_input_cannot_hold_shows_123_and_resample_still_works(junk):
-    at = open_page(PAGE, {"seed": junk})
+    at = open_page(PAGE, {"drop_seed": junk})
     assert_clean(at)
-    assert widget(at, "seed").value == 123
+    assert widget(at, "drop_seed").value == 123
     at.button(key="resample").click().run()
     assert_clean(at)
-    assert widget(at, "seed").value == 124
+    assert widget(at, "drop_seed").value == 124
 
 
 def test_a_url_with_every_bound_key_renders_that_view():
-    query = {"p": "0.2", "scaling": "false", "generator": "PyTorch", "seed": "7", "draws": "1000"}
+    query = {"p": "0.2", "scaling": "false", "generator": "PyTorch", "drop_seed": "7", "drop_draws": "1000"}
     at = open_page(PAGE, query)
     assert_clean(at)
-    assert [widget(at, k).value for k in ("p", "scaling", "generator", "seed", "draws")] == [
+    assert [widget(at, k).value for k in ("p", "scaling", "generator", "drop_seed", "drop_draws")] == [
         0.2,
         False,
         "torch",
@@ -151,7 +151,7 @@ GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 400, "'; DROP TABLE", 
 
 @pytest.mark.parametrize("junk", GARBAGE)
 def test_hostile_urls_render_the_default_view(default, junk):
-    keys = ("p", "scaling", "generator", "seed", "draws", "resample")
+    keys = ("p", "scaling", "generator", "drop_seed", "drop_draws", "resample")
     at = open_page(PAGE, {k: junk for k in keys})
     assert_clean(at)
     assert metrics(at) == metrics(default)
@@ -160,7 +160,7 @@ def test_hostile_urls_render_the_default_view(default, junk):
 
 @pytest.mark.parametrize("p", [0.0, 0.9])
 def test_the_ends_of_the_rate_slider_render_finite_figures(p):
-    at = open_page(PAGE, {"p": str(p), "draws": "100000"})
+    at = open_page(PAGE, {"p": str(p), "drop_draws": "100000"})
     assert_clean(at)
     _assert_mean_row_sum(at, p, True, 100_000)
     if p == 0.0:  # nothing is dropped: every row keeps its weights and sums to exactly 1

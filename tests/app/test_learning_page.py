@@ -40,7 +40,7 @@ def test_default_view_shows_the_issues_feasibility_run_and_the_checks():
 )
 @pytest.mark.parametrize("mode", ["No matrices", "Tied W_q = W_k", "Three matrices"])
 def test_every_target_and_mode_renders(target, mode):
-    at = open_page(PAGE, {**SHORT, "target": target, "mode": mode, "token": "with"})
+    at = open_page(PAGE, {**SHORT, "target": target, "learn_mode": mode, "token": "with"})
     assert_clean(at)
     assert at.subheader[0].value == f"{mode} at step 200"
     assert "5 of 5 match" in checks_label(at)
@@ -66,9 +66,9 @@ def test_every_control_moves_the_readouts():
         "optimiser": "gd",
         "lr": 0.1,
         "steps": 100,
-        "weights": "Section 3.5",
+        "learn_weights": "Section 3.5",
         "step": 50,
-        "mode": "tied",
+        "learn_mode": "tied",
     }
     for key, value in changes.items():
         at = open_page(PAGE, SHORT)
@@ -87,7 +87,7 @@ def test_the_step_slider_scrubs_the_recorded_trajectory():
 
 
 def test_any_seed_trains_from_that_seed():
-    at = open_page(PAGE, {**SHORT, "weights": "Any seed", "seed": "7", "init": "nn.Linear"})
+    at = open_page(PAGE, {**SHORT, "learn_weights": "Any seed", "learn_seed": "7", "learn_init": "nn.Linear"})
     assert_clean(at)
     assert "nn.Linear, seed 7" in " ".join(c.value for c in at.caption)
 
@@ -96,13 +96,13 @@ def test_a_url_with_every_bound_key_renders_that_view():
     query = {
         "target": "A token you pick",
         "token": "step",
-        "mode": "Tied W_q = W_k",
+        "learn_mode": "Tied W_q = W_k",
         "optimiser": "Gradient descent",
         "lr": "0.5",
         "steps": "500",
-        "weights": "Any seed",
-        "seed": "3",
-        "init": "torch.rand",
+        "learn_weights": "Any seed",
+        "learn_seed": "3",
+        "learn_init": "torch.rand",
         "step": "250",
     }
     at = open_page(PAGE, query)
@@ -135,7 +135,18 @@ def test_a_diverging_run_is_marked_and_stays_finite():
 
 
 GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 40, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
-KEYS = ("target", "token", "mode", "optimiser", "lr", "steps", "weights", "seed", "init", "step")
+KEYS = (
+    "target",
+    "token",
+    "learn_mode",
+    "optimiser",
+    "lr",
+    "steps",
+    "learn_weights",
+    "learn_seed",
+    "learn_init",
+    "step",
+)
 
 
 @pytest.mark.parametrize("junk", GARBAGE)

@@ -60,7 +60,7 @@ def test_default_view_shows_every_figure03_number():
     assert (leak[FILL_LABELS["-inf"]] == "0.0000").all()
     assert _bars_title(at) == "softmax → [0.0844, 0.2295, 0.6239, 0.0311, 0.0311]"
     assert "Section 3.5 (sa_v2, seed 789)" in " ".join(c.value for c in at.caption)
-    assert widget(at, "weights").value == "Section 3.5"
+    assert widget(at, "mask_weights").value == "Section 3.5"
     passed, total = _checks_tally(at)
     assert passed == total >= 8
     assert at.latex and any("\\sum_{l \\le i}" in x.value for x in at.latex)
@@ -115,7 +115,7 @@ def _fill(key):
 
 def test_weight_set_control_switches_the_pipelines_but_not_the_checks():
     at = open_page(PAGE)
-    widget(at, "weights").set_value("Section 3.4").run()
+    widget(at, "mask_weights").set_value("Section 3.4").run()
     assert_clean(at)
     assert metrics(at)["Efficient path masks (first entry)"] != "0.2899"
     assert "Section 3.4" in " ".join(c.value for c in at.caption)
@@ -161,9 +161,9 @@ def test_a_url_with_every_bound_key_renders_that_view():
     at = open_page(
         PAGE,
         {
-            "weights": "Any seed",
-            "seed": "789",
-            "init": "nn.Linear",
+            "mask_weights": "Any seed",
+            "mask_seed": "789",
+            "mask_init": "nn.Linear",
             "stage": "2",
             "fill": FILL_LABELS["zero"],
             "logits": "0, 0",
@@ -191,7 +191,15 @@ def default_view():
 def test_garbage_in_every_key_renders_the_default_view(junk, default_view):
     default_metrics, default_title = default_view
     at = open_page(
-        PAGE, {"weights": junk, "seed": junk, "init": junk, "stage": junk, "fill": junk, "logits": junk}
+        PAGE,
+        {
+            "mask_weights": junk,
+            "mask_seed": junk,
+            "mask_init": junk,
+            "stage": junk,
+            "fill": junk,
+            "logits": junk,
+        },
     )
     assert_clean(at)
     assert metrics(at) == default_metrics

@@ -10,7 +10,7 @@ from core import mha_speed
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 
 PAGE = "app_pages/multihead.py"
-KEYS = ("preset", "kind", "heads", "d_in", "d_out", "seed")
+KEYS = ("preset", "kind", "heads", "d_in", "d_out", "mh_seed")
 
 
 def _checks_label(at) -> str:
@@ -127,7 +127,7 @@ def test_every_control_moves_the_view(key, value, label, expected):
 def test_d_in_and_seed_change_the_figures():
     at = open_page(PAGE)
     wq = _charts(at)[0]
-    widget(at, "seed").set_value(7).run()
+    widget(at, "mh_seed").set_value(7).run()
     assert_clean(at)
     assert _charts(at)[0] != wq
     assert "manual_seed(7)" in " ".join(c.value for c in at.caption)
@@ -161,7 +161,7 @@ def test_a_huge_wrapper_is_counted_not_drawn():
 
 
 def test_a_url_with_every_bound_key_renders_that_view():
-    query = {"preset": "Custom", "kind": "Wrapper", "heads": "3", "d_in": "4", "d_out": "5", "seed": "9"}
+    query = {"preset": "Custom", "kind": "Wrapper", "heads": "3", "d_in": "4", "d_out": "5", "mh_seed": "9"}
     at = open_page(PAGE, query)
     assert_clean(at)
     assert [widget(at, k).value for k in KEYS] == ["Custom", "wrapper", 3, 4, 5, 9]

@@ -10,7 +10,7 @@ from ui.next_figures import binary_size
 PAGE = "app_pages/next.py"
 PRESETS = list(block.GPT2_PRESETS)
 INT_KEYS = ("emb_dim", "n_heads", "n_layers", "context_length", "ff_mult", "kv_tokens", "kv_batch")
-ALL_KEYS = (*INT_KEYS, "preset", "qkv_bias", "kv_bytes", "perm")
+ALL_KEYS = (*INT_KEYS, "block", "qkv_bias", "kv_bytes", "perm")
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def test_default_view_shows_the_posts_two_counts(default):
     assert m["Attention"] == "2,360,064"
     assert m["Feed-forward"] == "4,722,432"
     assert "2 of 2 match" in checks_label(default)
-    assert widget(default, "preset").value == "GPT-2 small (124M)"
+    assert widget(default, "block").value == "GPT-2 small (124M)"
     assert "GPT-2 small (124M)" in " ".join(c.value for c in default.caption)
     assert not default.warning
 
@@ -77,7 +77,7 @@ def test_kv_cache_default_readouts(default):
 @pytest.mark.parametrize("name", PRESETS)
 def test_every_preset_writes_the_widgets_and_the_counts(name):
     at = open_page(PAGE)
-    widget(at, "preset").set_value(name).run()
+    widget(at, "block").set_value(name).run()
     assert_clean(at)
     cfg = block.GPT2_PRESETS[name]
     assert (widget(at, "emb_dim").value, widget(at, "n_heads").value, widget(at, "n_layers").value) == (
@@ -99,10 +99,10 @@ def test_every_preset_writes_the_widgets_and_the_counts(name):
 def test_moving_a_width_makes_the_preset_custom_and_back():
     at = open_page(PAGE)
     widget(at, "emb_dim").set_value(1536).run()
-    assert widget(at, "preset").value == "Custom"
+    assert widget(at, "block").value == "Custom"
     assert metrics(at)["Attention"] == f"{block.block_params(BlockConfig(emb_dim=1536)).attention:,}"
     widget(at, "emb_dim").set_value(768).run()
-    assert widget(at, "preset").value == "GPT-2 small (124M)"
+    assert widget(at, "block").value == "GPT-2 small (124M)"
     assert metrics(at)["Attention"] == "2,360,064"
 
 
@@ -110,7 +110,7 @@ def test_qkv_bias_adds_three_bias_vectors():
     at = open_page(PAGE)
     widget(at, "qkv_bias").set_value(True).run()
     assert metrics(at)["Attention"] == f"{2_360_064 + 3 * 768:,}"
-    assert widget(at, "preset").value == "GPT-2 small (124M)"
+    assert widget(at, "block").value == "GPT-2 small (124M)"
 
 
 def test_feed_forward_multiplier_moves_only_the_feed_forward():
@@ -123,7 +123,7 @@ def test_feed_forward_multiplier_moves_only_the_feed_forward():
 
 def test_heads_that_do_not_divide_the_width_warn_and_keep_the_last_good_config():
     at = open_page(PAGE)
-    widget(at, "preset").set_value("GPT-2 medium (355M)").run()
+    widget(at, "block").set_value("GPT-2 medium (355M)").run()
     medium = metrics(at)["Attention"]
     widget(at, "n_heads").set_value(7).run()
     assert_clean(at)
@@ -206,7 +206,7 @@ def test_shuffle_writes_a_new_valid_order():
 
 def test_a_url_with_every_bound_key_renders_that_view():
     query = {
-        "preset": "Custom",
+        "block": "Custom",
         "emb_dim": "1024",
         "n_heads": "8",
         "n_layers": "6",
@@ -226,11 +226,11 @@ def test_a_url_with_every_bound_key_renders_that_view():
     assert (m["Attention"], m["Feed-forward"]) == (f"{p.attention:,}", f"{p.feed_forward:,}")
     assert m["Cache size"] == binary_size(block.kv_cache_bytes(6, 8192, 1024, 4, 2))
     assert gaps(at)[1] == live_gap((1, 0, 2, 3, 4, 5), causal=True)
-    assert widget(at, "preset").value == "Custom"
+    assert widget(at, "block").value == "Custom"
 
 
 def test_a_preset_url_matches_its_preset():
-    at = open_page(PAGE, {"preset": PRESETS[3], "emb_dim": "1600", "n_heads": "25", "n_layers": "48"})
+    at = open_page(PAGE, {"block": PRESETS[3], "emb_dim": "1600", "n_heads": "25", "n_layers": "48"})
     assert_clean(at)
     assert metrics(at)["Attention"] == f"{block.block_params(block.GPT2_PRESETS[PRESETS[3]]).attention:,}"
 

@@ -73,7 +73,7 @@ def test_divisor_off_at_4096_shows_a_dead_median_and_no_zero():
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("d_k", 768), ("draws", 1_000), ("keys", 12), ("seed", 1), ("sampler", "brute")],
+    [("d_k", 768), ("draws", 1_000), ("keys", 12), ("dk_seed", 1), ("sampler", "brute")],
 )
 def test_every_control_moves_the_readouts(key, value):
     at = open_page(PAGE, SMALL if key != "draws" else None)
@@ -114,7 +114,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
         "divisor": "false",
         "draws": "200",
         "keys": "3",
-        "seed": "7",
+        "dk_seed": "7",
         "sampler": "Brute force: q and keys",
     }
     at = open_page(PAGE, query)
@@ -123,7 +123,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
     assert widget(at, "divisor").value is False
     assert widget(at, "draws").value == 200
     assert widget(at, "keys").value == 3
-    assert widget(at, "seed").value == 7
+    assert widget(at, "dk_seed").value == 7
     assert widget(at, "sampler").value == "brute"
     r = scaling.study_at(StudyConfig(draws=200, n_keys=3, seed=7, sampler="brute"), 768)
     assert metrics(at)["Live draws"] == fmt.percent(r.raw.live_share)
@@ -134,7 +134,7 @@ GARBAGE = ["", "nan", "inf", "-1", "1e999", "99999999999999999999", "'; DROP TAB
 
 @pytest.mark.parametrize("junk", GARBAGE)
 def test_garbage_in_every_key_renders_the_default_view(default, junk):
-    keys = ("d_k", "divisor", "draws", "keys", "seed", "sampler")
+    keys = ("d_k", "divisor", "draws", "keys", "dk_seed", "sampler")
     at = open_page(PAGE, {k: junk for k in keys})
     assert_clean(at)
     assert metrics(at) == metrics(default)

@@ -1,0 +1,69 @@
+"""What a link carries: published links keep working after a page's URL keys are renamed.
+
+A page owns its URL keys (``ui.pages``). Keys once shared by several pages (``seed``, ``draws``,
+``heads``, ...) were given page-specific names, and links published before that still say
+``/dropout?seed=5``. Before the page runs, its old keys are renamed in the query string and the
+script reruns once, so the widgets seed themselves from the new keys exactly as from any link.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from ui.pages import PageInfo
+
+
+def upgrade_legacy_keys(info: PageInfo) -> None:
+    """Rename ``info``'s legacy keys in the URL to the page's current keys, then rerun.
+
+    A current key already in the link wins over its old name, which is then just dropped.
+    """
+    moved = False
+    for old, new in info.legacy.items():
+        values = st.query_params.get_all(old)
+        if not values:
+            continue
+        try:
+            del st.query_params[old]
+            if new not in st.query_params:
+                st.query_params[new] = values if len(values) > 1 else values[0]
+        except StreamlitAPIException:  # bound by a control on this page: nothing to rename
+            continue
+        moved = True
+    if moved:
+        st.rerun()
+
+
+# Streamlit 1.67 pushes a stray history entry on every page switch from a page whose controls
+# are in the URL: the server drops the old page's keys from the query string before the new page
+# runs, and the browser records that as a new entry at the *old* path (/three-matrices with an
+# empty query) just before the entry of the new page. Back then lands on that stray entry and
+# shows the old page's defaults instead of the view the reader left. This script, run once in the
+# page, skips a push to the current path made while a switch to another page is under way (set
+# by a click on a link to another path of this app), so Back lands on the view the reader left.
+_HISTORY_GUARD = """<script>
+(() => {
+  if (window.__awwHistoryGuard) return;
+  window.__awwHistoryGuard = true;
+  let switching = 0;
+  const push = history.pushState.bind(history);
+  document.addEventListener("click", (e) => {
+    const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
+    if (!a) return;
+    const to = new URL(a.href, location.href);
+    if (to.origin === location.origin && to.pathname !== location.pathname) switching = Date.now();
+  }, true);
+  history.pushState = (state, title, url) => {
+    const to = new URL(url, location.href);
+    if (switching && Date.now() - switching < 5000 && to.pathname === location.pathname) return;
+    if (to.pathname !== location.pathname) switching = 0;
+    return push(state, title, url);
+  };
+})();
+</script>"""
+
+
+def keep_history_clean() -> None:
+    """Install the history guard above (a script without visible output)."""
+    st.html(_HISTORY_GUARD, unsafe_allow_javascript=True, width=1)
