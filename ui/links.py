@@ -35,19 +35,23 @@ def upgrade_legacy_keys(info: PageInfo) -> None:
         st.rerun()
 
 
-# Streamlit 1.67 pushes a stray history entry on every page switch from a page whose controls
-# are in the URL: the server drops the old page's keys from the query string before the new page
-# runs, and the browser records that as a new entry at the *old* path (/three-matrices with an
-# empty query) just before the entry of the new page. Back then lands on that stray entry and
-# shows the old page's defaults instead of the view the reader left. This script, run once in the
-# page, skips a push to the current path made while a switch to another page is under way (set
-# by a click on a link to another path of this app), so Back lands on the view the reader left.
+# Streamlit 1.67 writes a reader's own control changes into the URL with replaceState (no new
+# history entry), but its server-side URL updates with pushState. Two of those broke Back:
+# - On a page switch from a page whose controls are in the URL, the server drops the old page's
+#   keys from the query string before the new page runs, and the browser recorded that as a stray
+#   entry at the *old* path (/three-matrices with an empty query) just before the new page's entry.
+#   Back landed there and showed the old page's defaults, not the view the reader left.
+# - A page's own follow-up to a change (a preset turning into "Custom", Resample bumping the seed,
+#   a bad link value cleared) pushed an entry per step within one page.
+# This script keeps one history entry per page visit, holding that page's latest URL: a push to
+# the current path made while a switch to another page is under way (a click on a link to another
+# path of this app) is skipped, and any other push to the current path replaces the entry.
 _HISTORY_GUARD = """<script>
 (() => {
   if (window.__awwHistoryGuard) return;
   window.__awwHistoryGuard = true;
   let switching = 0;
-  const push = history.pushState.bind(history);
+  const push = history.pushState.bind(history), replace = history.replaceState.bind(history);
   document.addEventListener("click", (e) => {
     const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
     if (!a) return;
@@ -56,9 +60,12 @@ _HISTORY_GUARD = """<script>
   }, true);
   history.pushState = (state, title, url) => {
     const to = new URL(url, location.href);
-    if (switching && Date.now() - switching < 5000 && to.pathname === location.pathname) return;
-    if (to.pathname !== location.pathname) switching = 0;
-    return push(state, title, url);
+    if (to.pathname !== location.pathname) {
+      switching = 0;
+      return push(state, title, url);
+    }
+    if (switching && Date.now() - switching < 5000) return;
+    return replace(state, title, url);
   };
 })();
 </script>"""
