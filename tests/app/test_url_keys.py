@@ -97,3 +97,23 @@ def test_a_current_key_in_a_link_wins_over_its_old_name():
     at = open_page("app_pages/dropout.py", {"seed": "5", "drop_seed": "9"})
     assert widget(at, "drop_seed").value == 9
     assert "seed" not in at.query_params
+
+
+# Streamlit ignores a query string longer than this (CLIENT_STATE_QUERY_STRING_MAX_LENGTH, 1.67).
+STREAMLIT_URL_LIMIT = 524_288
+
+
+@pytest.mark.parametrize("info", [p for p in PAGES if p.keys], ids=[p.url_path for p in PAGES if p.keys])
+def test_every_text_box_caps_its_length_far_below_the_url_limit(info):
+    at = open_page(info.path)
+    caps = [t.proto.max_chars for t in at.text_input]
+    assert all(c > 0 for c in caps), "a text box without max_chars"
+    # Percent-encoding can triple a character (emoji: up to 12 bytes); still far below the limit.
+    assert 12 * sum(caps) < STREAMLIT_URL_LIMIT // 10
+
+
+def test_a_link_longer_than_a_text_box_takes_is_dropped_not_shown():
+    at = open_page("app_pages/masking.py", {"logits": "1, " * 2_000})
+    assert_clean(at)
+    assert widget(at, "logits").value == "1.0, 2.0, 3.0, 0.0, 0.0"
+    assert "logits" not in at.query_params
