@@ -7,13 +7,13 @@ import streamlit as st
 from core import attention, book, masking, tokens, weights
 from ui import checks, controls, figures
 from ui import format as fmt
-from ui.masking_figures import diff_text, difference_grid, softmax_bars, stage_heatmap
+from ui import masking_figures as mf
+from ui.masking_figures import diff_text, difference_grid, parse_box, softmax_bars, stage_heatmap, stage_prose
 from ui.weights import weight_set_caption, weight_set_control
 
 T = tokens.TOKENS
 FILLS = {"-inf": -np.inf, "zero": 0.0}
 FILL_LABELS = {"-inf": "−∞ (the book)", "zero": "0 (the shortcut)"}
-LOGITS = "1.0, 2.0, 3.0, 0.0, 0.0"  # Giles Thomas's counterexample, as the post ships it
 
 ws = weight_set_control(default="Section 3.5")
 stage = controls.select_slider(
@@ -44,7 +44,6 @@ weight_set_caption(ws)
 trace = attention.self_attention(tokens.inputs(), ws)
 naive = masking.naive_path(trace.scores, trace.divisor)
 efficient = masking.efficient_path(trace.scores, trace.divisor, FILLS[fill_key])
-causal = masking.efficient_path(trace.scores, trace.divisor)[-1].matrix
 diff = masking.difference(naive, efficient)
 
 for col, path, name in zip(st.columns(2), (naive, efficient), ("Naive", "Efficient"), strict=True):
@@ -58,11 +57,7 @@ m1, m2, m3 = st.columns(3)
 m1.metric("Naive path masks (first entry)", fmt.num(naive[1].matrix[0, 0]), help="A post-softmax weight.")
 m2.metric("Efficient path masks (first entry)", fmt.num(efficient[0].matrix[0, 0]), help="A pre-scale score.")
 m3.metric("Largest |naive − efficient|", diff_text(np.max(np.abs(diff))), help="After step 4, in float64.")
-st.markdown(
-    f"Row 1 collapses to {fmt.num(causal[0, 0])} because the first token sees only itself; row 2 is "
-    f"{fmt.vec(causal[1, :2])} and row 3 is {fmt.vec(causal[2, :3])}. Half-way the paths disagree on "
-    "everything, because the naive one masks weights and the efficient one masks scores."
-)
+st.markdown(stage_prose(efficient[-1].matrix, fill_key == "-inf", float(np.max(np.abs(diff)))))
 
 st.subheader("The difference grid")
 left, right = st.columns([3, 2])
@@ -85,15 +80,19 @@ with right:
     st.caption("Each token's attention to later tokens, for both fills: a zero score is not a zero weight.")
 
 st.subheader("A zero score is not a zero weight")
-raw = controls.text("Logits, separated by commas or spaces", LOGITS, key="logits", help="1 to 64 numbers.")
-try:
-    logits = masking.parse_numbers(raw)
-    st.session_state["logits_last_good"] = raw
-except ValueError as err:
-    last = st.session_state.get("logits_last_good", LOGITS)
-    st.warning(f"{err}. Showing the last good input: {last}")
-    logits = masking.parse_numbers(last)
-figures.show(softmax_bars(logits, attention.softmax(logits)), key="fig03_bars")
+raw = controls.text(
+    "Logits, separated by commas or spaces",
+    mf.LOGITS,
+    key="logits",
+    help="1 to 64 numbers; inf, -inf and nan too.",
+    max_chars=masking.MAX_CHARS,
+)
+logits = parse_box(raw)
+sm = masking.softmax_extended(logits)
+if sm.note:
+    (st.warning if sm.weights is None else st.info)(f"{sm.note} PyTorch's torch.softmax gives: {sm.torch}.")
+if sm.weights is not None:
+    figures.show(softmax_bars(logits, sm.weights), key="fig03_bars")
 
 st.subheader("Why the renormalised path loses nothing")
 st.latex(
