@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import attention, book, masking, tokens, weights
+from core import attention, masking, tokens
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import masking_figures as mf
@@ -121,45 +121,4 @@ st.caption(
     "because the buffer is built once at full context length; dropout is the next page."
 )
 
-# The checks always run at the book's settings, whatever the controls say.
-x = tokens.inputs()
-v2 = attention.self_attention(x, weights.section_3_5())
-n35 = masking.naive_path(v2.scores, v2.divisor)
-e35 = masking.efficient_path(v2.scores, v2.divisor)
-zero35 = masking.efficient_path(v2.scores, v2.divisor, 0.0)[-1].matrix
-ca = masking.causal_attention(x, weights.init_weights(123, "linear"))
-q, p = book.FIGURE_03, book.SECTION_3_5_1
-largest = float(np.max(np.abs(masking.difference(n35, e35))))
-rows = [
-    checks.exact("softmax([1, 2, 3, 0, 0])", q["softmax_counterexample"], attention.softmax([1, 2, 3, 0, 0])),
-    checks.exact("Naive path masks: first weight", q["naive_first_entry"], n35[1].matrix[0, 0]),
-    checks.exact("Efficient path masks: first score", q["efficient_first_entry"], e35[0].matrix[0, 0]),
-    *(
-        checks.exact(f"Masked weights, row {i + 1}", s, np.squeeze(e35[-1].matrix[i, : i + 1]))
-        for i, s in enumerate(q["masked_rows"])
-    ),
-    checks.within(
-        "Largest naive − efficient",
-        f"below 1e-15 (post: {q['max_difference']})",
-        largest,
-        0,
-        1e-15,
-        fmt.sci(largest),
-    ),
-    checks.exact("Zero fill: token 1 to the future", q["zero_fill_future"], masking.future_share(zero35)[0]),
-]
-for name, stage_matrix, what in (
-    ("attn_weights", n35[1].matrix, "print(attn_weights)"),
-    ("masked_simple", n35[2].matrix, "print(masked_simple)"),
-    ("masked_scores", e35[1].matrix, "print(masked)"),
-    ("masked_weights", e35[-1].matrix, "print(attn_weights), after the −∞ fill"),
-    ("masked_weights", n35[-1].matrix, "print(masked_simple_norm)"),
-    ("causal_attention_output", ca.context, "CausalAttention, seed 123: context_vecs[0]"),
-):
-    rows += [checks.exact(f"{what}, row {i + 1}", s, stage_matrix[i]) for i, s in enumerate(p[name])]
-checks.expander(
-    rows,
-    note="Quoted: the post's figure 03 and what PyTorch prints for the book's section 3.5.1 and "
-    "3.5.3 code. Live: computed at the book's settings (sa_v2, seed 789; CausalAttention after "
-    "torch.manual_seed(123)), whatever the controls say.",
-)
+checks.expander(mf.book_checks(), note=mf.CHECKS_NOTE)
