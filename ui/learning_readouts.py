@@ -73,7 +73,7 @@ def run_table(runs: Mapping[str, Trajectory], target: np.ndarray, steps: int) ->
 
 
 def _names(rows: tuple[int, ...]) -> str:
-    return ", ".join(T[r] for r in rows)
+    return ", ".join(f"“{T[r]}”" for r in rows)
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,8 @@ def best_known(mode: str, run_rows: int, found: Found, reach: Reach | None, widt
     """The most rows right known for ``mode``: this run, the search, or the linear program's witness."""
     if mode == "none":
         return Best(run_rows, "no dials: the only value")
-    ignored = f", {_names(found.ignored)} left out of the loss" if found.ignored else ""
+    rows = "row" if len(found.ignored) == 1 else "rows"
+    ignored = f", {rows} {_names(found.ignored)} left out of the loss" if found.ignored else ""
     best = Best(run_rows, "this run")
     if found.rows > best.rows:
         best = Best(found.rows, f"search: start {found.start + 1} of {learning.SEARCH_STARTS}{ignored}")

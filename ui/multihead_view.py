@@ -267,7 +267,10 @@ def measure_section() -> None:
     for col, mode in zip(st.columns(2), mha_speed.MODES, strict=True):
         mine = [p for p in results if p.mode == mode]
         with col:
-            figures.show(mf.speedup_plot(mine, title=MODE_TITLES[mode]), key=f"mh_speed_{mode}")
+            if any(p.interval is not None for p in mine):  # an empty chart would say nothing
+                figures.show(mf.speedup_plot(mine, title=MODE_TITLES[mode]), key=f"mh_speed_{mode}")
+            else:
+                st.markdown(f"**{MODE_TITLES[mode]}**")
             st.markdown(mha_speed.verdict(mine))
     rows = []
     for p in results:
