@@ -10,6 +10,12 @@ divisor included, the no-matrix mode too) match a target pattern ``T`` row by ro
 the mean over rows of the cross-entropy ``-Σ_j T_ij log A_ij``. Its gradient is written out by
 hand below; ``tests/core/test_learning.py`` checks it against finite differences and against
 PyTorch's autograd.
+
+What a mode can reach, as opposed to where one run stops (issue 13): :func:`tied_row_bound`
+proves an upper bound for tied weights (Cauchy–Schwarz forbids cycles of "attends most to"),
+:func:`linear_reach` finds the exact maximum over every score matrix ``X M Xᵀ`` (a linear
+program, solved with Wolfe's minimum-norm-point algorithm so the app needs NumPy alone), and
+:func:`search` gives a lower bound from seeded Adam restarts.
 """
 
 from __future__ import annotations

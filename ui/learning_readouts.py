@@ -36,9 +36,9 @@ def widen(ws: WeightSet, width: int) -> WeightSet:
     if width == ws.w_query.shape[1]:
         return ws
     wide = init_weights(ws.seed, ws.init, ws.w_query.shape[0], width)
-    call = "torch.rand" if ws.init == "rand" else "nn.Linear"
-    label = f"{ws.label.split(' (')[0]}'s seed {ws.seed}, {call} drawn at width {width}"
-    return WeightSet(label, ws.seed, ws.init, wide.w_query, wide.w_key, wide.w_value)
+    return WeightSet(
+        f"{ws.label}, drawn at width {width}", ws.seed, ws.init, wide.w_query, wide.w_key, wide.w_value
+    )
 
 
 @st.cache_data(max_entries=32, show_spinner=SEARCH_SPINNER)

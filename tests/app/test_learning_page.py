@@ -215,7 +215,10 @@ def test_the_width_control_decides_the_rank_sentence_for_three_swapped_pairs():
     assert "the narrow width costs nothing here" in prose(at)
     widget(at, "learn_width").set_value(3).run()
     assert_clean(at)
-    assert "(3, 3)" in " ".join(c.value for c in at.caption)
+    assert (
+        "Section 3.4 (SelfAttention_v1, seed 123), drawn at width 3**. Matrices are (d_in, d_out) = (3, 3)"
+        in (" ".join(c.value for c in at.caption))
+    )
     assert "is exactly what they can do at this width" in prose(at)
     assert widget(at, "learn_width").value == 3
 
