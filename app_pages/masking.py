@@ -4,16 +4,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import attention, book, masking, tokens, weights
+from core import attention, masking, tokens
 from ui import checks, controls, figures
 from ui import format as fmt
-from ui.masking_figures import diff_text, difference_grid, softmax_bars, stage_heatmap
+from ui import masking_figures as mf
+from ui.masking_figures import diff_text, difference_grid, parse_box, softmax_bars, stage_heatmap, stage_prose
 from ui.weights import weight_set_caption, weight_set_control
 
 T = tokens.TOKENS
 FILLS = {"-inf": -np.inf, "zero": 0.0}
 FILL_LABELS = {"-inf": "−∞ (the book)", "zero": "0 (the shortcut)"}
-LOGITS = "1.0, 2.0, 3.0, 0.0, 0.0"  # Giles Thomas's counterexample, as the post ships it
 
 ws = weight_set_control(default="Section 3.5", prefix="mask_")
 stage = controls.select_slider(
@@ -44,7 +44,6 @@ weight_set_caption(ws)
 trace = attention.self_attention(tokens.inputs(), ws)
 naive = masking.naive_path(trace.scores, trace.divisor)
 efficient = masking.efficient_path(trace.scores, trace.divisor, FILLS[fill_key])
-causal = masking.efficient_path(trace.scores, trace.divisor)[-1].matrix
 diff = masking.difference(naive, efficient)
 
 for col, path, name in zip(st.columns(2), (naive, efficient), ("Naive", "Efficient"), strict=True):
@@ -58,11 +57,7 @@ m1, m2, m3 = st.columns(3)
 m1.metric("Naive path masks (first entry)", fmt.num(naive[1].matrix[0, 0]), help="A post-softmax weight.")
 m2.metric("Efficient path masks (first entry)", fmt.num(efficient[0].matrix[0, 0]), help="A pre-scale score.")
 m3.metric("Largest |naive − efficient|", diff_text(np.max(np.abs(diff))), help="After step 4, in float64.")
-st.markdown(
-    f"Row 1 collapses to {fmt.num(causal[0, 0])} because the first token sees only itself; row 2 is "
-    f"{fmt.vec(causal[1, :2])} and row 3 is {fmt.vec(causal[2, :3])}. Half-way the paths disagree on "
-    "everything, because the naive one masks weights and the efficient one masks scores."
-)
+st.markdown(stage_prose(efficient[-1].matrix, fill_key == "-inf", float(np.max(np.abs(diff)))))
 
 st.subheader("The difference grid")
 left, right = st.columns([3, 2])
@@ -86,16 +81,18 @@ with right:
 
 st.subheader("A zero score is not a zero weight")
 raw = controls.text(
-    "Logits, separated by commas or spaces", LOGITS, key="logits", max_chars=1_000, help="1 to 64 numbers."
+    "Logits, separated by commas or spaces",
+    mf.LOGITS,
+    key="logits",
+    help="1 to 64 numbers; inf, -inf and nan too.",
+    max_chars=masking.MAX_CHARS,
 )
-try:
-    logits = masking.parse_numbers(raw)
-    st.session_state["logits_last_good"] = raw
-except ValueError as err:
-    last = st.session_state.get("logits_last_good", LOGITS)
-    st.warning(f"{err}. Showing the last good input: {last}")
-    logits = masking.parse_numbers(last)
-figures.show(softmax_bars(logits, attention.softmax(logits)), key="fig03_bars")
+logits = parse_box(raw)
+sm = masking.softmax_extended(logits)
+if sm.note:
+    (st.warning if sm.weights is None else st.info)(f"{sm.note} PyTorch's torch.softmax gives: {sm.torch}.")
+if sm.weights is not None:
+    figures.show(softmax_bars(logits, sm.weights), key="fig03_bars")
 
 st.subheader("Why the renormalised path loses nothing")
 st.latex(
@@ -124,45 +121,4 @@ st.caption(
     "because the buffer is built once at full context length; dropout is the next page."
 )
 
-# The checks always run at the book's settings, whatever the controls say.
-x = tokens.inputs()
-v2 = attention.self_attention(x, weights.section_3_5())
-n35 = masking.naive_path(v2.scores, v2.divisor)
-e35 = masking.efficient_path(v2.scores, v2.divisor)
-zero35 = masking.efficient_path(v2.scores, v2.divisor, 0.0)[-1].matrix
-ca = masking.causal_attention(x, weights.init_weights(123, "linear"))
-q, p = book.FIGURE_03, book.SECTION_3_5_1
-largest = float(np.max(np.abs(masking.difference(n35, e35))))
-rows = [
-    checks.exact("softmax([1, 2, 3, 0, 0])", q["softmax_counterexample"], attention.softmax([1, 2, 3, 0, 0])),
-    checks.exact("Naive path masks: first weight", q["naive_first_entry"], n35[1].matrix[0, 0]),
-    checks.exact("Efficient path masks: first score", q["efficient_first_entry"], e35[0].matrix[0, 0]),
-    *(
-        checks.exact(f"Masked weights, row {i + 1}", s, np.squeeze(e35[-1].matrix[i, : i + 1]))
-        for i, s in enumerate(q["masked_rows"])
-    ),
-    checks.within(
-        "Largest naive − efficient",
-        f"below 1e-15 (post: {q['max_difference']})",
-        largest,
-        0,
-        1e-15,
-        fmt.sci(largest),
-    ),
-    checks.exact("Zero fill: token 1 to the future", q["zero_fill_future"], masking.future_share(zero35)[0]),
-]
-for name, stage_matrix, what in (
-    ("attn_weights", n35[1].matrix, "print(attn_weights)"),
-    ("masked_simple", n35[2].matrix, "print(masked_simple)"),
-    ("masked_scores", e35[1].matrix, "print(masked)"),
-    ("masked_weights", e35[-1].matrix, "print(attn_weights), after the −∞ fill"),
-    ("masked_weights", n35[-1].matrix, "print(masked_simple_norm)"),
-    ("causal_attention_output", ca.context, "CausalAttention, seed 123: context_vecs[0]"),
-):
-    rows += [checks.exact(f"{what}, row {i + 1}", s, stage_matrix[i]) for i, s in enumerate(p[name])]
-checks.expander(
-    rows,
-    note="Quoted: the post's figure 03 and what PyTorch prints for the book's section 3.5.1 and "
-    "3.5.3 code. Live: computed at the book's settings (sa_v2, seed 789; CausalAttention after "
-    "torch.manual_seed(123)), whatever the controls say.",
-)
+checks.expander(mf.book_checks(), note=mf.CHECKS_NOTE)

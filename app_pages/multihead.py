@@ -40,6 +40,7 @@ st.markdown(
     "computes every head at once, and `.view` and `.transpose` only relabel the result."
 )
 st.caption(view.describe(kind, cfg, seed))
+st.caption(view.gpt3_note())
 
 shapes = view.output_shapes(cfg)
 width = mh.head_width(kind, cfg) if kind == "wrapper" or cfg.divisible else None
@@ -97,5 +98,6 @@ st.markdown(
     "character for character the same, and means head_dim instead of d_out."
 )
 
+view.exercise_3_2_section()
 view.measure_section()
 checks.expander(view.book_checks(), note=view.CHECKS_NOTE)

@@ -2,7 +2,9 @@
 
 Goals from issue 9: all three modes at 5,000 steps under 1 s (held by ``st.cache_data`` on the
 page), and a scrub of the step slider under 100 ms of server time with a warm cache; the scrub is
-``page_learning_to_attend_*`` in ``bench_pages``.
+``page_learning_to_attend_*`` in ``bench_pages``. Issue 13: the search for what each mode can
+reach (``learning.search`` and ``learning.linear_reach``) adds to a first visit; with the
+training it should stay under 2 s. The largest search is three swapped pairs (the most variants).
 """
 
 from __future__ import annotations
@@ -27,3 +29,10 @@ def run(quick: bool) -> Iterator[Figure]:
     t0 = time.process_time()
     whole_run()
     yield Figure("learning_train_three_modes_5000_steps_cpu", time.process_time() - t0, "s")
+
+    swaps = learning.target_pattern("swaps", len(tokens.TOKENS))
+
+    def reach() -> object:
+        return learning.search(x, swaps, 2), learning.linear_reach(x, swaps)
+
+    yield Figure("learning_search_swaps_width_2_best", best_of(reach, repeat=repeat), "s")

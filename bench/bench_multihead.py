@@ -130,6 +130,7 @@ def run(quick: bool) -> Iterable[Figure]:
         timings, note = found
         _table(f"PyTorch classes ({note}), forward without out_proj", timings)
         yield from _figures("multihead.torch.forward", timings)
+    yield from _page_measure()
     yield from _gpt2_page_rerun(5 if quick else 20)
     yield Figure(
         "multihead.gpt2_split_init_and_forward",
@@ -140,6 +141,24 @@ def run(quick: bool) -> Iterable[Figure]:
     yield from _headline("multihead.headline.speedup_split_over_wrapper", forward)
     if found is not None:
         yield from _headline("multihead.headline.torch_speedup_split_over_wrapper", found[0])
+
+
+def _page_measure() -> Iterator[Figure]:
+    """The page's Measure button: its wall time against ``PAGE_BUDGET_S``, and rounds per cell."""
+    import time
+
+    cells = [
+        (case, mode)
+        for mode in mha_speed.MODES
+        for case in mha_speed.grid(mha_speed.PAGE_NS, mha_speed.PAGE_HEADS, (1,), mha_speed.PAGE_D)
+    ]
+    t0 = time.perf_counter()
+    results = mha_speed.measure_interleaved(cells, mha_speed.PAGE_BUDGET_S)
+    yield Figure("multihead.page.measure_wall", time.perf_counter() - t0, "s")
+    yield Figure("multihead.page.measure_budget", mha_speed.PAGE_BUDGET_S, "s")
+    yield Figure("multihead.page.measure_min_rounds", min(len(p.ratios) for p in results), "rounds")
+    for mode in mha_speed.MODES:
+        _say(f"# page verdict, {mode}: " + mha_speed.verdict([p for p in results if p.mode == mode]))
 
 
 def _gpt2_cold() -> None:

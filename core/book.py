@@ -213,3 +213,15 @@ FIGURE_05 = {
         "context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)"
     ),
 }
+
+# The official solution of exercise 3.2 as its notebook prints it (rasbt/LLMs-from-scratch,
+# ch03/01_main-chapter-code/exercise-solutions.ipynb, first batch item). Stale: printed with the
+# notebook's softmax(dim=1); the chapter's code switched to dim=-1 in commit d4754f1 (March 2024).
+EXERCISE_3_2_SOLUTION = (
+    "[-9.1476e-02, 3.4164e-02]",
+    "[-2.6796e-01, -1.3427e-03]",
+    "[-4.8421e-01, -4.8909e-02]",
+    "[-6.4808e-01, -1.0625e-01]",
+    "[-8.8380e-01, -1.7140e-01]",
+    "[-1.4744e+00, -3.4327e-01]",
+)

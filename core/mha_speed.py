@@ -222,41 +222,203 @@ def grid(ns: Iterable[int], heads: Iterable[int], batches: Iterable[int], d: int
     return [Case(b, n, d, h) for b in batches for h in heads for n in ns if d % h == 0]
 
 
-def summary(timings: Sequence[Timing]) -> str:
-    """One sentence that says what the measured numbers show, written from the numbers."""
-    done = [t for t in timings if t.speedup is not None]
-    if not done:
-        return "Nothing was measured: every setting was skipped."
-    ups = np.array([t.speedup for t in done])
-    wins = int(np.sum(ups > 1.0))
-    lo, hi = min(done, key=lambda t: t.speedup), max(done, key=lambda t: t.speedup)  # type: ignore[arg-type,return-value]
-    single = [t.speedup for t in done if t.case.heads == 1]
-    parts = [
-        f"The split class (one big projection per role) was faster in {wins} of {len(done)} settings",
-        f"its speed-up ranged from {lo.speedup:.2f}× (H = {lo.case.heads}, n = {lo.case.n}) "
-        f"to {hi.speedup:.2f}× (H = {hi.case.heads}, n = {hi.case.n})",
-    ]
-    many = [t for t in done if t.case.heads == max(c.case.heads for c in done)]
-    if single and many and many[0].case.heads > 1:
-        hmax = many[0].case.heads
-        med = float(np.median([t.speedup for t in many]))
-        lo1, hi1 = min(single), max(single)
-        parts.append(
-            f"with one head the two do the same work, so {lo1:.2f}–{hi1:.2f}× is this machine's noise, "
-            f"and at H = {hmax} the median speed-up is {med:.2f}×"
+# --- the page's stopwatch: paired, interleaved timings with a confidence interval ------------
+
+# Student's t, 97.5th percentile, for 1 to 10 degrees of freedom (a two-sided 95% interval).
+_T975 = (12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281)
+
+
+def t975(df: int) -> float:
+    """The 97.5th percentile of Student's t with ``df`` degrees of freedom.
+
+    A table to 10, then the Cornish–Fisher expansion around the normal's 1.95996 (Abramowitz
+    and Stegun 26.7.5), within 1e-3 of the exact value from 11 on (the tests check it against
+    SciPy). No SciPy at run time: the app ships with NumPy alone.
+    """
+    if df < 1:
+        raise ValueError(f"a t interval needs at least 1 degree of freedom (2 rounds), got {df}")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959963984540054
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    return z + g1 / df + g2 / df**2 + g3 / df**3
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A speed-up (wrapper time / split time) with its 95% confidence interval."""
+
+    ratio: float  # geometric mean over the rounds
+    lo: float
+    hi: float
+    rounds: int
+
+    @property
+    def verdict(self) -> Literal["faster", "slower", "cannot tell"]:
+        """Which class is faster, only when the whole interval sits on one side of 1."""
+        return "faster" if self.lo > 1 else "slower" if self.hi < 1 else "cannot tell"
+
+
+def interval(ratios: Sequence[float]) -> Interval | None:
+    """The t interval on the log ratios, mapped back: ``None`` with fewer than two rounds.
+
+    Logs, because a ratio of times is multiplicative noise: 2× and 0.5× are equally far from 1.
+    """
+    r = np.asarray(ratios, dtype=np.float64)
+    if r.size < 2 or not np.all(np.isfinite(r) & (r > 0)):
+        return None
+    logs = np.log(r)
+    half = t975(r.size - 1) * float(np.std(logs, ddof=1)) / np.sqrt(r.size)
+    m = float(np.mean(logs))
+    return Interval(float(np.exp(m)), float(np.exp(m - half)), float(np.exp(m + half)), int(r.size))
+
+
+Calls = tuple[list[float], list[float]]  # one cell's wrapper and split call times
+
+
+@dataclass(frozen=True)
+class Paired:
+    """One cell timed in ABBA blocks (wrapper, split, split, wrapper), interleaved with the others."""
+
+    case: Case
+    mode: Mode
+    ratios: tuple[float, ...]  # one per block: (both wrapper times) / (both split times)
+    wrapper_s: float | None  # median seconds per call
+    split_s: float | None
+
+    @property
+    def interval(self) -> Interval | None:
+        return interval(self.ratios)
+
+
+def measure_interleaved(
+    cells: Sequence[tuple[Case, Mode]],
+    budget_s: float,
+    *,
+    seed: int = 0,
+    max_rounds: int = 100,
+    progress: Callable[[int, int, float], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[Paired]:
+    """Time every cell in rounds until ``budget_s`` is spent: round r runs one ABBA block of each.
+
+    Pairing (wrapper and split back to back, ratio per block) cancels the machine's slow drifts;
+    ABBA cancels a linear trend inside the block; interleaving the cells spreads each over the
+    whole budget, so a burst of load hits many cells a little rather than one a lot. The budget
+    is checked before every call, warm-up included, so the total is at most ``budget_s`` plus
+    one call. ``progress(cell, round, elapsed)`` is called after each block.
+    """
+    rng = np.random.default_rng(seed)
+    start = clock()
+    runners = []
+    for case, mode in cells:
+        inp = make_inputs(case, rng)
+        runners.append(
+            (
+                lambda inp=inp, mode=mode: wrapper_numpy(inp, mode),
+                lambda inp=inp, h=case.heads, mode=mode: split_numpy(inp, h, mode),
+            )
         )
-        if lo1 <= med <= hi1:
-            parts.append(f"inside that band, so this run cannot tell the classes apart at H = {hmax}")
-        else:
-            verdict = "faster" if med > hi1 else "slower"
-            parts.append(f"outside that band: at H = {hmax} the split class measured {verdict}")
-    return "; ".join(parts) + "."
+    ratios: list[list[float]] = [[] for _ in cells]
+    calls: list[Calls] = [([], []) for _ in cells]
+    for w, s in runners:  # warm-up: first-touch page faults, BLAS threads
+        if clock() - start > budget_s:
+            break
+        w(), s()
+    for r in range(max_rounds):
+        for i, (w, s) in enumerate(runners):
+            times = []
+            for fn in (w, s, s, w):
+                if clock() - start > budget_s:  # a block cut short is dropped, not counted
+                    return _paired(cells, ratios, calls)
+                t0 = clock()
+                fn()
+                times.append(clock() - t0)
+            ratios[i].append((times[0] + times[3]) / (times[1] + times[2]))
+            calls[i][0].extend((times[0], times[3]))
+            calls[i][1].extend((times[1], times[2]))
+            if progress is not None:
+                progress(i, r, clock() - start)
+    return _paired(cells, ratios, calls)
 
 
-# The small grid the page measures behind its button (the benchmark runs the large one).
-PAGE_NS: tuple[int, ...] = (64, 256, 1024)
-PAGE_HEADS: tuple[int, ...] = (1, 2, 4, 12)
+def _paired(
+    cells: Sequence[tuple[Case, Mode]],
+    ratios: list[list[float]],
+    calls: list[tuple[list[float], list[float]]],
+) -> list[Paired]:
+    out = []
+    for (case, mode), rs, (ws, ss) in zip(cells, ratios, calls, strict=True):
+        w = float(np.median(ws)) if ws else None
+        s = float(np.median(ss)) if ss else None
+        out.append(Paired(case, mode, tuple(rs), w, s))
+    return out
+
+
+def _cell(p: Paired) -> str:
+    iv = p.interval
+    if iv is None:
+        return f"n = {p.case.n:,}: {len(p.ratios)} round{'s' * (len(p.ratios) != 1)}, too few to tell"
+    return f"n = {p.case.n:,}: {iv.ratio:.2f}× (95% interval {iv.lo:.2f}–{iv.hi:.2f}×, {iv.rounds} rounds)"
+
+
+def verdict(results: Sequence[Paired]) -> str:
+    """What the timings of one mode show, in words, from the intervals alone.
+
+    The one-head cells are the control: both classes then do identical work, so their interval
+    must include 1. If one does not, the noise on this machine is larger than the intervals
+    admit, and the answer is "cannot tell on this machine" whatever the other cells say. Else the
+    cells with the most heads decide: faster (every interval above 1), slower (every interval
+    below 1), cannot tell (every interval includes 1), or it depends on n.
+    """
+    if not results:
+        return "Nothing was measured."
+    if all(p.interval is None for p in results):
+        most = max(len(p.ratios) for p in results)
+        return (
+            f"Cannot tell on this machine: within the time budget it finished at most {most} "
+            f"round{'s' * (most != 1)} per setting, and an interval needs two. The machine is busy "
+            "or slow for this grid; `python -m bench multihead` takes its time."
+        )
+    control = [p for p in results if p.case.heads == 1]
+    off = [p for p in control if p.interval is not None and p.interval.verdict != "cannot tell"]
+    if off:
+        return (
+            "Cannot tell on this machine: with one head both classes do identical work, yet at "
+            f"{'; '.join(_cell(p) for p in off)} the split class measured "
+            f"{'faster' if off[0].interval.verdict == 'faster' else 'slower'}. The noise here is "  # type: ignore[union-attr]
+            "larger than the intervals admit."
+        )
+    h = max(p.case.heads for p in results)
+    many = sorted((p for p in results if p.case.heads == h), key=lambda p: p.case.n)
+    if h == 1:
+        return f"Only one head was timed: {'; '.join(_cell(p) for p in many)}."
+    found = {p.interval.verdict if p.interval is not None else "cannot tell" for p in many}
+    cells = "; ".join(_cell(p) for p in many)
+    if found == {"faster"}:
+        head = f"At H = {h} the split class (one big projection per role) is faster on this machine"
+    elif found == {"slower"}:
+        head = f"At H = {h} the split class (one big projection per role) is slower on this machine"
+    elif found == {"cannot tell"}:
+        head = f"At H = {h} this machine cannot tell the two classes apart"
+    else:
+        head = f"At H = {h} the answer depends on the sequence length"
+    checked = (
+        " The one-head control, where both do identical work, includes 1 at every n."
+        if control and all(p.interval is not None for p in control)
+        else ""
+    )
+    return f"{head}: {cells}.{checked}"
+
+
+# The small grid the page measures behind its button (the benchmark runs the large one): the
+# one-head control and GPT-2's twelve heads, at two lengths, within a fixed time budget.
+PAGE_NS: tuple[int, ...] = (64, 256)
+PAGE_HEADS: tuple[int, ...] = (1, 12)
 PAGE_D = 768
+PAGE_BUDGET_S = 4.0  # the whole button press, warm-up included: at most this plus one block
 
 
 def blas_info() -> tuple[str, str]:

@@ -28,6 +28,12 @@ Kind = Literal["wrapper", "split"]
 KINDS: tuple[Kind, ...] = ("wrapper", "split")
 STAND_IN_SEED = 0  # inputs for d_in != 3: torch.manual_seed(0); torch.rand(6, d_in)
 
+# GPT-3 175B, Brown et al. 2020, "Language Models are Few-Shot Learners", table 2.1: n_layers 96,
+# d_model 12,288, n_heads 96, d_head 128, context 2,048. The post's "GPT-3 has 96 of them"
+# counts the heads of one layer; the model stacks 96 such layers.
+GPT3_175B = AttentionConfig(d_in=12_288, d_out=12_288, num_heads=96, context_length=2_048)
+GPT3_175B_LAYERS = 96
+
 
 # --- parameters ---------------------------------------------------------------------------
 
@@ -303,9 +309,14 @@ def causal_attention(
     arith: Arith = FLOAT64,
     gen: TorchGenerator | None = None,
     rec: Callable[[str, str, np.ndarray], np.ndarray] | None = None,
+    softmax_dim: int = -1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``CausalAttention.forward`` (section 3.5.3): returns the context [b, n, d_out] and the
-    attention weights [b, n, n]. The divisor is ``keys.shape[-1] ** 0.5``, the head's width."""
+    attention weights [b, n, n]. The divisor is ``keys.shape[-1] ** 0.5``, the head's width.
+
+    ``softmax_dim = 1`` replays the book's code before commit d4754f1 (March 2024), which
+    normalised over the queries (each column) instead of the keys: :func:`exercise_3_2_as_printed`.
+    """
     rec = rec or (lambda _name, _code, v: v)
     x = _check_input(x, cfg, arith)
     _, n, _ = x.shape
@@ -325,10 +336,13 @@ def causal_attention(
         np.where(causal_mask(cfg.context_length, n), arith.dtype(-np.inf), scores),
     )
     divisor = keys.shape[-1] ** 0.5
+    if softmax_dim not in (-1, 1):
+        raise ValueError(f"softmax_dim must be -1 (the book's code) or 1 (its old bug), got {softmax_dim}")
+    scaled = scores / arith.dtype(divisor)
     weights = rec(
         "softmax",
-        "attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)",
-        arith.softmax(scores / arith.dtype(divisor)),
+        f"attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim={softmax_dim})",
+        arith.softmax(scaled) if softmax_dim == -1 else arith.softmax(scaled.swapaxes(1, 2)).swapaxes(1, 2),
     )
     weights = _dropout(weights, cfg.dropout, gen, arith)
     context = rec("weighted values", "context_vec = attn_weights @ values", arith.matmul(weights, values))
@@ -418,6 +432,25 @@ def split_forward(
         "mix heads", "context_vec = self.out_proj(context_vec)", arith.linear(context, o.weight, o.bias)
     )
     return MultiHeadResult("split", output, context, weights, float(divisor), tuple(rec.steps))
+
+
+def exercise_3_2_as_printed(seed: int = 123) -> tuple[np.ndarray, np.ndarray]:  # -> [2, 6, 2], [2, 2, 6, 6]
+    """What the official solution of exercise 3.2 prints: the wrapper with ``d_out = 1``, two
+    heads, built after ``torch.manual_seed(seed)``, but with ``softmax(dim=1)`` in every head.
+
+    The solutions notebook (rasbt/LLMs-from-scratch, ``ch03/01_main-chapter-code/
+    exercise-solutions.ipynb``) prints ``[-9.1476e-02, 3.4164e-02]`` first. Its own
+    ``CausalAttention`` normalised with ``dim=1``, over the queries; the chapter's code was fixed
+    to ``dim=-1`` in commit d4754f1 (4 March 2024, "change dim=1 to dim=-1") and the printed
+    output of the solution was not regenerated. The same wrapper with the fixed softmax prints
+    ``[-0.5740, 0.2216]`` first (torch 2.13). Returns the output and each head's weights, whose
+    columns, not rows, sum to 1.
+    """
+    cfg = AttentionConfig(d_in=3, d_out=1, num_heads=2)
+    params = init_wrapper(cfg, seed)
+    x = example_batch(3)
+    heads = [causal_attention(x, head, cfg, softmax_dim=1) for head in params.heads]
+    return np.concatenate([o for o, _ in heads], axis=-1), np.stack([w for _, w in heads], axis=1)
 
 
 def forward(

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from core.mha_speed import Timing
+from core.mha_speed import Paired
 from ui import figures
 
 HEAD_HUES = (*figures.PALETTE, "#b7791f", "#d53f8c")
@@ -166,31 +166,42 @@ def head_grid(
     return figures.figure([trace], spec)
 
 
-def speedup_plot(timings: Sequence[Timing], *, title: str | None = None, height: int = 360) -> go.Figure:
-    """Speed-up of the split class (wrapper time / split time) against heads, one line per n."""
+def speedup_plot(results: Sequence[Paired], *, title: str | None = None, height: int = 360) -> go.Figure:
+    """Speed-up of the split class (wrapper time / split time) against heads, one line per n,
+    each point with its 95% interval as an error bar. Settings with fewer than two rounds have
+    no interval and are not drawn."""
     data = []
-    done = [t for t in timings if t.speedup is not None]
-    for i, (n, b) in enumerate(sorted({(t.case.n, t.case.batch) for t in done})):
-        pts = sorted((t for t in done if (t.case.n, t.case.batch) == (n, b)), key=lambda t: t.case.heads)
+    done = [(p, p.interval) for p in results if p.interval is not None]
+    for i, n in enumerate(sorted({p.case.n for p, _ in done})):
+        pts = sorted(((p, iv) for p, iv in done if p.case.n == n), key=lambda pi: pi[0].case.heads)
         data.append(
             {
                 "type": "scatter",
-                "x": [t.case.heads for t in pts],
-                "y": [t.speedup for t in pts],
+                "x": [p.case.heads for p, _ in pts],
+                "y": [iv.ratio for _, iv in pts],
+                "error_y": {
+                    "type": "data",
+                    "symmetric": False,
+                    "array": [iv.hi - iv.ratio for _, iv in pts],
+                    "arrayminus": [iv.ratio - iv.lo for _, iv in pts],
+                },
                 "mode": "lines+markers",
-                "name": f"n = {n:,}" + (f", batch {b}" if b > 1 else ""),
+                "name": f"n = {n:,}",
                 "line": {"color": figures.PALETTE[i % len(figures.PALETTE)]},
-                "hovertemplate": "H = %{x}: %{y:.2f}×<extra>" + f"n = {n:,}" + "</extra>",
+                "customdata": [[iv.lo, iv.hi, iv.rounds] for _, iv in pts],
+                "hovertemplate": "H = %{x}: %{y:.2f}× (95%: %{customdata[0]:.2f}–%{customdata[1]:.2f}×, "
+                "%{customdata[2]} rounds)<extra>" + f"n = {n:,}" + "</extra>",
             }
         )
-    ups = [t.speedup for t in done] or [1.0]
-    lo, hi = np.floor(np.log2(min(min(ups), 1.0))), np.ceil(np.log2(max(max(ups), 1.0)))
+    ends = [v for _, iv in done for v in (iv.lo, iv.hi)] or [1.0]
+    heads = sorted({p.case.heads for p, _ in done})
+    lo, hi = np.floor(np.log2(min(min(ends), 1.0))), np.ceil(np.log2(max(max(ends), 1.0)))
     ticks = [2.0**k for k in range(int(lo), int(hi) + 1)]
     spec = figures.layout(
         title,
         height,
         legend={"orientation": "h", "y": -0.22, "yanchor": "top", "x": 0},
-        xaxis={"title": {"text": "heads H"}, "type": "log", "tickvals": sorted({t.case.heads for t in done})},
+        xaxis={"title": {"text": "heads H"}, "type": "log", "tickvals": heads},
         yaxis={"title": {"text": "speed-up of the split class (×)"}, "type": "log", "tickvals": ticks,
                "ticktext": [f"{v:g}×" for v in ticks]},
         shapes=[{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 1.0, "y1": 1.0,

@@ -215,35 +215,37 @@ def comparison_table(cfg: AttentionConfig) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("class").T.astype(str)
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
-def _measure_one(case: mha_speed.Case, mode: str) -> mha_speed.Timing:
-    """One cell of the grid, cached: pressing the button again (or any rerun) re-times nothing."""
-    return mha_speed.measure([case], mode, budget_s=0.3)[0]  # type: ignore[arg-type]
-
-
-def _measure(ns: tuple[int, ...], hs: tuple[int, ...], d: int) -> dict[str, list[mha_speed.Timing]]:
-    """Both modes of the small grid, cell by cell, advancing a progress bar."""
-    cases = mha_speed.grid(ns, hs, (1,), d)
-    jobs = [(mode, case) for mode in mha_speed.MODES for case in cases]
-    bar = st.progress(0.0, text="Timing…")
-    out: dict[str, list[mha_speed.Timing]] = {mode: [] for mode in mha_speed.MODES}
-    for i, (mode, case) in enumerate(jobs):
-        out[mode].append(_measure_one(case, mode))
-        bar.progress(
-            (i + 1) / len(jobs), text=f"Timed {i + 1} of {len(jobs)}: H = {case.heads}, n = {case.n}"
-        )
-    bar.empty()
-    return out
-
-
 MODE_TITLES = {
     "forward": "Whole forward (projections, scores, softmax, merge)",
     "projections": "Only what differs (projections and the head split/merge)",
 }
 
 
+def _measure() -> list[mha_speed.Paired]:
+    """Every cell of the page's grid, interleaved, within ``PAGE_BUDGET_S``, with a progress bar."""
+    budget = mha_speed.PAGE_BUDGET_S
+    cells = [
+        (case, mode)
+        for mode in mha_speed.MODES
+        for case in mha_speed.grid(mha_speed.PAGE_NS, mha_speed.PAGE_HEADS, (1,), mha_speed.PAGE_D)
+    ]
+    bar = st.progress(0.0, text=f"Warming up both classes, then timing them for {budget:g} s…")
+
+    def progress(i: int, r: int, elapsed: float) -> None:
+        case, mode = cells[i]
+        bar.progress(
+            min(elapsed / budget, 1.0),
+            text=f"Round {r + 1}: wrapper vs split, {MODE_TITLES[mode].split(' (')[0].lower()}, "
+            f"H = {case.heads}, n = {case.n:,} ({elapsed:.1f} of {budget:g} s)",
+        )
+
+    results = mha_speed.measure_interleaved(cells, budget, progress=progress)
+    bar.empty()
+    return results
+
+
 def measure_section() -> None:
-    """The page's stopwatch: the small grid behind a button, cached, then the plots."""
+    """The page's stopwatch: a bounded, interleaved measurement behind a button, then the verdict."""
     st.subheader("Measure on this machine")
     lib, threads = mha_speed.blas_info()
     ns, hs, d = mha_speed.PAGE_NS, mha_speed.PAGE_HEADS, mha_speed.PAGE_D
@@ -251,37 +253,88 @@ def measure_section() -> None:
         f"The post leaves one question open: at matched width, does the split class's single big "
         f"matmul beat H small ones once the reshapes are paid for? Time both in float32 NumPy on the "
         f"same inputs, d = {d}, n in {', '.join(f'{n:,}' for n in ns)}, H in {', '.join(map(str, hs))}, "
-        f"batch 1. Each time is the fastest of at least three runs, the two classes timed in "
-        f"alternation. With one head both do the same work, so that column shows how noisy this "
-        f"machine is. BLAS: {lib}; threads: {threads}. `python -m bench multihead` runs the full "
-        f"grid, n up to 4,096 and batch 8."
+        f"batch 1, for **{mha_speed.PAGE_BUDGET_S:g} seconds** in all. Each round times every setting "
+        f"once as wrapper, split, split, wrapper, so both classes meet the same background load, and "
+        f"the speed-up comes with a 95% interval over the rounds. With one head both classes do "
+        f"identical work: that control must include 1, or the machine is too noisy to tell. "
+        f"BLAS: {lib}; threads: {threads}. `python -m bench multihead` runs the full grid."
     )
     if st.button("Measure", key="mh_measure", icon=":material/timer:"):
-        st.session_state["mh_measured"] = True
-    if not st.session_state.get("mh_measured"):
+        st.session_state["mh_timings"] = _measure()
+    results = st.session_state.get("mh_timings")
+    if not results:
         return
-    results = _measure(tuple(ns), tuple(hs), d)
-    cols = st.columns(2)
-    for col, (mode, timings) in zip(cols, results.items(), strict=True):
+    for col, mode in zip(st.columns(2), mha_speed.MODES, strict=True):
+        mine = [p for p in results if p.mode == mode]
         with col:
-            figures.show(mf.speedup_plot(timings, title=MODE_TITLES[mode]), key=f"mh_speed_{mode}")
-            st.markdown(mha_speed.summary(timings))
-    rows = [
-        {
-            "mode": mode,
-            "H": t.case.heads,
-            "n": t.case.n,
-            "wrapper (ms)": round(1e3 * t.wrapper_s, 3) if t.wrapper_s else None,
-            "split (ms)": round(1e3 * t.split_s, 3) if t.split_s else None,
-            "speed-up": round(t.speedup, 2) if t.speedup else None,
-        }
-        for mode, timings in results.items()
-        for t in timings
-    ]
+            if any(p.interval is not None for p in mine):  # an empty chart would say nothing
+                figures.show(mf.speedup_plot(mine, title=MODE_TITLES[mode]), key=f"mh_speed_{mode}")
+            else:
+                st.markdown(f"**{MODE_TITLES[mode]}**")
+            st.markdown(mha_speed.verdict(mine))
+    rows = []
+    for p in results:
+        iv = p.interval
+        rows.append(
+            {
+                "mode": p.mode,
+                "H": p.case.heads,
+                "n": p.case.n,
+                "rounds": len(p.ratios),
+                "wrapper (ms, median)": None if p.wrapper_s is None else round(1e3 * p.wrapper_s, 3),
+                "split (ms, median)": None if p.split_s is None else round(1e3 * p.split_s, 3),
+                "speed-up": None if iv is None else round(iv.ratio, 2),
+                "95% interval": "" if iv is None else f"{iv.lo:.2f}–{iv.hi:.2f}×",
+                "verdict": "too few rounds" if iv is None else iv.verdict,
+            }
+        )
     with st.expander("The measured times"):
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
+def sci_row(row: np.ndarray) -> str:
+    """``[-9.1476e-02, 3.4164e-02]``: a row as PyTorch prints a tensor in scientific mode."""
+    return "[" + ", ".join(f"{float(v):.4e}" for v in row) + "]"
+
+
+def exercise_3_2_section() -> None:
+    """The official solution's printed numbers, the true ones, and the bug that made the old ones."""
+    st.subheader("Exercise 3.2: the official solution prints stale numbers")
+    stale, stale_w = mh.exercise_3_2_as_printed()
+    now = _book_outputs()["exercise_3_2"][0]
+    table = pd.DataFrame(
+        {
+            "official solution prints": book.EXERCISE_3_2_SOLUTION,
+            "the same wrapper with softmax(dim=1)": [sci_row(r) for r in stale[0]],
+            "the book's code today (dim=-1)": [fmt.vec(r) for r in now],
+        },
+        index=list(TOKENS),
+    )
+    st.dataframe(table, width="stretch")
+    sums = stale_w[0, 0].sum(axis=-1)
+    st.markdown(
+        f"The solutions notebook prints `{book.EXERCISE_3_2_SOLUTION[0]}` first; the book's classes "
+        f"under PyTorch 2.13 give `{fmt.vec(now[0])}`. The middle column runs the same wrapper here "
+        "with one change, `torch.softmax(..., dim=1)` in every head, and reproduces the stale print "
+        "digit for digit. That was the chapter's own code until commit d4754f1 (4 March 2024, "
+        "“change dim=1 to dim=-1”); the solution's printed output was never regenerated. With "
+        "`dim=1` each *column* of the weights sums to 1, so each query's row sums to "
+        f"{fmt.vec(sums, 2)} in head 1 instead of 1, and the last token's outputs grow largest."
+    )
+
+
+def gpt3_note() -> str:
+    """The post's "GPT-3 has 96 of them", counted from the paper's configuration."""
+    cfg, layers = mh.GPT3_175B, mh.GPT3_175B_LAYERS
+    return (
+        f"The post says the richness comes from many heads over many layers, “and GPT-3 has 96 of "
+        f"them”. GPT-3 175B has {cfg.num_heads} heads *in each* of its {layers} layers: "
+        f"{fmt.integer(cfg.num_heads * layers)} heads in all, each head_dim = {fmt.integer(cfg.d_out)} "
+        f"/ {cfg.num_heads} = {cfg.head_dim} wide (Brown et al. 2020, table 2.1)."
+    )
+
+
+BOOK_CODE = "the book's code, as PyTorch 2.13 prints it"
 CHECKS_NOTE = (
     "Quoted: what PyTorch prints for the book's classes after torch.manual_seed(123) on the book's "
     "batch (first batch item; the second is identical), and the post's figure 05. Live: computed "
@@ -315,12 +368,37 @@ def book_checks() -> list[checks.Check]:
     rows: list[checks.Check] = []
     for key, label in names.items():
         rows += [
-            checks.exact(f"{label}, row {i + 1}", text, out[key][0, i], source="seed 123")
+            checks.exact(
+                f"{label}, row {i + 1}",
+                text,
+                out[key][0, i],
+                source="the book's code, as PyTorch 2.13 prints it",
+            )
             for i, text in enumerate(q[key])
         ]
         if f"{key}_shape" in q:
             rows.append(checks.same(f"{label}: output shape", q[f"{key}_shape"], shape(out[key].shape)))
+    stale = mh.exercise_3_2_as_printed()[0][0]
+    rows += [
+        checks.same(
+            f"Exercise 3.2, official solution, row {i + 1} (stale)",
+            text,
+            sci_row(stale[i]),
+            source="the official solutions; live: the wrapper with softmax(dim=1)",
+        )
+        for i, text in enumerate(book.EXERCISE_3_2_SOLUTION)
+    ]
     gpt2 = GPT2_SMALL
+    gpt3 = mh.GPT3_175B
+    rows += [
+        checks.same(
+            "GPT-3 175B: heads per layer",
+            "96",
+            str(gpt3.num_heads),
+            source="the post (“GPT-3 has 96 of them”); Brown et al. 2020, table 2.1",
+        ),
+        checks.same("GPT-3 175B: head_dim", "128", str(gpt3.head_dim), source="Brown et al. 2020, table 2.1"),
+    ]
     rows += [
         checks.same("GPT-2 small: head_dim", q["gpt2_head_dim"], str(gpt2.head_dim), source="768 / 12"),
         checks.same("GPT-2 small: divisor √head_dim", q["gpt2_divisor"], f"{gpt2.head_dim**0.5:g}"),

@@ -105,6 +105,7 @@ PAGES: tuple[PageInfo, ...] = (
             "lr",
             "steps",
             "step",
+            "learn_width",
             *_prefixed("learn_", _WEIGHT_KEYS),
         ),
         legacy=_renamed("learn_", ("mode", *_WEIGHT_KEYS)),

@@ -36,7 +36,16 @@ def test_default_view_shows_the_issues_feasibility_run_and_the_checks():
 
 
 @pytest.mark.parametrize(
-    "target", ["Previous token", "First token", "Last token", "A token you pick", "Uniform"]
+    "target",
+    [
+        "Previous token",
+        "First token",
+        "Last token",
+        "A token you pick",
+        "Uniform",
+        "Your ↔ journey, others themselves",
+        "Three pairs swapped",
+    ],
 )
 @pytest.mark.parametrize("mode", ["No matrices", "Tied W_q = W_k", "Three matrices"])
 def test_every_target_and_mode_renders(target, mode):
@@ -69,6 +78,7 @@ def test_every_control_moves_the_readouts():
         "learn_weights": "Section 3.5",
         "step": 50,
         "learn_mode": "tied",
+        "learn_width": 3,
     }
     for key, value in changes.items():
         at = open_page(PAGE, SHORT)
@@ -146,6 +156,7 @@ KEYS = (
     "learn_seed",
     "learn_init",
     "step",
+    "learn_width",
 )
 
 
@@ -155,3 +166,64 @@ def test_garbage_in_every_key_renders_the_default_view(junk):
     assert_clean(at)
     assert at.subheader[0].value == "Three matrices at step 5000"
     assert table(at).loc["Tied W_q = W_k", "loss at step 5000"] == "1.1492"
+
+
+def evidence(at):
+    return at.dataframe[1].value
+
+
+def prose(at):
+    return " ".join(m.value for m in at.markdown)
+
+
+def test_default_view_says_the_tied_run_stalls_where_a_search_finds_five_rows():
+    # Issue 13, item 4: 2 of 6 is where Adam stalls from the book's start; one tied matrix gets 5.
+    at = open_page(PAGE)
+    e = evidence(at)
+    assert e.loc["Tied W_q = W_k", "this run"] == "2 of 6"
+    assert e.loc["Tied W_q = W_k", "best found"] == "5 of 6"
+    assert e.loc["Tied W_q = W_k", "found by"].startswith("search")
+    assert e.loc["Tied W_q = W_k", "proven: at most"] == "6 of 6"  # no cycle: nothing ruled out
+    assert e.loc["Three matrices", "proven: at most"] == "6 of 6"
+    text = prose(at)
+    assert "2 of 6 is where Adam stalls from this start" in text
+    assert "form no cycle" in text
+    assert "One matrix cannot" not in text  # the old, overstated claim
+
+
+def test_the_pair_target_separates_the_modes_with_the_proof_beside_it():
+    at = open_page(PAGE, {"target": "Your ↔ journey, others themselves"})
+    assert_clean(at)
+    e = evidence(at)
+    assert e.loc["Three matrices", "best found"] == "6 of 6"
+    assert e.loc["Tied W_q = W_k", "proven: at most"] == "5 of 6"
+    assert e.loc["Tied W_q = W_k", "this run"] == "3 of 6"
+    text = prose(at)
+    assert "1 cycle (Your → journey → Your)" in text
+    assert (
+        "This target separates the modes: three matrices get 6 of 6 rows right (found), tied weights at most"
+        in text
+    )
+
+
+def test_the_width_control_decides_the_rank_sentence_for_three_swapped_pairs():
+    at = open_page(PAGE, {"target": "Three pairs swapped", "steps": "200"})
+    e = evidence(at)
+    assert e.loc["Three matrices", "best found"] == "5 of 6"
+    assert e.loc["Three matrices", "proven: at most"] == "5 of 6"
+    assert e.loc["Tied W_q = W_k", "proven: at most"] == "3 of 6"
+    assert "the narrow width costs nothing here" in prose(at)
+    widget(at, "learn_width").set_value(3).run()
+    assert_clean(at)
+    assert (
+        "Section 3.4 (SelfAttention_v1, seed 123), drawn at width 3**. Matrices are (d_in, d_out) = (3, 3)"
+        in (" ".join(c.value for c in at.caption))
+    )
+    assert "is exactly what they can do at this width" in prose(at)
+    assert widget(at, "learn_width").value == 3
+
+
+def test_width_one_renders_and_says_the_rank_may_be_the_limit():
+    at = open_page(PAGE, {"learn_width": "1", "steps": "200"})
+    assert_clean(at)
+    assert "rank at most 1" in prose(at)

@@ -132,14 +132,13 @@ def test_the_box_parses_keeps_the_last_good_input_and_never_raises():
     widget(at, "logits").set_value("__import__('os').system('echo pwned')").run()
     assert_clean(at)
     (warning,) = at.warning
-    assert "not a plain number" in warning.value and "last good input: 0 0" in warning.value
+    assert "is not a number" in warning.value and "last good input: 0 0" in warning.value
     assert _bars_title(at) == "softmax → [0.5000, 0.5000]"
 
 
 HOSTILE_TEXT = [
     "",
-    "nan",
-    "inf",
+    "nan nan nan x",
     "1e999",
     " ".join(["1"] * 10_000),
     "__import__('os')",
@@ -203,12 +202,69 @@ def test_garbage_in_every_key_renders_the_default_view(junk, default_view):
     )
     assert_clean(at)
     assert metrics(at) == default_metrics
-    if junk == "-1":  # a valid logit: the softmax of one number is 1
+    if junk in ("-1", "inf"):  # valid logits: the softmax of one number (even +∞) is 1
         assert _bars_title(at) == "softmax → [1.0000]"
     elif len(junk) > 1_000:  # longer than the box takes: the link's value is dropped, not parsed
         assert _bars_title(at) == default_title
         assert "logits" not in at.query_params
         assert len(at.warning) == 0
+    elif junk in ("nan", "-inf"):  # valid input with no softmax: a message, no bars
+        assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("fig03_bars")]
+        assert len(at.warning) == 1 and "nothing is drawn" in at.warning[0].value
     else:
         assert _bars_title(at) == default_title
         assert len(at.warning) == 1
+
+
+def _bars(at):
+    return [c for c in at.get("plotly_chart") if c.proto.id.endswith("fig03_bars")]
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "message"),
+    [
+        ("-inf, 1, 2", "softmax → [0.0000, 0.2689, 0.7311]", "exactly 0"),
+        ("−∞, −∞, 0", "softmax → [0.0000, 0.0000, 1.0000]", "exactly 0"),
+        ("inf, 1, INF", "softmax → [0.5000, 0.0000, 0.5000]", "1/2 each"),
+    ],
+)
+def test_infinities_in_the_box_give_defined_weights_and_say_so(text, title, message):
+    # Issue 13, item 6: −∞ is the page's natural experiment.
+    at = open_page(PAGE, {"logits": text})
+    assert_clean(at)
+    assert _bars_title(at) == title
+    (info,) = at.info
+    assert message in info.value and "PyTorch" in info.value
+    ticks = _chart(at, "fig03_bars")["data"][0]
+    assert "nan" not in json.dumps(ticks).lower()
+
+
+@pytest.mark.parametrize(("text", "why"), [("-inf -inf", "0/0"), ("nan, 1", "NaN"), ("1, NaN", "NaN")])
+def test_a_row_with_no_softmax_gives_a_message_and_no_bars(text, why):
+    at = open_page(PAGE, {"logits": text})
+    assert_clean(at)
+    assert not _bars(at)
+    (warning,) = at.warning
+    assert "nothing is drawn" in warning.value and why in warning.value
+
+
+def test_the_box_is_capped_and_messages_quote_only_a_prefix():
+    at = open_page(PAGE)
+    assert widget(at, "logits").proto.max_chars == masking.MAX_CHARS
+    widget(at, "logits").set_value("1 2 " + "y" * 500).run()
+    assert_clean(at)
+    (warning,) = at.warning
+    assert len(warning.value) < 200
+
+
+def test_the_prose_under_the_stages_follows_the_fill_and_the_weights():
+    # Issue 13, item 6: with the fill at 0 the text no longer says "Row 1 collapses to 1.0000".
+    at = open_page(PAGE, {"fill": FILL_LABELS["zero"]})
+    text = _text(at)
+    assert "Row 1 collapses" not in text
+    assert "row 1 keeps only 0.1971 on the first token and hands 0.8029 to the 5 tokens after it" in text
+    at = open_page(PAGE, {"weights": "Section 3.4"})
+    (prose,) = [md.value for md in at.markdown if md.value.startswith("Row 1 collapses to 1.0000")]
+    assert "[0.5517, 0.4483]" not in prose  # section 3.5's row 2, not these weights'
+    row2 = masking.causal_weights(tokens.inputs(), weights.section_3_4())[1, :2]
+    assert f"row 2 is [{row2[0]:.4f}, {row2[1]:.4f}]" in prose

@@ -42,7 +42,7 @@ def test_default_view_shows_the_toy_shapes_the_warning_and_every_check():
     assert m["head_dim"] == "1"
     assert m["Projection matmuls"] == "3"
     assert "Each head is 1 wide" in _warnings(at)
-    assert "31 of 31 match" in _checks_label(at)
+    assert "39 of 39 match" in _checks_label(at)
     assert len(_charts(at)) == 3  # W_q stripes, per-head attention, output
     trace = at.dataframe[0].value
     assert trace["shape"].tolist()[4:6] == ["[2, 6, 2, 1]", "[2, 2, 6, 1]"]
@@ -182,15 +182,17 @@ def test_garbage_in_every_key_renders_the_default_view(junk):
     at = open_page(PAGE, {k: junk for k in KEYS})
     assert_clean(at)
     assert metrics(at) == default
-    assert "31 of 31 match" in _checks_label(at)
+    assert "39 of 39 match" in _checks_label(at)
 
 
-def test_measure_button_times_both_classes_and_says_what_it_found(monkeypatch):
-    # A tiny grid keeps the test fast; the page reads the grid from core at run time.
+def test_measure_button_times_both_classes_within_its_budget_and_gives_a_verdict(monkeypatch):
+    # A tiny grid and budget keep the test fast; the page reads both from core at run time.
     monkeypatch.setattr(mha_speed, "PAGE_NS", (16, 32))
     monkeypatch.setattr(mha_speed, "PAGE_HEADS", (1, 2, 4))
     monkeypatch.setattr(mha_speed, "PAGE_D", 16)
+    monkeypatch.setattr(mha_speed, "PAGE_BUDGET_S", 0.5)
     at = open_page(PAGE)
+    assert any("for **0.5 seconds** in all" in md.value for md in at.markdown)
     n_charts = len(_charts(at))
     at.button(key="mh_measure").click().run()
     assert_clean(at)
@@ -198,10 +200,30 @@ def test_measure_button_times_both_classes_and_says_what_it_found(monkeypatch):
     assert len(charts) == n_charts + 2  # whole forward, projections only
     speed = charts[n_charts]
     assert {t["name"] for t in speed["data"]} == {"n = 16", "n = 32"}
-    assert all(len(t["y"]) == 3 and min(t["y"]) > 0 for t in speed["data"])
-    sentences = [md.value for md in at.markdown if md.value.startswith("The split class (one big projection")]
-    assert len(sentences) == 2 and all("of 6 settings" in s for s in sentences)
-    # The result stays on screen when another control moves (it is cached, not re-measured).
+    assert all(len(t["y"]) == 3 and min(t["y"]) > 0 and "error_y" in t for t in speed["data"])
+    verdicts = [
+        md.value for md in at.markdown if md.value.startswith(("At H = 4", "Cannot tell on this machine"))
+    ]
+    assert len(verdicts) == 2
+    # The result stays on screen when another control moves (kept, not re-measured).
     widget(at, "heads").set_value(1).run()
     assert_clean(at)
     assert len(_charts(at)) == n_charts + 2
+
+
+def test_exercise_3_2_shows_the_stale_solution_the_truth_and_the_cause():
+    at = open_page(PAGE)
+    (table,) = [d.value for d in at.dataframe if "official solution prints" in d.value.columns]
+    assert table.loc["Your", "official solution prints"] == "[-9.1476e-02, 3.4164e-02]"
+    assert table.loc["Your", "the same wrapper with softmax(dim=1)"] == "[-9.1476e-02, 3.4164e-02]"
+    assert table.loc["Your", "the book's code today (dim=-1)"] == "[-0.5740, 0.2216]"
+    assert (table["official solution prints"] == table["the same wrapper with softmax(dim=1)"]).all()
+    text = " ".join(md.value for md in at.markdown)
+    assert "d4754f1" in text and "never regenerated" in text
+
+
+def test_gpt3_is_counted_per_layer_and_in_all():
+    at = open_page(PAGE)
+    note = " ".join(c.value for c in at.caption)
+    assert "96 heads *in each* of its 96 layers: 9,216 heads in all" in note
+    assert "= 128 wide" in note

@@ -177,9 +177,9 @@ def test_parse_numbers_reads_plain_numbers(text, expected):
 HOSTILE = [
     "",
     "   ,, ",
-    "nan",
-    "inf",
-    "-inf",
+    "nan1",
+    "infinite",
+    "--inf",
     "1e999",
     "1, 2, three",
     "0x10",
@@ -204,13 +204,59 @@ def test_hostile_text_raises_value_error_with_a_message(text):
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=200))
-def test_parse_numbers_on_any_text_returns_finite_logits_or_value_error(text):
+def test_parse_numbers_on_any_text_returns_logits_whose_softmax_is_drawable_or_value_error(text):
     try:
         x = masking.parse_numbers(text)
     except ValueError:
         return
-    assert 1 <= x.size <= masking.MAX_LOGITS and np.isfinite(x).all()
-    assert np.isfinite(attention.softmax(x)).all()
+    assert 1 <= x.size <= masking.MAX_LOGITS
+    sm = masking.softmax_extended(x)
+    if sm.weights is not None:
+        assert np.isfinite(sm.weights).all() and sm.weights.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("-inf, 1, 2", [-np.inf, 1, 2]),
+        ("INF -Infinity +inf", [np.inf, -np.inf, np.inf]),
+        ("−∞, ∞, +∞", [-np.inf, np.inf, np.inf]),  # the Unicode minus and the infinity sign
+        ("−1.5 2", [-1.5, 2]),
+        ("NaN, 0", [np.nan, 0]),
+    ],
+)
+def test_parse_numbers_reads_infinities_and_nan_in_any_spelling(text, expected):
+    np.testing.assert_array_equal(masking.parse_numbers(text), expected)
+
+
+def test_extended_softmax_defines_every_non_finite_case():
+    inf = np.inf
+    sm = masking.softmax_extended(np.array([-inf, 1.0, 2.0]))  # −∞: exactly zero, the rest a softmax
+    assert sm.weights[0] == 0.0 and sm.weights[1:] == pytest.approx(attention.softmax([1.0, 2.0]))
+    assert "exactly 0" in sm.note and sm.torch == "the same weights"
+    sm = masking.softmax_extended(np.array([inf, 3.0, inf, -inf]))  # +∞ share the weight equally
+    np.testing.assert_array_equal(sm.weights, [0.5, 0.0, 0.5, 0.0])
+    assert "1/2 each" in sm.note and "NaN" in sm.torch
+    for row in ([-inf, -inf], [np.nan, 1.0], [inf, np.nan]):  # no softmax at all
+        sm = masking.softmax_extended(np.array(row))
+        assert sm.weights is None and sm.note and "NaN" in sm.torch
+    assert "0/0" in masking.softmax_extended(np.array([-inf])).torch
+    assert masking.softmax_extended(np.array([1.0, 2.0])).note == ""
+    with pytest.raises(ValueError, match="one row"):
+        masking.softmax_extended(np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize(
+    "row", [[-np.inf, 1.0, 2.0], [np.inf, 0.0], [np.inf, np.inf, 1.0], [-np.inf, -np.inf], [np.nan, 0.0]]
+)
+def test_extended_softmax_says_what_torch_gives(row):
+    torch = pytest.importorskip("torch")
+    theirs = torch.softmax(torch.tensor(row, dtype=torch.float64), dim=-1).numpy()
+    sm = masking.softmax_extended(np.array(row))
+    if sm.torch == "the same weights":
+        np.testing.assert_allclose(sm.weights, theirs, rtol=1e-15, atol=0)  # exact zeros stay exact
+    else:
+        assert sm.torch.startswith("NaN for every entry") and np.isnan(theirs).all()
 
 
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=64))

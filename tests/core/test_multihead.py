@@ -257,21 +257,88 @@ def test_paired_times_alternate_and_keep_each_functions_fastest_run():
     assert 0 < tf < tg
 
 
-def test_summary_is_written_from_the_numbers():
-    def t(h, n, w, s):
-        return mha_speed.Timing(mha_speed.Case(1, n, 12, h), "forward", w, s)
+def _paired(h, n, ratios, mode="forward"):
+    return mha_speed.Paired(mha_speed.Case(1, n, 12, h), mode, tuple(ratios), 1e-3, 1e-3)
 
-    timings = [t(1, 64, 1.0, 1.0), t(2, 64, 3.0, 1.0), t(12, 64, 5.0, 1.0), t(12, 256, 0.5, 1.0)]
-    text = mha_speed.summary(timings)
-    assert "faster in 2 of 4 settings" in text
-    assert "from 0.50× (H = 12, n = 256) to 5.00× (H = 12, n = 64)" in text
-    assert "so 1.00–1.00× is this machine's noise, and at H = 12 the median speed-up is 2.75×" in text
-    assert "outside that band: at H = 12 the split class measured faster" in text
-    noisy = [t(1, 64, 0.8, 1.0), t(1, 256, 1.3, 1.0), t(12, 64, 1.1, 1.0), t(12, 256, 0.9, 1.0)]
-    assert "inside that band, so this run cannot tell the classes apart at H = 12" in mha_speed.summary(noisy)
-    assert mha_speed.summary(
-        [mha_speed.Timing(mha_speed.Case(1, 8, 8, 1), "forward", None, None)]
-    ).startswith("Nothing was measured")
+
+def _around(centre, spread, k=12):
+    """``k`` synthetic block ratios, log-symmetric around ``centre``."""
+    return [centre * spread ** ((-1) ** i * (i % 3) / 2) for i in range(k)]
+
+
+def test_verdict_says_faster_slower_or_cannot_tell_from_synthetic_timings():
+    control = [_paired(1, 64, _around(1.0, 1.05)), _paired(1, 256, _around(1.0, 1.05))]
+    faster = [*control, _paired(12, 64, _around(1.6, 1.05)), _paired(12, 256, _around(1.4, 1.05))]
+    text = mha_speed.verdict(faster)
+    assert text.startswith(
+        "At H = 12 the split class (one big projection per role) is faster on this machine"
+    )
+    assert "n = 64: 1.60× (95% interval" in text and "12 rounds" in text
+    assert "includes 1 at every n" in text
+    slower = [*control, _paired(12, 64, _around(0.6, 1.05)), _paired(12, 256, _around(0.7, 1.05))]
+    assert "is slower on this machine" in mha_speed.verdict(slower)
+    unsure = [*control, _paired(12, 64, _around(1.1, 3.0)), _paired(12, 256, _around(0.9, 3.0))]
+    assert mha_speed.verdict(unsure).startswith("At H = 12 this machine cannot tell the two classes apart")
+    mixed = [*control, _paired(12, 64, _around(1.6, 1.05)), _paired(12, 256, _around(0.6, 1.05))]
+    assert mha_speed.verdict(mixed).startswith("At H = 12 the answer depends on the sequence length")
+
+
+def test_a_control_outside_one_means_cannot_tell_on_this_machine():
+    # Issue 13, item 8: the one-head column, where both classes do identical work, spanned
+    # 0.52–5.30× on a busy machine; then no other cell may be believed.
+    noisy = [_paired(1, 64, _around(2.0, 1.05)), _paired(1, 256, _around(1.0, 1.05))]
+    cells = [*noisy, _paired(12, 64, _around(1.66, 1.05)), _paired(12, 256, _around(1.6, 1.05))]
+    text = mha_speed.verdict(cells)
+    assert text.startswith("Cannot tell on this machine: with one head both classes do identical work")
+    assert "n = 64: 2.00×" in text and "faster" in text and "is faster on this machine" not in text
+
+
+def test_too_few_rounds_cannot_tell():
+    cells = [_paired(1, 64, [1.1]), _paired(12, 64, [])]
+    text = mha_speed.verdict(cells)
+    assert text.startswith("Cannot tell on this machine") and "at most 1 round per setting" in text
+    assert mha_speed.verdict([]) == "Nothing was measured."
+    assert mha_speed.interval([1.2]) is None and mha_speed.interval([1.0, -1.0]) is None
+
+
+def test_interval_is_a_t_interval_on_log_ratios():
+    r = [1.5, 1.7, 1.6, 1.55, 1.8]
+    iv = mha_speed.interval(r)
+    logs = np.log(r)
+    assert iv.ratio == pytest.approx(np.exp(logs.mean()))
+    half = 2.7764 * logs.std(ddof=1) / np.sqrt(5)
+    assert (iv.lo, iv.hi) == pytest.approx((np.exp(logs.mean() - half), np.exp(logs.mean() + half)))
+    assert iv.verdict == "faster" and iv.rounds == 5
+
+
+@pytest.mark.parametrize("df", [1, 2, 5, 10, 11, 15, 30, 60, 200, 10_000])
+def test_t975_matches_scipy(df):
+    stats = pytest.importorskip("scipy.stats")
+    assert mha_speed.t975(df) == pytest.approx(stats.t.ppf(0.975, df), abs=1e-3)
+
+
+def test_measure_interleaved_runs_abba_rounds_and_keeps_to_its_budget():
+    # A fake clock that advances 0.1 s a read: the budget bounds the number of calls exactly.
+    now = [0.0]
+
+    def clock():
+        now[0] += 0.1
+        return now[0]
+
+    cells = [(mha_speed.Case(1, 8, 8, 1), "forward"), (mha_speed.Case(1, 8, 8, 2), "projections")]
+    seen = []
+    out = mha_speed.measure_interleaved(
+        cells, 10.0, clock=clock, progress=lambda i, r, e: seen.append((i, r))
+    )
+    assert now[0] < 10.0 + 0.5  # the budget plus one call's reads
+    assert seen[:4] == [(0, 0), (1, 0), (0, 1), (1, 1)]  # round-robin over the cells
+    rounds = [len(p.ratios) for p in out]
+    assert rounds[0] >= rounds[1] >= rounds[0] - 1 and rounds[1] >= 2  # blocks cut short are dropped
+    assert len(seen) == sum(rounds)
+    assert all(p.wrapper_s is not None and p.split_s is not None for p in out)
+    # A budget of 0 returns every cell, with no rounds, rather than hanging or raising.
+    out = mha_speed.measure_interleaved(cells, 0.0)
+    assert [p.ratios for p in out] == [(), ()]
 
 
 def test_grid_and_case_validation():
@@ -288,3 +355,18 @@ def test_grid_and_case_validation():
 def test_blas_info_names_the_library():
     name, threads = mha_speed.blas_info()
     assert name and threads
+
+
+def test_exercise_3_2_as_printed_reproduces_the_official_solution_from_dim_1():
+    out, weights = mh.exercise_3_2_as_printed()
+    printed = tuple("[" + ", ".join(f"{v:.4e}" for v in row) + "]" for row in out[0])
+    assert printed == book.EXERCISE_3_2_SOLUTION
+    np.testing.assert_allclose(weights.sum(axis=-2), 1.0, rtol=1e-12)  # each column sums to 1
+    assert not np.allclose(weights.sum(axis=-1), 1.0)  # so the rows do not
+    with pytest.raises(ValueError, match="softmax_dim"):
+        cfg = AttentionConfig(d_out=1)
+        mh.causal_attention(mh.example_batch(3), mh.init_causal_attention(cfg, 0), cfg, softmax_dim=0)
+
+
+def test_gpt3_175b_is_96_heads_of_128_in_each_of_96_layers():
+    assert (mh.GPT3_175B.num_heads, mh.GPT3_175B.head_dim, mh.GPT3_175B_LAYERS) == (96, 128, 96)

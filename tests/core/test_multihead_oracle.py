@@ -158,3 +158,34 @@ def test_gpt2_small_to_a_millionth_and_its_parameter_count():
     for arith in (mh.FLOAT32_TORCH, mh.FLOAT64):
         out = mh.forward(x, params, arith).output
         assert np.max(np.abs(out - ref)) <= RTOL * np.max(np.abs(ref)), arith.name
+
+
+class _CausalAttentionDim1(CausalAttention):
+    """The chapter's CausalAttention before commit d4754f1: ``softmax(..., dim=1)``."""
+
+    def forward(self, x):
+        _, num_tokens, _ = x.shape
+        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
+        attn_scores = queries @ keys.transpose(1, 2)
+        attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
+        attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=1)
+        return self.dropout(attn_weights) @ values
+
+
+def test_the_stale_exercise_3_2_solution_is_the_wrapper_with_softmax_over_dim_1():
+    # Issue 13, item 7: the official solution's print comes from softmax(dim=1).
+    from core import book
+
+    torch.manual_seed(123)
+    heads = [_CausalAttentionDim1(3, 1, 6, 0.0) for _ in range(2)]
+    with torch.no_grad():
+        theirs = torch.cat([h(BATCH) for h in heads], dim=-1).numpy()
+    ours, weights = mh.exercise_3_2_as_printed()
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    printed = ["[" + ", ".join(f"{v:.4e}" for v in row) + "]" for row in theirs[0]]
+    assert tuple(printed) == book.EXERCISE_3_2_SOLUTION
+    np.testing.assert_allclose(weights.sum(axis=-2), 1.0, rtol=1e-12)  # columns, not rows, sum to 1
+    torch.manual_seed(123)
+    with torch.no_grad():
+        now = MultiHeadAttentionWrapper(3, 1, 6, 0.0, num_heads=2)(BATCH).numpy()
+    assert not np.allclose(now, theirs, atol=1e-2)  # the fixed code prints other numbers

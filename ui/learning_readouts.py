@@ -1,0 +1,272 @@
+"""Learning to attend's readouts: the runs' table, and what each mode can reach.
+
+Issue 13, item 4: the tied mode's 2 of 6 on the previous-token target is where Adam stalls from
+the book's start, not what one matrix can do. This module puts three kinds of evidence side by
+side, each labelled for what it is: the run on screen, the best of a seeded search
+(:func:`core.learning.search`, a lower bound), and what is proven (Cauchy–Schwarz for tied
+weights, a linear program over every ``M`` for three matrices, :func:`core.learning.linear_reach`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core import attention, book, learning, tokens, weights
+from core.learning import Found, Reach, Trajectory
+from core.weights import WeightSet, init_weights
+from ui import checks
+from ui import format as fmt
+from ui.weights import MODE_LABELS
+
+T = tokens.TOKENS
+WIDTHS = (1, 2, 3, 4, 5, 6)  # d_out on offer; d_in = 3, so 3 and up realise every M
+SEARCH_SPINNER = (
+    f"Searching: Adam from {learning.SEARCH_STARTS} starts per mode, each row left out of the loss "
+    "in turn, and a linear program over every 3 × 3 M…"
+)
+
+
+def widen(ws: WeightSet, width: int) -> WeightSet:
+    """The weight set's seed and initialisation drawn at ``(3, width)``; the book's own at width 2."""
+    if width == ws.w_query.shape[1]:
+        return ws
+    wide = init_weights(ws.seed, ws.init, ws.w_query.shape[0], width)
+    return WeightSet(
+        f"{ws.label}, drawn at width {width}", ws.seed, ws.init, wide.w_query, wide.w_key, wide.w_value
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=SEARCH_SPINNER)
+def limits(kind: str, token: int, width: int) -> tuple[dict[str, Found], Reach | None]:
+    """The search's best per mode at ``width`` and the linear program's reach (cached: ~0.5 s)."""
+    target = learning.target_pattern(kind, len(T), token)  # type: ignore[arg-type]
+    x = tokens.inputs()
+    return dict(learning.search(x, target, width)), learning.linear_reach(x, target)
+
+
+def loss_text(v: float) -> str:
+    """4 decimals, or scientific below 1e-3: Adam drives easy targets to 1e-5 and below."""
+    return fmt.num(v) if v >= 1e-3 else fmt.sci(v, 1)
+
+
+def run_table(runs: Mapping[str, Trajectory], target: np.ndarray, steps: int) -> pd.DataFrame:
+    """Each mode's run: loss at both ends, rows right and still wrong, where it diverged."""
+    rows = []
+    for m, r in runs.items():
+        right = learning.rows_right(r.attention[-1], target)
+        rows.append(
+            {
+                "mode": MODE_LABELS[m],
+                "loss at step 0": loss_text(r.losses[0]),
+                f"loss at step {steps}": loss_text(r.losses[-1]),
+                "rows right": f"{right.sum()} of {len(T)}",
+                "rows still wrong": ", ".join(t for t, ok in zip(T, right, strict=True) if not ok) or "none",
+                "diverged at step": "" if r.diverged_at is None else str(r.diverged_at),
+            }
+        )
+    return pd.DataFrame(rows).set_index("mode")
+
+
+def _names(rows: tuple[int, ...]) -> str:
+    return ", ".join(f"“{T[r]}”" for r in rows)
+
+
+@dataclass(frozen=True)
+class Best:
+    """One mode's best known result and where it came from."""
+
+    rows: int
+    how: str
+
+
+def best_known(mode: str, run_rows: int, found: Found, reach: Reach | None, width: int) -> Best:
+    """The most rows right known for ``mode``: this run, the search, or the linear program's witness."""
+    if mode == "none":
+        return Best(run_rows, "no dials: the only value")
+    rows = "row" if len(found.ignored) == 1 else "rows"
+    ignored = f", {rows} {_names(found.ignored)} left out of the loss" if found.ignored else ""
+    best = Best(run_rows, "this run")
+    if found.rows > best.rows:
+        best = Best(found.rows, f"search: start {found.start + 1} of {learning.SEARCH_STARTS}{ignored}")
+    if mode == "three" and reach is not None and width >= 3 and reach.rows > best.rows:
+        best = Best(reach.rows, "the linear program's witness, W_q = M, W_k = I")
+    return best
+
+
+def bound(mode: str, run_rows: int, target, reach: Reach | None) -> tuple[int | None, str]:
+    """The proven most rows for ``mode`` and the reason, or ``None`` when nothing is proven."""
+    if mode == "none":
+        return run_rows, "XXᵀ has no dials"
+    if mode == "tied":
+        b = learning.tied_row_bound(target)
+        return b, ("Cauchy–Schwarz: one row of every cycle is lost" if b is not None else "")
+    return (reach.rows, "linear program over every 3 × 3 M") if reach is not None else (None, "")
+
+
+def table(
+    runs: Mapping[str, Trajectory], target, found: Mapping[str, Found], reach: Reach | None, width: int
+) -> tuple[pd.DataFrame, dict[str, tuple[int, int, int | None]]]:
+    """The evidence per mode, and (this run, best known, proven bound) for the prose."""
+    rows, numbers = [], {}
+    for mode, run in runs.items():
+        here = int(learning.rows_right(run.attention[-1], target).sum())
+        best = best_known(mode, here, found[mode], reach, width)
+        most, why = bound(mode, here, target, reach)
+        numbers[mode] = (here, best.rows, most)
+        rows.append(
+            {
+                "mode": MODE_LABELS[mode],
+                "this run": f"{here} of {len(T)}",
+                "best found": f"{best.rows} of {len(T)}",
+                "found by": best.how,
+                "proven: at most": "—" if most is None else f"{most} of {len(T)}",
+                "proof": why or "none known",
+            }
+        )
+    return pd.DataFrame(rows).set_index("mode"), numbers
+
+
+def cycle_text(target) -> str:
+    """The target's cycles in words, with what the proof concludes for tied weights."""
+    cyc = learning.cycles(target)
+    if learning.attends_most_to(target).min() < 0:
+        return "This target has no single token per row, so the argument has nothing to say about it."
+    if not cyc:
+        return (
+            "This target's arrows form no cycle, so the argument rules nothing out: every row may be "
+            "reachable with one matrix, if the query lengths can be arranged."
+        )
+    names = "; ".join(" → ".join(T[i] for i in (*c, c[0])) for c in cyc)
+    b = learning.tied_row_bound(target)
+    return (
+        f"This target's arrows have {len(cyc)} {'cycle' if len(cyc) == 1 else 'cycles'} ({names}), so "
+        f"tied weights get at most **{b} of {len(T)}** rows right, at any width."
+    )
+
+
+def verdict(numbers: Mapping[str, tuple[int, int, int | None]], reach: Reach | None, width: int) -> list[str]:
+    """Sentences computed from the evidence: where a run stalls, what width does, what separates."""
+    n = len(T)
+    out = []
+    here, best, most = numbers["tied"]
+    if best > here:
+        out.append(
+            f"The tied run above ends at {here} of {n} rows; the search found {best} of {n} with one "
+            f"matrix, so {here} of {n} is where Adam stalls from this start, not what tied weights can do."
+        )
+    if most is not None and best == most:
+        out.append(f"Tied weights: {best} of {n} found and at most {most} proven, so exactly {most}.")
+    _, t_best, _ = numbers["three"]
+    if reach is not None:
+        if width >= 3:
+            out.append(
+                f"Three matrices at d_out = {width} ≥ d_in = 3 can make any score matrix X M Xᵀ, so "
+                f"the linear program's {reach.rows} of {n} is exactly what they can do at this width."
+            )
+        elif t_best == reach.rows:
+            out.append(
+                f"At d_out = {width}, M = W_q W_kᵀ has rank at most {width}, yet the search found "
+                f"{t_best} of {n}, the most any 3 × 3 M reaches: the narrow width costs nothing here."
+            )
+        else:
+            out.append(
+                f"At d_out = {width}, M = W_q W_kᵀ has rank at most {width} and the search found "
+                f"{t_best} of {n}, against {reach.rows} of {n} for an unrestricted M. Rank or search: "
+                "this does not say which; widen d_out to see what three matrices then reach."
+            )
+    if most is not None and t_best > most:
+        out.append(
+            f"This target separates the modes: three matrices get {t_best} of {n} rows right "
+            f"(found), tied weights at most {most} (proven)."
+        )
+    return out
+
+
+PROOF = (
+    "Draw an arrow from each token to the token it should attend to most (tokens that attend to "
+    "themselves get none). Under tying every arrow must point to a strictly longer query, so arrows "
+    "that come back round, a cycle, are out of reach: the first query would have to be longer than "
+    "itself. At least one row of every cycle is wrong, at any width, divisor or not. For two tokens "
+    "this is $\\Omega_{ij}^2 \\le \\Omega_{ii}\\,\\Omega_{jj}$: no two tokens can each attend to "
+    "the other more than to themselves. That is all the proof forbids."
+)
+
+
+def limits_section(
+    runs: Mapping[str, Trajectory], target: np.ndarray, kind: str, token: int, width: int
+) -> None:
+    """The proof for tied weights, the evidence per mode, and the sentences computed from it."""
+    st.subheader("What each mode can reach")
+    st.markdown(
+        "Tie W_k to W_q and every score is a dot product of two queries, $\\Omega_{ij} = q_i \\cdot q_j$. "
+        "Token $i$ attends most to another token $j$ only if $q_i\\cdot q_j > q_i\\cdot q_i = |q_i|^2$, "
+        "and the Cauchy–Schwarz inequality caps the left side:"
+    )
+    st.latex(
+        r"q_i \cdot q_j \;\le\; |q_i|\,|q_j| \quad\Longrightarrow\quad "
+        r"q_i\cdot q_j > |q_i|^2 \text{ only if } |q_j| > |q_i|"
+    )
+    st.markdown(f"{PROOF} {cycle_text(target)}")
+    found, reach = limits(kind, token, width)
+    evidence, numbers = table(runs, target, found, reach, width)
+    st.dataframe(evidence, width="stretch")
+    st.caption(
+        f"*This run*: the curves above. *Best found*: the most rows over this run and a seeded search "
+        f"(Adam, {learning.SEARCH.steps:,} steps at rate {learning.SEARCH.lr}, from "
+        f"{learning.SEARCH_STARTS} starts, the book's draw first, each trained on the whole target and "
+        "with each row left out in turn): a lower bound, not a limit. *Proven*: an upper bound that "
+        "holds for every matrix of the mode."
+    )
+    st.markdown("\n\n".join(verdict(numbers, reach, width)))
+
+
+CHECKS_NOTE = (
+    "Quoted: the post's recap and figure 01, and PyTorch's print of the book's section 3.4 code. "
+    "Live: this run's trajectories, and the section 3.4 start at the book's width whatever the "
+    "controls say."
+)
+
+
+def book_checks(runs: Mapping[str, Trajectory], steps: int) -> list[checks.Check]:
+    """The quoted numbers this page can reproduce, beside the live ones."""
+    v1 = weights.section_3_4()
+    x = tokens.inputs()
+    none, tied = runs["none"], runs["tied"]
+    j, s = T.index("journey"), T.index("starts")
+    return [
+        checks.exact(
+            "Score error, tied W_q = W_k, worst recorded step of this run",
+            book.FIGURE_01["score_error_tied"],
+            max(attention.asymmetry_error(o) for o in tied.scores),
+            source="the post, figure 01",
+        ),
+        checks.exact(
+            "Score error, no matrices",
+            book.FIGURE_01["score_error_none"],
+            attention.asymmetry_error(none.scores[0]),
+            source="the post, figure 01",
+        ),
+        checks.exact(
+            "Weight error, no matrices, divided by √2 as figure 01 does",
+            book.FIGURE_01["weight_error_none"],
+            attention.asymmetry_error(learning.attention(x, v1.w_query, v1.w_key, "none")),
+            source="the post, figure 01",
+        ),
+        checks.exact(
+            "Raw affinity journey–starts, no matrices, at the last step",
+            book.RECAP["affinity_journey_starts"],
+            none.scores[none.at(steps), j, s],
+            source="the post's recap; no dial: it never moves",
+        ),
+        checks.exact(
+            "attn_weights_2 at step 0, three matrices, section 3.4 weights",
+            book.SECTION_3_4["attn_weights_2"],
+            learning.attention(x, v1.w_query, v1.w_key, "three")[1],
+            source="the book's code, as PyTorch prints it",
+        ),
+    ]
