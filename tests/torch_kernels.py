@@ -7,7 +7,8 @@ cannot assume the profile the app uses: they run the fixed probes below through 
 every profile, and take the profile that reproduces all of them bit for bit. The probes touch each
 kind of kernel the profiles tell apart: a plain ``x @ W``, ``nn.Linear`` (MKL's transposed path, the
 thin dot kernel and the wide one, with a bias), sgemv both ways, and softmax rows shorter and longer
-than one 8- and one 16-lane vector.
+than one 8- and one 16-lane vector; every one lies inside every profile's proven domain, so the
+profile of the host that fitted it is sure to match there.
 
 Nothing here imports torch: callers pass the module in, so the NumPy half runs without it.
 """
@@ -40,6 +41,16 @@ class Probe:
             return torchmath.linear_f32(*self.args, profile=profile)
         return torchmath.softmax_f32(*self.args, profile=profile)
 
+    def proven(self, profile: str) -> bool:
+        """Whether the op is inside ``profile``'s bit-exact domain (it must be, to calibrate)."""
+        if self.kind == "matmul":
+            (n, k), m = self.args[0].shape, self.args[1].shape[1]
+            return torchmath.mm_is_proven(n, k, m, profile=profile)
+        if self.kind == "linear":
+            (rows, k), m = self.args[0].shape, self.args[1].shape[0]
+            return torchmath.linear_is_proven(rows, k, m, profile=profile)
+        return True  # softmax: any row length
+
     def torch_result(self, torch: ModuleType) -> np.ndarray:
         t = [torch.from_numpy(np.ascontiguousarray(a)) for a in self.args]
         with torch.no_grad():
@@ -61,7 +72,7 @@ def probes() -> tuple[Probe, ...]:
         Probe("x @ W, 6×3 @ 3×2 (SelfAttention_v1)", "matmul", (randn(6, 3), randn(3, 2))),
         Probe("x @ W, 12×8 @ 8×12", "matmul", (randn(12, 8), randn(8, 12))),
         Probe("nn.Linear(3, 2) on 12 rows", "linear", (randn(12, 3), randn(2, 3))),
-        Probe("nn.Linear(8, 12) with bias on 6 rows", "linear", (randn(6, 8), randn(12, 8), randn(12))),
+        Probe("nn.Linear(8, 6) with bias on 12 rows", "linear", (randn(12, 8), randn(6, 8), randn(6))),
         Probe("nn.Linear(5, 9) on 3 rows", "linear", (randn(3, 5), randn(9, 5))),
         Probe("sgemv, 8×20 @ 20×1", "matmul", (randn(8, 20), randn(20, 1))),
         Probe("sgemv, 1×12 @ 12×16", "matmul", (randn(1, 12), randn(12, 16))),

@@ -62,6 +62,13 @@ def test_the_calibration_probes_tell_every_two_profiles_apart() -> None:
 
 
 @pytest.mark.parametrize("profile", ["avx2", "avx512"])
+def test_every_calibration_probe_is_inside_every_domain(profile: str) -> None:
+    """Else the host a profile was fitted on could fail its own calibration."""
+    for probe in probes():
+        assert probe.proven(profile), (profile, probe.name)
+
+
+@pytest.mark.parametrize("profile", ["avx2", "avx512"])
 def test_the_books_products_are_inside_every_domain(profile: str) -> None:
     """What chapter 3 multiplies: x @ W (6 × 3 @ 3 × 2, batched into 12 rows), nn.Linear(3, 2)
     on 6 or 12 rows, exercise 3.2's nn.Linear(3, 1), the 2 × 2 out_proj, weights @ values as an
