@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import book, dropout, masking, tokens, weights
+from core import book, dropout, masking, tokens, torchmath, weights
 from core.torchgen import TorchGenerator
 from ui import format as fmt
 
@@ -45,8 +45,12 @@ def test_causal_weights_are_causal_rows_of_a_softmax():
     np.testing.assert_allclose(masking.causal_weights_f32(X, weights.section_3_5()), W, atol=1e-6)
 
 
-def test_the_books_dropout_run_to_the_last_digit():
-    run = dropout.book_dropout_run(X, weights.section_3_5())
+@pytest.mark.parametrize("profile", torchmath.PROFILES)
+def test_the_books_dropout_run_to_the_last_digit(profile):
+    """The page shows this run (float32, through core.torchmath): it prints the book's digits
+    under every kernel profile, so the page does not depend on which one the app uses."""
+    with torchmath.use_profile(profile):
+        run = dropout.book_dropout_run(X, weights.section_3_5())
     assert run.dtype == np.float32
     for row, quoted in zip(run, book.FIGURE_04["book_dropped"], strict=True):
         assert fmt.vec(row) == quoted

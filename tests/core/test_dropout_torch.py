@@ -1,6 +1,7 @@
 """Dropout against PyTorch itself: the book's printed run and random seeds and rates, bit for bit.
 
-Skipped where torch cannot be imported.
+The float32 weights run through ``core.torchmath`` under the kernel profile calibrated for this
+host (tests/core/conftest.py). Skipped where torch cannot be imported.
 """
 
 import numpy as np
@@ -11,6 +12,7 @@ from core.torchgen import TorchGenerator
 from ui import format as fmt
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.usefixtures("host_profile")
 
 
 def _book_causal_weights(seed: int = 789) -> "torch.Tensor":
@@ -28,17 +30,17 @@ def _book_causal_weights(seed: int = 789) -> "torch.Tensor":
         return torch.softmax(masked / keys.shape[-1] ** 0.5, dim=1)
 
 
-def test_causal_weights_equal_torchs():
+def test_causal_weights_equal_torchs(torch_exact):
     ref = _book_causal_weights().numpy()
     np.testing.assert_allclose(
         masking.causal_weights_f32(tokens.inputs(), weights.section_3_5()), ref, atol=1e-6
     )
     np.testing.assert_allclose(masking.causal_weights(tokens.inputs(), weights.section_3_5()), ref, atol=1e-6)
     # The float32 path runs PyTorch's own kernels (core.torchmath): equal, not just close.
-    np.testing.assert_array_equal(masking.causal_weights_f32(tokens.inputs(), weights.section_3_5()), ref)
+    torch_exact.check(masking.causal_weights_f32(tokens.inputs(), weights.section_3_5()), ref)
 
 
-def test_the_books_dropout_run_bit_for_bit():
+def test_the_books_dropout_run_bit_for_bit(torch_exact):
     attn = _book_causal_weights()
     torch.manual_seed(123)
     printed = torch.nn.Dropout(0.5)(attn).numpy()
@@ -46,7 +48,7 @@ def test_the_books_dropout_run_bit_for_bit():
     # Our own float32 weights round to the same printout, row for row.
     mine = dropout.book_dropout_run(tokens.inputs(), weights.section_3_5())
     np.testing.assert_allclose(mine, printed, atol=1e-6)
-    np.testing.assert_array_equal(mine, printed)
+    torch_exact.check(mine, printed)
     for row, theirs, quoted in zip(mine, printed, book.FIGURE_04["book_dropped"], strict=True):
         assert fmt.vec(row) == fmt.vec(theirs) == quoted
 

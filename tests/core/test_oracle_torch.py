@@ -1,6 +1,8 @@
 """The torch-compatible generator and the book's weight sets against PyTorch itself.
 
-Skipped where torch cannot be imported; CI installs torch 2.13.0 so these always run there.
+The float32 forward passes run through ``core.torchmath`` under the kernel profile calibrated for
+this host (tests/core/conftest.py). Skipped where torch cannot be imported; CI installs torch
+2.13.0 so these always run there.
 """
 
 import numpy as np
@@ -11,6 +13,7 @@ from core.torchgen import TorchGenerator
 
 torch = pytest.importorskip("torch")
 SEEDS = range(200)
+pytestmark = pytest.mark.usefixtures("host_profile")
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -79,7 +82,7 @@ def _book_forward(x, w_query, w_key, w_value, linear: bool):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_trainable_attention_outputs_equal_torch_bit_for_bit(seed):
+def test_trainable_attention_outputs_equal_torch_bit_for_bit(seed, torch_exact):
     x = torch.tensor(tokens.inputs(np.float32))
     torch.manual_seed(seed)
     v1 = [torch.rand(3, 2) for _ in range(3)]
@@ -88,9 +91,5 @@ def test_trainable_attention_outputs_equal_torch_bit_for_bit(seed):
     with torch.no_grad():
         out_v1 = _book_forward(x, *v1, linear=False).numpy()
         out_v2 = _book_forward(x, *v2, linear=True).numpy()
-    np.testing.assert_array_equal(
-        attention.self_attention_f32(x.numpy(), weights.init_weights(seed, "rand")), out_v1
-    )
-    np.testing.assert_array_equal(
-        attention.self_attention_f32(x.numpy(), weights.init_weights(seed, "linear")), out_v2
-    )
+    torch_exact.check(attention.self_attention_f32(x.numpy(), weights.init_weights(seed, "rand")), out_v1)
+    torch_exact.check(attention.self_attention_f32(x.numpy(), weights.init_weights(seed, "linear")), out_v2)
