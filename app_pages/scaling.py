@@ -101,7 +101,13 @@ st.code("attn_weights = torch.softmax(\n    attn_scores / keys.shape[-1]**0.5, d
 
 st.subheader("Beside the post: its numbers, and the truth")
 refs = reference.references()
-st.dataframe(readouts.reference_table(res, refs, draws, n_keys), width="stretch")
+table = readouts.reference_table(res, refs, draws, n_keys)
+st.dataframe(
+    table,
+    width="stretch",
+    height=35 * (len(table) + 1) + 3,  # every row, no inner scrollbar
+    column_config={"the post's value": st.column_config.TextColumn(width="large")},
+)
 st.caption(
     f"True: {scaling.REFERENCE_DRAWS:,} exact draws of six keys (± one standard error), cut into "
     f"{scaling.REFERENCE_DRAWS // scaling.POST_DRAWS:,} runs of {scaling.POST_DRAWS} to place each of the "

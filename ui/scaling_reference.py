@@ -140,8 +140,8 @@ def reading(q: Quote, ref: scaling.ReferenceStat) -> str:
     pct = percentile_text(ref.percentile(q.value))
     low, high = TYPICAL
     if low <= ref.percentile(q.value) <= high:
-        return f"a typical 500-draw run ({pct} percentile)"
-    return f"sample noise: the {pct} percentile of 500-draw runs"
+        return f"typical: {pct} percentile of 500-draw runs"
+    return f"sample noise: {pct} percentile of 500-draw runs"
 
 
 def fold_sentence(refs: dict[int, scaling.Reference]) -> str:
@@ -150,7 +150,7 @@ def fold_sentence(refs: dict[int, scaling.Reference]) -> str:
     means = [small(refs[d]["mean_raw"].value) for d in (lo, hi)]
     return (
         f"The post has the mean falling from {POST['mean_raw_2']} to {POST['mean_raw_4096']} "
-        f"“{POST['mean_fold']}” in $d_k$; from {lo:,} to {hi:,} is a {hi // lo:,}-fold increase, and "
+        f"“{POST['mean_fold']}” in d_k; from {lo:,} to {hi:,} is a {hi // lo:,}-fold increase, and "
         f"the true mean falls from {means[0]} to {means[1]}."
     )
 
