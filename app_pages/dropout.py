@@ -5,6 +5,7 @@ import streamlit as st
 
 from core import book, dropout, masking, tokens, weights
 from ui import checks, controls, figures
+from ui import dropout_checks as dchecks
 from ui import dropout_figures as dfig
 from ui import format as fmt
 
@@ -13,7 +14,6 @@ GENERATORS = {"numpy": "NumPy", "torch": "PyTorch"}  # the URL holds these label
 GENERATOR_CAPTIONS = ("default_rng(seed): fast", "torch.manual_seed(seed): the book's stream")
 DRAWS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 SEED_MAX = 2**31 - 1
-CHECK_DRAWS = 20_000  # the post's zero-row figure; its mean row sums are read after 10,000
 
 
 def _resample() -> None:
@@ -61,11 +61,16 @@ stats = run(p, scale, seed, draws, generator)
 row_sums = stats.first.sum(axis=1)
 dead = int((~stats.first.any(axis=1)).sum())
 
-m1, m2, m3, m4 = st.columns(4)
+m1, m2, m3, m4, m5 = st.columns(5)
 m1.metric("Zero rows in this draw", f"{dead} of {len(T)}")
 m2.metric("Row 1 sum in this draw", fmt.num(row_sums[0]))
 m3.metric(f"Mean row sum over {draws:,} draws", fmt.num(stats.running_mean[-1]))
 m4.metric("Expected mean row sum", fmt.num(stats.expectation), help="1 with scaling, 1 − p without.")
+m5.metric(
+    "Survivors multiplied by",
+    dchecks.worked_factor(p) if scale else "1",
+    help="1/(1 − p), what nn.Dropout does" if scale else "Scaling is off: survivors keep their value.",
+)
 
 w = masking.causal_weights(tokens.inputs(), weights.section_3_5())
 c1, c2 = st.columns([1, 1.15])
@@ -119,10 +124,14 @@ st.latex(
     r"\quad \Pr\big[\text{row } i = \mathbf{0}\big] = p^{\,i}"
 )
 st.markdown(
+    f"At $p = {p:g}$ each weight is zeroed with probability {p:g} and each survivor is multiplied by "
+    f"$1/(1 - p) = {dchecks.worked_factor(p)}$ (the post's worked case is $p = {dropout.BOOK_P:g}$: "
+    f"{book.FIGURE_04['worked_factor']}). A weight then averages "
+    f"$(1 - p) \\cdot {dropout.scale_factor(p):.4g}\\,\\alpha = \\alpha$: that is the reason for the factor. "
     "This is *inverted* dropout: frameworks scale up at training time so inference is a plain forward "
     "pass (the original paper scaled down at test time instead). Switch scaling off and the running mean "
-    "settles at $1 - p$ instead. The rate here is the book's demo value; a real GPT run uses "
-    f"{book.FIGURE_04['gpt_rates']}, where row 1 still dies on one step in ten or five."
+    f"settles at $1 - p = {1 - p:g}$ instead. The book's demo rate is {dropout.BOOK_P:g}; a real GPT run "
+    f"uses {book.FIGURE_04['gpt_rates']}, where row 1 still dies on one step in ten or five."
 )
 st.code(
     "torch.manual_seed(123)\ndropout = torch.nn.Dropout(0.5)\nprint(dropout(attn_weights))",
@@ -131,50 +140,12 @@ st.code(
 
 # The checks run at the book's settings (p = 0.5) on the current seed and generator.
 book_run = dropout.book_dropout_run(tokens.inputs(), weights.section_3_5())
-on, off = run(0.5, True, seed, CHECK_DRAWS, generator), run(0.5, False, seed, CHECK_DRAWS, generator)
-quoted = book.FIGURE_04
-rate_sd = dropout.zero_row_std(0.5, len(T))
+on = run(dropout.BOOK_P, True, seed, dchecks.CHECK_DRAWS, generator)
+off = run(dropout.BOOK_P, False, seed, dchecks.CHECK_DRAWS, generator)
 checks.expander(
-    [
-        *(
-            checks.exact(f"Causal weights, row {i + 1}", q, w[i], source="book 3.5.1, sa_v2")
-            for i, q in enumerate(quoted["book_attn_weights"])
-        ),
-        *(
-            checks.exact(f"Book's dropout run, row {i + 1}", q, book_run[i], source="torch.manual_seed(123)")
-            for i, q in enumerate(quoted["book_dropped"])
-        ),
-        checks.within(
-            "Row 1 is the zero vector, p = 0.5, 20,000 draws",
-            quoted["row1_zero_rate"],
-            on.zero_rate[0],
-            *dropout.sampling_band(on.zero_theory[0], rate_sd[0], CHECK_DRAWS),
-            live=fmt.percent(on.zero_rate[0]),
-        ),
-        checks.within(
-            "Row 2 is the zero vector, p = 0.5, 20,000 draws",
-            quoted["row2_zero_rate"],
-            on.zero_rate[1],
-            *dropout.sampling_band(on.zero_theory[1], rate_sd[1], CHECK_DRAWS),
-            live=fmt.percent(on.zero_rate[1]),
-        ),
-        checks.within(
-            "Mean row sum, 10,000 draws, scaling on",
-            quoted["mean_row_sum_scaled"],
-            on.running_mean[9_999],
-            *dropout.sampling_band(on.expectation, on.std, 10_000),
-            live=fmt.num(on.running_mean[9_999], 3),
-        ),
-        checks.within(
-            "Mean row sum, 10,000 draws, scaling off",
-            quoted["mean_row_sum_unscaled"],
-            off.running_mean[9_999],
-            *dropout.sampling_band(off.expectation, off.std, 10_000),
-            live=fmt.num(off.running_mean[9_999], 3),
-        ),
-    ],
+    dchecks.book_checks(w, book_run, on, off),
     note="Quoted: PyTorch's printout of the book's section 3.5 code (run here) and the post's figure 04. "
     "Live: the book's run is recomputed with the torch-compatible generator; the statistical rows use "
-    "p = 0.5 and the current seed and generator, and pass within 4 standard errors of p, p² and 1 or 1 − p "
-    "(the post's own draws are one sample of the same distribution).",
+    f"p = {dropout.BOOK_P:g} and the current seed and generator, and pass within 4 standard errors of p, p² "
+    "and 1 or 1 − p (the post's own draws are one sample of the same distribution).",
 )

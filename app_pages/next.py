@@ -4,9 +4,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import block, book, equivariance, tokens, weights
+from core import block, equivariance, limits, tokens, weights
 from ui import checks, next_figures
 from ui import format as fmt
+from ui import next_text as text
 from ui.block_controls import block_config_control, kv_cache_control, permutation_control
 from ui.figures import show
 
@@ -15,20 +16,12 @@ cfg, problem = block_config_control()
 kv_tokens, kv_bytes, kv_batch = kv_cache_control()
 
 st.title("What comes next")
-st.markdown(
-    "Chapter 3 ends with a working multi-head attention module, and it is not yet a model. "
-    "Three things are missing, roughly in order of how much their absence hurts:\n"
-    "1. **A residual connection and a layer norm around it.** The module returns context vectors; "
-    "until its output is added back to its input and normalised, it is not a layer of anything.\n"
-    "2. **A feed-forward network.** Attention moves information *between* positions and does no "
-    "computation *at* any of them. The small MLP after it holds two thirds of a block's parameters.\n"
-    "3. **A KV cache.** The book leaves it out on purpose, because it costs memory. Below is the bill."
-)
-
-st.header("One block's parameters")
 if problem:
     st.warning(f"{problem} Showing the last valid configuration.")
 params = block.block_params(cfg)
+st.markdown(text.lead(params))
+
+st.header("One block's parameters")
 name = block.matching_preset(cfg) or "a custom block"
 st.caption(
     f"Showing **{name}**: emb_dim {cfg.emb_dim:,}, {cfg.n_heads} heads of {cfg.head_dim}, "
@@ -87,31 +80,10 @@ for col, result, label in zip(
         st.metric(f"{label}: max |P·f(X) − f(P·X)|", fmt.num(result.gap), help=f"exactly {result.gap:.3e}")
         diff = result.permuted_outputs - result.outputs_of_permuted
         show(next_figures.difference_heatmap(diff, rows, bound=bound, title="P·f(X) − f(P·X)"), key=label)
-rounding = (
-    "exactly 0" if free.gap == 0 else f"{fmt.sci(free.gap)}, float64 rounding from summing in another order"
-)
-if masked.gap == 0:
-    moved = "This order leaves every token where it was, so the mask has nothing to break."
-else:
-    i = int(np.argmax(np.max(np.abs(masked.permuted_outputs - masked.outputs_of_permuted), axis=1)))
-    before = perm[i] + 1
-    saw = "only itself" if before == 1 else f"the first {before} tokens"
-    moved = (
-        f"The largest change is **{T[perm[i]]}**: at position {before} it saw {saw}; moved to "
-        f"position {i + 1}, it sees "
-        + ("only itself." if i == 0 else ", ".join(f"*{T[j]}*" for j in perm[: i + 1]) + ".")
-    )
-st.markdown(
-    "Without the mask, shuffling the inputs shuffles the outputs and changes nothing else: every score "
-    "is a dot product of two tokens, and a softmax does not care in which order its terms arrive "
-    f"(the gap is {rounding}). The causal mask is the only step in chapter 3 that knows where a token "
-    f"sits: position *i* sees positions 1 to *i*, so a moved token sees a different prefix. {moved}\n\n"
-    "Unmasked attention cannot tell *dog bites man* from *man bites dog*: each word gets the same "
-    "output in both. The mask tells a token which others came before it, never how far back or in "
-    "what order. Word order has to be in the inputs already: position embeddings are added to the "
-    "token embeddings before the first "
-    "block, which is why the book calls `inputs` *input* embeddings and not token embeddings."
-)
+st.markdown(text.order_text(free, masked, perm))
+
+st.header("What attention computes at a position")
+st.markdown(text.first_token_text(limits.first_token()))
 
 st.header("The KV cache")
 per_token = block.kv_cache_bytes(cfg.n_layers, 1, cfg.emb_dim, kv_bytes, kv_batch)
@@ -154,29 +126,11 @@ show(
     ),
     key="kv",
 )
-st.markdown(
-    "Each layer keeps one key and one value vector per token already seen, so generating the next "
-    "token costs one new row per layer instead of re-projecting the whole prefix. The cache grows "
-    "linearly in tokens, unlike the n × n score matrix on the *What n² costs* page, and at long contexts it "
-    "outweighs the model."
-)
+st.markdown(text.kv_text())
 
-gpt2 = block.block_params(block.BlockConfig())
 checks.expander(
-    [
-        checks.same(
-            "Attention parameters, one GPT-2 small block",
-            book.FIGURE_07["attention_params"],
-            fmt.integer(gpt2.attention),
-            "W_q, W_k, W_v without bias + out_proj",
-        ),
-        checks.same(
-            "Feed-forward parameters, one GPT-2 small block",
-            book.FIGURE_07["feed_forward_params"],
-            fmt.integer(gpt2.feed_forward),
-            "Linear(768, 3072) + GELU + Linear(3072, 768)",
-        ),
-    ],
-    note="Quoted: the post's figure 07 (the book's chapter 4 counts, GPT_CONFIG_124M, qkv_bias=False). "
-    "Live: computed for GPT-2 small whatever the controls say.",
+    text.book_checks(),
+    note="Quoted: the book's chapter 4 counts (GPT_CONFIG_124M, qkv_bias=False), as the post's figure 07 "
+    "quotes them, and the post's sentence on per-position computation. Live: computed for GPT-2 small and "
+    "the book's section 3.6.2 MultiHeadAttention, whatever the controls say.",
 )

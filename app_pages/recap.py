@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from core import attention, book, tokens
+from core import attention, book, tokens, weights
 from ui import checks, controls, figures
 from ui import format as fmt
 
@@ -17,7 +17,7 @@ st.title("Recap: attention without weights")
 st.markdown(
     "Before any matrices, attention is three steps: score every pair of tokens with a dot product "
     "($\\Omega = XX^{\\top}$), softmax each row into weights, and average the inputs with them. "
-    "36 dot products and no parameters. It works, and it barely does anything."
+    f"{len(T) ** 2} dot products and no parameters. It works, and it barely does anything."
 )
 
 x = tokens.inputs()
@@ -34,10 +34,23 @@ with c2:
         figures.heatmap(trace.weights, T, T, title="Weights A = softmax(Ω), row by row"), key="recap_w"
     )
 
-m1, m2, m3 = st.columns([2, 1, 1])
+m1, m2, m3, m4 = st.columns([2, 1, 1, 1])
 m1.metric(f"Context vector for {query}", fmt.vec(trace.context[qi]))
 m2.metric(f"Raw affinity {query}–{key_token}", fmt.num(trace.scores[qi, ki]))
 m3.metric(f"…and {key_token}–{query}", fmt.num(trace.scores[ki, qi]), help="XXᵀ is symmetric: one number.")
+m4.metric(f"Weight {query} → {key_token}", fmt.num(trace.weights[qi, ki]), help="softmax(XXᵀ), no divisor")
+
+# Figure 01's "no matrices" mode is the same XXᵀ divided by √d_k first: its weights differ from these.
+ws34 = weights.section_3_4()
+fig01 = attention.attention_in_mode(x, ws34, "none")
+st.markdown(
+    f"Here {query} gives {key_token} a weight of **{fmt.num(trace.weights[qi, ki])}**: section 3.3 "
+    "softmaxes the raw scores, with no divisor. On *Three matrices* the same pair with no matrices reads "
+    f"**{fmt.num(fig01.weights[qi, ki])}**, because figure 01 divides every mode's scores by "
+    f"√{ws34.w_key.shape[-1]} = {fmt.num(fig01.divisor)}, √d_k of section 3.4's projections, in all three "
+    "modes so they differ only in the matrices. Dividing shrinks the gaps between scores, which flattens "
+    f"each row's softmax toward uniform, 1/{len(T)} = {fmt.num(1 / len(T))} a weight."
+)
 
 st.subheader("The collapse")
 spread_in = attention.mean_pairwise_distance(x)
@@ -81,23 +94,37 @@ st.code(
     language="python",
 )
 
-j, s = T.index("journey"), T.index("starts")
+j, s, q = T.index("journey"), T.index("starts"), book.RECAP
 checks.expander(
     [
-        checks.exact("Context vector for journey", book.RECAP["context_journey"], trace.context[j]),
-        checks.exact("Mean pairwise distance, inputs", book.RECAP["spread_inputs"], spread_in),
-        checks.exact("Mean pairwise distance, outputs", book.RECAP["spread_outputs"], spread_out),
+        checks.exact(
+            "Context vector for journey", q["context_journey"], trace.context[j], source=checks.POST
+        ),
+        checks.exact("Mean pairwise distance, inputs", q["spread_inputs"], spread_in, source=checks.POST),
+        checks.exact("Mean pairwise distance, outputs", q["spread_outputs"], spread_out, source=checks.POST),
         checks.same(
-            "Outputs' spread / inputs'", book.RECAP["spread_ratio"], fmt.percent(spread_out / spread_in)
+            "Outputs' spread / inputs'", q["spread_ratio"], fmt.percent(spread_out / spread_in), checks.POST
         ),
         checks.same(
             "Nearest input embedding of every output",
-            book.RECAP["nearest"],
+            q["nearest"],
             "starts, all six" if all(T[i] == "starts" for i in nearest) else ", ".join(T[i] for i in nearest),
+            checks.POST,
         ),
         checks.exact(
-            "Raw affinity journey–starts", book.RECAP["affinity_journey_starts"], trace.scores[j, s]
+            "Raw affinity journey–starts",
+            q["affinity_journey_starts"],
+            trace.scores[j, s],
+            source=checks.POST,
+        ),
+        checks.exact(
+            "Weight journey → starts, no divisor",
+            book.AUDIT["journey_to_starts_recap"],
+            trace.weights[j, s],
+            source=checks.AUDIT,
+            note=f"Three matrices reads {fmt.num(fig01.weights[j, s])}: it divides by √2 first",
         ),
     ],
-    note="Quoted: the post's recap of section 3.3. Live: computed above from the book's inputs.",
+    note="Quoted: the post's recap of section 3.3, and the audit's weight. Live: computed above from the "
+    "book's inputs.",
 )

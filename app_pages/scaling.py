@@ -8,6 +8,7 @@ from ui import checks, controls, figures
 from ui import format as fmt
 from ui import scaling_figures as sf
 from ui import scaling_readouts as readouts
+from ui import scaling_reference as reference
 from ui import scaling_study as study
 
 DRAWS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
@@ -79,14 +80,6 @@ with c1:
 with c2:
     figures.show(live, key="fig02_live")
 
-st.subheader("Beside the post")
-table = readouts.readout_table(res)
-st.dataframe(table, width="stretch", height=35 * (len(table) + 1) + 3)
-st.caption(
-    "Live: your controls. The post used six keys and a few hundred draws, so its numbers are one sample "
-    "of the same distribution: expect agreement within sampling error, not digit for digit."
-)
-
 st.subheader("Why √d_k, and why the gradient dies")
 st.latex(
     r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k}\mathrm{Var}(q_ik_i) = \sum_{i=1}^{d_k}"
@@ -106,6 +99,25 @@ st.markdown(
 )
 st.code("attn_weights = torch.softmax(\n    attn_scores / keys.shape[-1]**0.5, dim=-1\n)", language="python")
 
+st.subheader("Beside the post: its numbers, and the truth")
+refs = reference.references()
+table = readouts.reference_table(res, refs, draws, n_keys)
+st.dataframe(
+    table,
+    width="stretch",
+    height=35 * (len(table) + 1) + 3,  # every row, no inner scrollbar
+    column_config={"the post's value": st.column_config.TextColumn(width="large")},
+)
+st.caption(
+    f"True: {scaling.REFERENCE_DRAWS:,} exact draws of six keys (± one standard error), cut into "
+    f"{scaling.REFERENCE_DRAWS // scaling.POST_DRAWS:,} runs of {scaling.POST_DRAWS} to place each of the "
+    "post's numbers among the runs it could have read. Live: your controls"
+    + ("" if n_keys == 6 else f", with {n_keys} keys where the truth is for six")
+    + ". The post used six keys and a few hundred draws, so its numbers are one sample of the "
+    "distribution: where one sits in the tail, the truth beside it is what to quote."
+)
+st.markdown(reference.scaled_sentence(refs) + " " + reference.fold_sentence(refs))
+
 # The checks run at the post's setting (500 draws of six keys) whatever the draws and keys say.
 at_post = (draws, n_keys) == (scaling.POST_DRAWS, 6)
 post = (
@@ -114,8 +126,9 @@ post = (
     else {d: study.study_at(scaling.POST_DRAWS, 6, seed, sampler, d) for d in scaling.TABLE_D_KS}
 )
 checks.expander(
-    readouts.post_checks(post),
-    note="Quoted: the post's section 02, from its own few hundred draws. Live: 500 draws of six keys (the "
-    "post's setting) at your seed and sampler, ± one standard error, whatever the other controls say. "
-    "Monte Carlo numbers agree statistically, so an unlucky seed can fail a check.",
+    readouts.post_checks(post, refs),
+    note="Quoted: the post's section 02, from its own few hundred draws. True: the reference above. "
+    f"Live: {scaling.POST_DRAWS} draws of six keys (the post's setting) at your seed and sampler, whatever "
+    f"the other controls say; it passes within {scaling.Z_TOLERANCE:g} standard errors of the truth, so a "
+    "rare unlucky seed can fail.",
 )

@@ -38,6 +38,27 @@ def log_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 @dataclass(frozen=True)
+class Op:
+    """One matrix operation of a forward pass, recorded as it runs (the post's count of them)."""
+
+    code: str  # as the equation writes it, e.g. "Ω = Q Kᵀ"
+    kind: Literal["matmul", "transpose"]
+    shape: tuple[int, ...]  # of the result
+    macs: int  # multiply-adds: m·k·n for an [m, k] @ [k, n] product; 0 for a transpose (metadata)
+
+
+def _matmul(code: str, a: np.ndarray, b: np.ndarray, ops: list[Op]) -> np.ndarray:  # [m, k] @ [k, n]
+    out = a @ b
+    ops.append(Op(code, "matmul", out.shape, a.shape[0] * a.shape[1] * b.shape[1]))
+    return out
+
+
+def _transpose(code: str, a: np.ndarray, ops: list[Op]) -> np.ndarray:  # [m, n] -> [n, m]
+    ops.append(Op(code, "transpose", a.T.shape, 0))
+    return a.T
+
+
+@dataclass(frozen=True)
 class AttentionTrace:
     """Every intermediate of one attention pass, so a figure never recomputes the forward."""
 
@@ -48,19 +69,38 @@ class AttentionTrace:
     weights: np.ndarray  # A = softmax(Ω / divisor)  [n, n]
     context: np.ndarray  # Z = AV  [n, d_v]
     divisor: float  # what Ω was divided by before the softmax
+    ops: tuple[Op, ...] = ()  # the matrix operations that produced it, in order
+
+    def count(self, kind: Literal["matmul", "transpose"]) -> int:
+        """How many of the recorded operations are of ``kind``."""
+        return sum(op.kind == kind for op in self.ops)
 
 
-def attend(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, divisor: float = 1.0) -> AttentionTrace:
-    """Scaled dot-product attention: ``softmax(QKᵀ / divisor) V`` with its intermediates."""
+def attend(
+    queries: np.ndarray,
+    keys: np.ndarray,
+    values: np.ndarray,
+    divisor: float = 1.0,
+    ops: tuple[Op, ...] = (),
+    names: tuple[str, str, str] = ("Q", "K", "V"),
+) -> AttentionTrace:
+    """Scaled dot-product attention: ``softmax(QKᵀ / divisor) V`` with its intermediates.
+
+    ``ops`` are the operations that made the inputs (the projections); the transpose and the two
+    products here are appended to them as they run. ``names`` label Q, K and V in that record.
+    """
     q, k, v = (np.asarray(m, dtype=np.float64) for m in (queries, keys, values))
-    scores = q @ k.T
+    nq, nk, nv = names
+    record = list(ops)
+    scores = _matmul(f"Ω = {nq} {nk}ᵀ", q, _transpose(f"{nk}ᵀ", k, record), record)
     weights = softmax(scores / divisor)
-    return AttentionTrace(q, k, v, scores, weights, weights @ v, float(divisor))
+    context = _matmul(f"Z = A {nv}", weights, v, record)
+    return AttentionTrace(q, k, v, scores, weights, context, float(divisor), tuple(record))
 
 
 def attention_without_weights(x: np.ndarray) -> AttentionTrace:
     """Section 3.3: ``softmax(XXᵀ) X``, no parameters and no divisor (the post's recap)."""
-    return attend(x, x, x, divisor=1.0)
+    return attend(x, x, x, divisor=1.0, names=("X", "X", "X"))
 
 
 def self_attention(x: np.ndarray, ws: WeightSet) -> AttentionTrace:
@@ -75,17 +115,35 @@ def attention_in_mode(x: np.ndarray, ws: WeightSet, mode: Mode) -> AttentionTrac
 
     ``"none"`` scores tokens directly (``Q = K = V = X``); ``"tied"`` uses ``W_q`` for keys as
     well, so ``Ω = (XW_q)(XW_q)ᵀ`` is a Gram matrix; ``"three"`` is the real thing.
+
+    The trace records every matrix operation as it runs: with three matrices, the post's "five
+    matrix multiplications and a transpose" (Giles Thomas's count); tied, four (``XW_q`` serves as
+    queries and keys); with no matrices, two.
     """
     x = np.asarray(x, dtype=np.float64)
     divisor = np.sqrt(ws.w_key.shape[-1])
     if mode == "none":
-        return attend(x, x, x, divisor)
+        return attend(x, x, x, divisor, names=("X", "X", "X"))
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     w_q, w_k, w_v = (w.astype(np.float64) for w in (ws.w_query, ws.w_key, ws.w_value))
-    if mode == "tied":
-        return attend(x @ w_q, x @ w_q, x @ w_v, divisor)
-    if mode == "three":
-        return attend(x @ w_q, x @ w_k, x @ w_v, divisor)
-    raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    ops: list[Op] = []
+    q = _matmul("Q = X W_q", x, w_q, ops)
+    k = q if mode == "tied" else _matmul("K = X W_k", x, w_k, ops)
+    v = _matmul("V = X W_v", x, w_v, ops)
+    return attend(q, k, v, divisor, tuple(ops), names=("Q", "Q" if mode == "tied" else "K", "V"))
+
+
+def softmax_denominators(scores: np.ndarray, divisor: float = 1.0) -> np.ndarray:  # [n, n] -> [n]
+    """``Σ_j exp(ω_ij / divisor)``: what softmax divides row ``i`` by.
+
+    Figure 01's weight error comes from these, not from the row sums of ``XXᵀ`` the post cites
+    (4.4600, …): with symmetric scores ``A_ij = e^{ω_ij/√d_k} / Z_i`` and ``A_ji = e^{ω_ij/√d_k} / Z_j``,
+    so ``A`` is symmetric exactly when every row has the same denominator. With no matrices and
+    the book's inputs they are 10.28, 13.30, 13.16, 9.30, 8.80 and 10.61 (issue #13).
+    """
+    w = np.asarray(scores, dtype=np.float64) / divisor
+    return np.sum(np.exp(w), axis=-1)
 
 
 def asymmetry(m: np.ndarray) -> np.ndarray:

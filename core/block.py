@@ -157,7 +157,8 @@ def kv_cache_bytes(n_layers: int, tokens: int, width: int, bytes_per_element: in
 
     Each layer keeps a key and a value vector (the 2) of ``width = n_heads × head_dim`` numbers
     for every token already seen, so the next token's query attends without recomputing them.
-    The book leaves the cache out because it costs memory (the post's figure 07); this is the
+    The post says the book leaves the cache out because it costs memory; the book's own KV-cache
+    material names three costs (code complexity, memory, no use in training). This is the memory
     bill, linear in tokens where the score matrix was quadratic.
     """
     args = {

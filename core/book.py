@@ -23,6 +23,17 @@ FIGURE_01 = {
     "weight_error_none": "0.0634",
     "journey_to_starts": "0.2134",
     "starts_to_journey": "0.2157",
+    # "five matrix multiplications and a transpose, for every token at once" (Giles Thomas's count)
+    "five_ops": "five matrix multiplications and a transpose",
+}
+# Issue #13's independent audit (the book's notebooks re-run in PyTorch 2.13): true values where
+# the post is loose, quoted here as the audit's, never used to compute anything.
+AUDIT = {
+    # softmax's row denominators Σ_j exp(ω_ij/√2) with no matrices: what the weight error comes from
+    "denominators_none": "[10.28, 13.30, 13.16, 9.30, 8.80, 10.61]",
+    "journey_to_starts_recap": "0.2333",  # the Recap's softmax(XXᵀ), no divisor
+    "flop_growth_gpt41": "×493,048",  # one head's multiply-adds, 1,024 -> 1,047,576 tokens (768, 64)
+    "crossover_gpt2": "1,153",  # the n from which QKᵀ + AV outweigh the projections (d_in 768)
 }
 
 # Section 3.4, SelfAttention_v1 after torch.manual_seed(123), on the book's inputs.
@@ -130,7 +141,18 @@ FIGURE_06 = {
 FIGURE_07 = {
     "attention_params": "2,360,064",
     "feed_forward_params": "4,722,432",
+    # "Attention moves information between positions and does no per-position computation at all."
+    "no_computation": "no per-position computation at all",
+    # "A KV cache, absent from the book by the author's own statement, because it increases memory
+    # requirements."
+    "kv_cache_reason": "because it increases memory requirements",
 }
+# The book's own KV-cache material (rasbt/LLMs-from-scratch, ch04/03_kv-cache/README.md, "Overview"):
+# three costs, not memory alone.
+BOOK_KV_CACHE = (
+    "The downside is that it adds some complexity to the code, increases memory usage, "
+    "and can't be used during training."
+)
 
 # Figure 04 (dropout). "book_*": PyTorch 2.13's printout of the book's section 3.5 code, run here:
 # torch.manual_seed(789); sa_v2 = SelfAttention_v2(3, 2); causal weights as in 3.5.1 (masked_fill
@@ -152,6 +174,7 @@ FIGURE_04 = {
     "mean_row_sum_scaled": "0.998",
     "mean_row_sum_unscaled": "0.499",  # "with it off, to 0.499"
     "gpt_rates": "0.1 or 0.2",  # "A real GPT run uses a lower rate than the demo, 0.1 or 0.2."
+    "worked_factor": "1/0.5 = 2",  # "the survivors multiplied by 1/0.5 = 2" at a rate of 0.5
 }
 
 # The post, section 02 "Divide by 1.4142": a Monte Carlo study over "hundreds" of draws of one
@@ -167,6 +190,7 @@ FIGURE_02 = {
     "live_share_raw_768": "about a third",
     "mean_raw_2": "0.208",
     "mean_raw_4096": "0.0063",
+    "mean_fold": "across four thousand-fold increases",  # from d_k = 2 to 4,096: 2,048-fold
 }
 
 # Figure 05 and section 3.6: what PyTorch 2.13 prints for the book's classes after

@@ -215,6 +215,56 @@ def crossover(d_in: int, d_k: int, d_v: int | None = None) -> int:
     return d_in * (2 * d_k + d_v) // (d_k + d_v) + 1
 
 
+def flop_growth(n: int, d_in: int, d_k: int, baseline_n: int = BASELINE_N) -> Fraction:
+    """How much one head's multiply-adds grow from ``baseline_n`` to ``n`` tokens, exactly.
+
+    ``(3·n·d_in·d_k + 2·n²·d_k) / (3·n₀·d_in·d_k + 2·n₀²·d_k)``, with :func:`head_macs`'s count.
+    The post's time model, ``t₀ · (n/1,024)²``, scales everything as if it were quadratic
+    (×1,046,577 from 1,024 to 1,047,576 tokens); only ``QKᵀ`` and ``AV`` are, so one head's
+    arithmetic grows ×493,048 (GPT-2 small's widths, 768 and 64: issue #13).
+    """
+    return Fraction(
+        head_macs(n, d_in, d_k).total, head_macs(_count(baseline_n, "baseline_n"), d_in, d_k).total
+    )
+
+
+def flop_time_per_token(
+    n: int,
+    d_in: int,
+    d_k: int,
+    baseline_seconds: Fraction = BASELINE_SECONDS,
+    baseline_n: int = BASELINE_N,
+) -> Fraction:
+    """Seconds per token if time follows one head's multiply-adds: ``t₀ · flop_growth``.
+
+    Beside the post's ``t₀ · (n/1,024)²`` (104,658 s = 29.07 h at GPT-4.1's window), the same
+    0.1 s baseline gives 49,305 s = 13.70 h: the linear projections dilute the square.
+    """
+    t0 = Fraction(baseline_seconds)
+    if t0 <= 0:
+        raise ValueError(f"baseline_seconds must be positive, got {baseline_seconds}")
+    return t0 * flop_growth(n, d_in, d_k, baseline_n)
+
+
+def cached_token_macs(n: int, d_in: int, d_k: int, d_v: int | None = None) -> int:
+    """One head's multiply-adds for one new token with a KV cache of ``n`` tokens: linear in ``n``.
+
+    The new token is projected once (``d_in · (2d_k + d_v)``), scored against ``n`` cached keys
+    (``n · d_k``) and mixes ``n`` cached values (``n · d_v``). Without the cache the whole prefix
+    is recomputed, which is what :func:`head_macs` counts.
+    """
+    n, d_in, d_k = _count(n, "n"), _count(d_in, "d_in"), _count(d_k, "d_k")
+    d_v = d_k if d_v is None else _count(d_v, "d_v")
+    return d_in * (2 * d_k + d_v) + n * d_k + n * d_v
+
+
+def cached_growth(n: int, d_in: int, d_k: int, baseline_n: int = BASELINE_N) -> Fraction:
+    """How much :func:`cached_token_macs` grows from ``baseline_n`` to ``n``: about ``n / n₀``."""
+    return Fraction(
+        cached_token_macs(n, d_in, d_k), cached_token_macs(_count(baseline_n, "baseline_n"), d_in, d_k)
+    )
+
+
 def context_ladder(max_n: int = MAX_N, steps_per_octave: int = 8) -> tuple[int, ...]:
     """A fine log ladder of context lengths from 1 to ``max_n`` for the page's slider.
 

@@ -17,6 +17,7 @@ and a value below the smallest normal number is flagged as underflow, never show
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -240,6 +241,17 @@ def _log_median(sorted_log: np.ndarray) -> float:
     return float(np.logaddexp(sorted_log[n // 2 - 1], sorted_log[n // 2]) - np.log(2.0))
 
 
+def _log_mean_exp(x: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """``log(mean(exp(x)))`` without overflow or underflow: shift by the maximum first.
+
+    Terms far below the maximum underflow to 0 after the shift, which is where they would round
+    away in the sum anyway; ``np.logaddexp.reduce`` gives the same value ten times slower.
+    """
+    top = np.max(x, axis=axis, keepdims=True)
+    out = top + np.log(np.mean(np.exp(x - top), axis=axis, keepdims=True))
+    return np.squeeze(out, axis=axis) if axis is not None else out.reshape(())
+
+
 def summarize(log_entries: np.ndarray, naive: np.ndarray) -> Summary:
     """Median, mean and live share of the largest Jacobian entry, from its natural log over draws."""
     x = np.sort(np.asarray(log_entries, dtype=np.float64))  # [draws]
@@ -249,7 +261,7 @@ def summarize(log_entries: np.ndarray, naive: np.ndarray) -> Summary:
     half = 0.5 * np.sqrt(n)  # one standard deviation of the median's rank
     lo, hi = x[max(0, int(np.floor(n / 2 - half)))], x[min(n - 1, int(np.ceil(n / 2 + half)) - 1)]
     log_median = _log_median(x)
-    log_mean = float(np.logaddexp.reduce(x) - np.log(n))
+    log_mean = float(_log_mean_exp(x))
     values = np.exp(x)  # underflow to 0 only inside this spread, never shown
     live = float(np.mean(x >= np.log(LIVE_THRESHOLD)))
     return Summary(
@@ -334,25 +346,167 @@ def one_draw(config: StudyConfig, d_k: int) -> np.ndarray:  # -> [n_keys]
     return sample_scores(generator(config.seed, d_k, stream=1), d_k, 1, config.n_keys, config.sampler)[0]
 
 
-# --- comparing a live value with the post's ------------------------------------------------
+# --- the reference: the truth the post's one run was a sample of -------------------------------
+
+REFERENCE_DRAWS = 1_000_000  # 2,000 runs of the post's 500: at least 10⁶ exact draws (issue #13)
+REFERENCE_SEED = 0
+REFERENCE_STREAM = 2  # independent of the page's study (stream 0) and its one draw (stream 1)
+REFERENCE_CHUNK = 1 << 17  # draws sampled at once: a [chunk, 6] float64 array is 6 MB
+Z_TOLERANCE = 4.0  # a live value agrees with the reference within this many standard errors (as dropout)
+
+STATISTICS: tuple[str, ...] = (
+    "std",  # of the unscaled scores q·k
+    "median_raw",  # of the largest |J|, no divisor
+    "mean_raw",
+    "live_raw",  # share of draws whose largest |J| is at least LIVE_THRESHOLD
+    "median_scaled",  # the same three with the divisor
+    "mean_scaled",
+    "live_scaled",
+)
 
 
-def agrees_statistically(
-    live: float, se: float, draws: int, quoted: float, half_unit: float = 0.0, z: float = 3.0
-) -> bool:
-    """Whether a Monte Carlo quote and a live estimate differ by less than their sampling errors allow.
+@dataclass(frozen=True)
+class ReferenceStat:
+    """One statistic at one d_k: its value over every reference draw, and how a 500-draw run scatters.
 
-    Both are estimates of the same quantity: ours with standard error ``se`` from ``draws``
-    draws, the post's from about :data:`POST_DRAWS` (so its error is ``se·√(draws/500)``), and
-    the quote is rounded to ``half_unit``. They agree when ``|live − quoted|`` is within ``z``
-    combined standard errors plus the rounding.
+    ``se`` is the reference's own standard error (from all draws); ``run_sd`` is the standard
+    deviation of the statistic over the reference's runs of :data:`POST_DRAWS` draws, i.e. the
+    standard error of any 500-draw estimate such as the post's or the page's checks.
+    Medians are compared on a log10 scale (``log10`` is true; ``se`` and ``run_sd`` are then in
+    decades): unscaled at d_k = 4,096 a 500-draw median scatters over more than a decade, so a
+    linear error bar would be wider than the value it brackets.
+    ``percentiles`` holds, for each value asked about (the post's quote), the share of those runs
+    that fall below it, in percent (ties count half).
     """
-    combined = se * np.sqrt(1.0 + draws / POST_DRAWS)
-    return bool(abs(live - quoted) <= z * combined + half_unit)
+
+    value: float
+    se: float
+    run_sd: float
+    log10: bool = False
+    percentiles: tuple[tuple[float, float], ...] = ()  # (value asked about, its percentile)
+
+    def percentile(self, x: float) -> float:
+        """The percentile of ``x`` among 500-draw runs, for a value passed to :func:`reference_at`."""
+        for value, pct in self.percentiles:
+            if value == x:
+                return pct
+        raise ValueError(f"{x!r} was not among the values the reference was asked to place")
+
+    def _scale(self, x: float) -> float:
+        return float(np.log10(x)) if self.log10 else float(x)
+
+    def tolerance(self, draws: int = POST_DRAWS, z: float = Z_TOLERANCE) -> float:
+        """How far a live estimate from ``draws`` draws may sit from ``value`` (in decades for medians).
+
+        ``z`` combined standard errors: the live one is ``run_sd`` rescaled from 500 draws to
+        ``draws`` (errors shrink as 1/√N), and the reference's own ``se`` is added in quadrature.
+        """
+        if draws < 1:
+            raise ValueError(f"draws must be positive, got {draws}")
+        return z * float(np.hypot(self.run_sd * np.sqrt(POST_DRAWS / draws), self.se))
+
+    def deviation(self, live: float) -> float:
+        """``live − value`` on the statistic's comparison scale (decades for medians)."""
+        if self.log10 and live <= 0:
+            return float("inf")
+        return self._scale(live) - self._scale(self.value)
+
+    def agrees(self, live: float, draws: int = POST_DRAWS, z: float = Z_TOLERANCE) -> bool:
+        """Whether a live estimate from ``draws`` draws lies within :meth:`tolerance` of ``value``."""
+        return bool(abs(self.deviation(live)) <= self.tolerance(draws, z))
 
 
-def same_order_of_magnitude(live: float, quoted: float) -> bool:
-    """For the post's "~" quotes (a median near 1e-6 or 1e-14): within a factor of ten either way."""
-    if live <= 0 or quoted <= 0:
-        return False
-    return bool(abs(np.log10(live) - np.log10(quoted)) <= 1.0)
+@dataclass(frozen=True)
+class Reference:
+    """Every statistic of the study at one d_k, from :data:`REFERENCE_DRAWS` exact draws of six keys."""
+
+    d_k: int
+    draws: int
+    runs: int  # runs of POST_DRAWS draws the reference splits into
+    stats: tuple[tuple[str, ReferenceStat], ...]
+
+    def __getitem__(self, name: str) -> ReferenceStat:
+        return dict(self.stats)[name]
+
+
+def _percentile(sorted_runs: np.ndarray, x: float) -> float:
+    """Percent of runs below ``x``, ties counting half (so a value equal to every run is the 50th)."""
+    below = np.searchsorted(sorted_runs, x, side="left")
+    at_or_below = np.searchsorted(sorted_runs, x, side="right")
+    return float(100.0 * (below + at_or_below) / 2 / len(sorted_runs))
+
+
+def _run_statistics(log_entry: np.ndarray, runs: int) -> dict[str, np.ndarray]:  # [runs · 500] -> 3 × [runs]
+    """Median, mean and live share of the largest |J| in each run of POST_DRAWS draws (log domain)."""
+    x = np.sort(log_entry[: runs * POST_DRAWS].reshape(runs, POST_DRAWS), axis=1)  # [runs, 500]
+    half = POST_DRAWS // 2  # an even count: the median is the mean of the two middle values
+    log_median = np.logaddexp(x[:, half - 1], x[:, half]) - np.log(2.0)
+    log_mean = _log_mean_exp(x, axis=1)
+    return {
+        "median": np.exp(log_median),
+        "mean": np.exp(log_mean),
+        "live": np.mean(x >= np.log(LIVE_THRESHOLD), axis=1),
+    }
+
+
+def reference_at(
+    d_k: int,
+    quotes: Mapping[str, float] | None = None,
+    draws: int = REFERENCE_DRAWS,
+    seed: int = REFERENCE_SEED,
+    n_keys: int = 6,
+) -> Reference:
+    """The study at one ``d_k`` from ``draws`` exact draws: the reference the live values are checked against.
+
+    The post's figures come from one run of a few hundred draws, so they are samples (issue #13:
+    its "about a third" live at d_k = 768 is a 98.8th-percentile run). This is the truth they
+    sample: the same statistics as :func:`study_at`, each with its standard error, and the
+    reference's draws cut into runs of :data:`POST_DRAWS` so the spread of a 500-draw run is
+    measured rather than assumed. ``quotes`` maps a statistic of :data:`STATISTICS` to a value
+    (the post's) to place among those runs as a percentile.
+
+    Draws are made in chunks of :data:`REFERENCE_CHUNK` with the exact sampler; no array is
+    larger than one float64 per draw (8 MB at 10⁶ draws).
+    """
+    _check_d_k(d_k)
+    if draws < 2 * POST_DRAWS:
+        raise ValueError(f"a reference needs at least {2 * POST_DRAWS} draws (two runs), got {draws}")
+    quotes = dict(quotes or {})
+    unknown = set(quotes) - set(STATISTICS)
+    if unknown:
+        raise ValueError(f"unknown statistics {sorted(unknown)}; choose from {STATISTICS}")
+    rng = generator(seed, d_k, stream=REFERENCE_STREAM)
+    root = np.sqrt(d_k)
+    log_s = {False: np.empty(draws), True: np.empty(draws)}
+    sq = np.empty(draws)  # per draw: the mean of ω² over the keys
+    for start in range(0, draws, REFERENCE_CHUNK):
+        stop = min(start + REFERENCE_CHUNK, draws)
+        w = sample_scores_exact(rng, d_k, stop - start, n_keys)
+        log_s[False][start:stop] = log_odds_against_top(w)
+        log_s[True][start:stop] = log_odds_against_top(w / root)
+        sq[start:stop] = np.mean(w * w, axis=-1)
+    runs = draws // POST_DRAWS
+    # The spread's true value is known exactly (√d_k); its runs still measure a 500-draw estimate's scatter.
+    run_std = np.sqrt(np.mean(sq[: runs * POST_DRAWS].reshape(runs, POST_DRAWS), axis=1))
+    values: dict[str, tuple[float, float, np.ndarray]] = {"std": (exact_std(d_k), 0.0, run_std)}
+    for divisor, suffix in ((False, "raw"), (True, "scaled")):
+        summary = _summarize_log_s(log_s[divisor])
+        per_run = _run_statistics(log_s[divisor] - 2 * np.log1p(np.exp(log_s[divisor])), runs)
+        values[f"median_{suffix}"] = (summary.median, summary.log10_median_se, per_run["median"])
+        values[f"mean_{suffix}"] = (summary.mean, summary.mean_se, per_run["mean"])
+        values[f"live_{suffix}"] = (summary.live_share, summary.live_se, per_run["live"])
+    stats = []
+    for name in STATISTICS:
+        value, se, per_run = values[name]
+        log10 = name.startswith("median")
+        spread = float(np.std(np.log10(per_run) if log10 else per_run, ddof=1))
+        ordered = np.sort(per_run)
+        pcts = ((quotes[name], _percentile(ordered, quotes[name])),) if name in quotes else ()
+        stats.append((name, ReferenceStat(value, float(se), spread, log10, pcts)))
+    return Reference(int(d_k), int(draws), runs, tuple(stats))
+
+
+def exact_std(d_k: int) -> float:
+    """The true spread of ``q·k``: ``√d_k`` exactly (the post's derivation, ``Var(q·k) = d_k``)."""
+    _check_d_k(d_k)
+    return float(np.sqrt(d_k))

@@ -67,9 +67,12 @@ def column_config(gpu_name: str) -> dict[str, object]:
             "cards to buy", help="The ratio rounded up: nobody sells 0.55 of a card.", format="localized"
         ),
         "time per token (s)": st.column_config.NumberColumn(
-            "time per token (s)", help="t₀ × (n / 1,024)², from the baseline.", format="localized"
+            "post's time per token (s)",
+            help="The post's model, t₀ × (n / 1,024)²: everything scaled as if quadratic. "
+            "'Where the time goes' shows what one head's multiply-adds give.",
+            format="localized",
         ),
-        "time per token (h)": st.column_config.NumberColumn("time per token (h)", format="%.2f"),
+        "time per token (h)": st.column_config.NumberColumn("post's time per token (h)", format="%.2f"),
         "current": st.column_config.CheckboxColumn("current", help="The row for the sidebar's n."),
     }
 

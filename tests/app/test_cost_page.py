@@ -6,7 +6,9 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import app_test
 
+from core import cost
 from tests.app.conftest import assert_clean, metrics, open_page, widget
+from ui import cost_format
 
 PAGE = "app_pages/cost.py"
 CARDS = "H100 (80 GiB) cards to buy"
@@ -32,7 +34,7 @@ def test_default_view_shows_every_figure06_number(default):
     m = metrics(at)
     assert m["Bytes"] == "2,194,830,951,552"
     assert m[CARDS] == "26"
-    assert m["Time per token"] == "104,658 s"
+    assert m["Time per token, the post's model"] == "104,658 s"
     text = _text(at)
     assert "1.996 TiB" in text
     assert "Exact ratio 25.55" in text
@@ -40,7 +42,7 @@ def test_default_view_shows_every_figure06_number(default):
     assert "≈28 h" in text  # the post's rounded figure, quoted as his
     table = at.dataframe[0].value
     assert table.loc[table["n"] == 1_024, "size"].item() == "2 MiB"
-    assert "10 of 10 match" in _checks(at).label
+    assert "12 of 12 match" in _checks(at).label
     assert "FlashAttention" in " ".join(i.value for i in at.info)
 
 
@@ -87,7 +89,7 @@ def test_bytes_per_score_gpu_heads_and_layers_move_the_bill():
     nbytes = 1_047_576**2 * 4 * 144
     assert metrics(at)["B200 (180 GB) cards to buy"] == f"{-(-nbytes // (180 * 10**9)):,}"
     assert "TiB/B200" in " ".join(h.value for h in at.subheader)
-    assert "10 of 10 match" in _checks(at).label  # the checks stay at the post's settings
+    assert "12 of 12 match" in _checks(at).label  # the checks stay at the post's settings
 
 
 def test_gb_reading_of_the_h100_needs_more_cards():
@@ -98,9 +100,9 @@ def test_gb_reading_of_the_h100_needs_more_cards():
 def test_baseline_time_scales_the_time_per_token():
     at = open_page(PAGE)
     widget(at, "t0_ms").set_value(200).run()
-    assert metrics(at)["Time per token"] == "209,315 s"  # 2 × 104,657.7 = 209,315.4
+    assert metrics(at)["Time per token, the post's model"] == "209,315 s"  # 2 × 104,657.7 = 209,315.4
     widget(at, "n").set_value(1_024).run()
-    assert metrics(at)["Time per token"] == "200 ms"
+    assert metrics(at)["Time per token, the post's model"] == "200 ms"
 
 
 def test_flop_controls_move_the_crossover():
@@ -132,7 +134,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
     m = metrics(at)
     assert m["Bytes"] == f"{8_192**2 * 4 * 2 * 3:,}"
     assert m["A100 (80 GB) cards to buy"] == "1"
-    assert m["Time per token"] == "3.20 s"  # 0.05 s × 8²
+    assert m["Time per token, the post's model"] == "3.20 s"  # 0.05 s × 8²
     assert m["Quadratic part wins from n ="] == "1,537"
 
 
@@ -178,3 +180,33 @@ def test_the_csv_download_holds_the_table_shown(monkeypatch):
     assert 2_000_000 in csv["n"].tolist()
     # past 2⁵³ bytes, and still exact: 4·10¹² × 2 × 96 × 96
     assert csv.loc[csv["n"] == 2_000_000, "bytes"].item() == "73,728,000,000,000,000"
+
+
+# --- issue #13, item 5: the post's time model is labelled as the post's, the FLOP model beside it --
+
+
+def test_the_time_model_is_the_posts_and_the_flop_model_stands_beside_it(default):
+    (models,) = [d.value for d in default.dataframe if "growth from 1,024 tokens" in d.value.columns]
+    post, flops, cached = models.index
+    assert post.startswith("The post's model")
+    assert models.loc[post, "growth from 1,024 tokens"] == "×1,046,577"
+    assert models.loc[flops, "growth from 1,024 tokens"] == "×493,048"
+    assert models.iloc[0, 1] == "104,658 s = 29.07 h" and models.iloc[1, 1] == "49,305 s = 13.70 h"
+    assert models.loc[cached, "growth from 1,024 tokens"] == "×482"
+    text = _text(default)
+    assert "below n = 1,153" in text and "linear in n" in text
+    (m,) = [m for m in default.metric if m.label == "Time per token, the post's model"]
+    assert "The post's assumption" in m.help and "for the whole model" not in m.help
+    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the book")]
+    rows = " ".join(md.value for md in exp.markdown)
+    assert "`×493,048` | `×493,048` | ✅" in rows and "`1,153` | `1,153` | ✅" in rows
+
+
+def test_the_flop_model_follows_the_widths_and_the_context():
+    at = open_page(PAGE, {"n": "131072", "d_in": "3", "d_k": "2"})
+    assert_clean(at)
+    (models,) = [d.value for d in at.dataframe if "growth from 1,024 tokens" in d.value.columns]
+    growth = cost.flop_growth(131_072, 3, 2)
+    assert models.iloc[1, 0] == f"×{cost_format.fixed(growth, 0)}"
+    assert "3·n·3·2 + 2·n²·2" in models.index[1]
+    assert "below n = 5" in _text(at)  # 1.5 · d_in: the book's toy width turns quadratic at once

@@ -57,7 +57,7 @@ def test_default_view_shows_figure_04(default):
 
 def test_checks_show_the_books_printed_run(default):
     exp = _checks(default)
-    assert "16 of 16 match" in exp.label
+    assert "17 of 17 match" in exp.label
     table = " ".join(md.value for md in exp.markdown)
     for quoted in book.FIGURE_04["book_dropped"]:
         assert f"`{quoted}` | `{quoted}` | ✅" in table
@@ -72,7 +72,7 @@ def test_scaling_off_settles_at_one_minus_p():
     assert_clean(at)
     assert metrics(at)["Expected mean row sum"] == "0.5000"  # SPEC: ≈0.5 without scaling
     _assert_mean_row_sum(at, 0.5, False, 10_000)
-    assert "16 of 16 match" in _checks(at).label  # the checks stay at the book's settings
+    assert "17 of 17 match" in _checks(at).label  # the checks stay at the book's settings
 
 
 def test_rate_and_draws_move_the_readouts():
@@ -155,7 +155,7 @@ def test_hostile_urls_render_the_default_view(default, junk):
     at = open_page(PAGE, {k: junk for k in keys})
     assert_clean(at)
     assert metrics(at) == metrics(default)
-    assert "16 of 16 match" in _checks(at).label
+    assert "17 of 17 match" in _checks(at).label
 
 
 @pytest.mark.parametrize("p", [0.0, 0.9])
@@ -169,3 +169,26 @@ def test_the_ends_of_the_rate_slider_render_finite_figures(p):
     for chart in at.get("plotly_chart"):
         spec = chart.proto.spec
         assert "NaN" not in spec and "Infinity" not in spec
+
+
+# --- issue #13, item 10: the post's worked factor 1/0.5 = 2, computed from p -------------------------
+
+
+def test_the_worked_factor_is_the_posts_at_the_books_rate_and_follows_p(default):
+    assert metrics(default)["Survivors multiplied by"] == "1/0.5 = 2"
+    assert "$1/(1 - p) = 1/0.5 = 2$" in " ".join(md.value for md in default.markdown)
+    rows = " ".join(md.value for md in _checks(default).markdown)
+    assert "| the post | `1/0.5 = 2` | `1/0.5 = 2` | ✅" in rows
+    at = open_page(PAGE)
+    widget(at, "p").set_value(0.2).run()
+    assert metrics(at)["Survivors multiplied by"] == "1/0.8 = 1.25"
+    text = " ".join(md.value for md in at.markdown)
+    assert "At $p = 0.2$" in text and "$1/(1 - p) = 1/0.8 = 1.25$" in text and "$1 - p = 0.8$" in text
+    widget(at, "scaling").set_value(False).run()
+    assert metrics(at)["Survivors multiplied by"] == "1"
+
+
+def test_every_dropout_check_names_its_source(default):
+    rows = " ".join(md.value for md in _checks(default).markdown)
+    assert rows.count("| the book's printed output |") == 12  # six weight rows, six dropped rows
+    assert rows.count("| the post |") == 5  # the factor, two zero-row rates, two mean sums

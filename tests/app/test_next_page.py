@@ -2,7 +2,7 @@
 
 import pytest
 
-from core import block, equivariance, tokens, weights
+from core import block, equivariance, limits, tokens, weights
 from core.block import BlockConfig
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from ui.next_figures import binary_size
@@ -38,7 +38,7 @@ def test_default_view_shows_the_posts_two_counts(default):
     m = metrics(default)
     assert m["Attention"] == "2,360,064"
     assert m["Feed-forward"] == "4,722,432"
-    assert "2 of 2 match" in checks_label(default)
+    assert "4 of 4 match" in checks_label(default)
     assert widget(default, "block").value == "GPT-2 small (124M)"
     assert "GPT-2 small (124M)" in " ".join(c.value for c in default.caption)
     assert not default.warning
@@ -93,7 +93,7 @@ def test_every_preset_writes_the_widgets_and_the_counts(name):
     # preset box itself; AppTest does not play the browser's part, and defaults stay out of the URL).
     if cfg != BlockConfig():
         assert at.query_params.get("emb_dim") in (str(cfg.emb_dim), [str(cfg.emb_dim)])
-    assert "2 of 2 match" in checks_label(at)  # the checks stay at GPT-2 small
+    assert "4 of 4 match" in checks_label(at)  # the checks stay at GPT-2 small
 
 
 def test_moving_a_width_makes_the_preset_custom_and_back():
@@ -258,3 +258,49 @@ def test_no_chart_carries_a_non_finite_number(default):
     for chart in default.get("plotly_chart"):
         assert "NaN" not in chart.proto.spec and "Infinity" not in chart.proto.spec
     assert len(default.get("plotly_chart")) == 4
+
+
+# --- issue #13, item 9: what is true beside what the post says ------------------------------------
+
+
+def _text(at) -> str:
+    return " ".join(md.value for md in at.markdown)
+
+
+def test_attention_does_no_per_position_nonlinear_computation_and_the_page_shows_it(default):
+    lead = default.markdown[0].value
+    assert "no per-position *nonlinear* computation" in lead
+    assert "“no per-position computation at all” overstates it" in lead
+    text = _text(default)
+    assert (
+        "returns [0.3190, 0.4858] for it: exactly `out_proj`($W_v x_1$) = [0.3190, 0.4858], a gap of 0"
+        in text
+    )
+    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the book")]
+    rows = " ".join(md.value for md in exp.markdown)
+    assert (
+        "| the post | `no per-position computation at all` | `[0.3190, 0.4858]` | `[0.3190, 0.4858]` | ✅"
+        in rows
+    )
+
+
+def test_the_kv_cache_has_the_books_three_costs_not_memory_alone(default):
+    lead, text = default.markdown[0].value, _text(default)
+    assert "“because it increases memory requirements”" in lead  # the post's reason, as the post's
+    assert "adds complexity to the code, increases memory use, and cannot be used during training" in lead
+    assert "can't be used during training" in text and "ch04/03_kv-cache/README.md" in text
+
+
+def test_never_how_far_back_is_said_of_one_layer_and_two_layers_are_measured(default):
+    text = _text(default)
+    assert "In one layer, the mask tells a token which others came before it, never how far back" in text
+    stack = limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), (4, 3, 2, 1, 0, 5))
+    assert f"after two stacked layers by {stack.two_layers:.4f}" in text
+
+
+def test_the_feed_forward_share_in_the_lead_follows_the_block():
+    at = open_page(PAGE)
+    assert "holds 66.6% of this block's parameters" in at.markdown[0].value
+    widget(at, "ff_mult").set_value(2).run()
+    p = block.block_params(BlockConfig(ff_mult=2))
+    assert f"holds {100 * p.feed_forward / p.total:.1f}% of this block's parameters" in at.markdown[0].value

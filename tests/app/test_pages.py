@@ -2,6 +2,7 @@
 
 import pytest
 
+from core import attention, tokens, weights
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from ui.pages import PAGES
 
@@ -38,7 +39,7 @@ def test_recap_shows_the_post_numbers_by_default():
     assert m["Mean pairwise distance, inputs"] == "0.6576"
     assert m["Mean pairwise distance, outputs"] == "0.0482"
     assert m["Outputs' spread as a share of the inputs'"] == "7.3%"
-    assert "6 of 6 match" in _checks_expander(at).label
+    assert "7 of 7 match" in _checks_expander(at).label
     nearest = at.dataframe[0].value["nearest input embedding"].tolist()
     assert nearest == ["starts"] * 6
 
@@ -65,7 +66,7 @@ def test_three_matrices_default_view_shows_every_figure01_number():
     text = " ".join(md.value for md in at.markdown)
     assert "4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730" in text
     assert "Section 3.4" in " ".join(c.value for c in at.caption)
-    assert "22 of 22 match" in _checks_expander(at).label
+    assert "24 of 24 match" in _checks_expander(at).label
 
 
 @pytest.mark.parametrize(
@@ -89,7 +90,7 @@ def test_three_matrices_weight_set_control_switches_and_names_the_set():
     assert metrics(at)["Score error max|Ω − Ωᵀ|"] == three_35
     assert "nn.Linear, seed 789" in " ".join(c.value for c in at.caption)
     # The checks stay at the book's settings whatever the controls say.
-    assert "22 of 22 match" in _checks_expander(at).label
+    assert "24 of 24 match" in _checks_expander(at).label
 
 
 def test_a_url_with_every_bound_key_renders_that_view():
@@ -129,3 +130,68 @@ def test_a_seed_the_integer_input_cannot_hold_falls_back_to_the_default(junk):
     widget(at, "seed").set_value(789).run()
     assert_clean(at)
     assert "torch.rand, seed 789" in " ".join(c.value for c in at.caption)
+
+
+# --- issue #13, items 3 and 10: Three matrices says what is true beside what the post says -------
+
+
+def _md(at) -> str:
+    return " ".join(md.value for md in at.markdown)
+
+
+def test_three_matrices_shows_the_true_denominators_beside_the_posts_row_sums():
+    at = open_page("app_pages/three_matrices.py")
+    text = _md(at)
+    assert "10.28, 13.30, 13.16, 9.30, 8.80, 10.61" in text  # what softmax divides by
+    assert "4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730 (the post's numbers" in text
+    assert "the right conclusion from the wrong quantity" in text
+    table = at.dataframe[0].value
+    assert (
+        table.loc["No matrices", "row denominators Σⱼ exp(ωᵢⱼ/√d_k)"]
+        == "[10.28, 13.30, 13.16, 9.30, 8.80, 10.61]"
+    )
+    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
+    rows = " ".join(md.value for md in exp.markdown)
+    assert "| the post | `[4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730]`" in rows
+    assert "| the audit (PyTorch 2.13) | `[10.28, 13.30, 13.16, 9.30, 8.80, 10.61]`" in rows
+
+
+def test_the_weight_errors_help_says_exactly_when_weights_are_symmetric():
+    at = open_page("app_pages/three_matrices.py", {"mode": "No matrices"})
+    (m,) = [m for m in at.metric if m.label == "Weight error max|A − Aᵀ|"]
+    assert "exactly when all six row denominators" in m.help and "8.80 to 13.30" in m.help
+    assert "Never 0" not in m.help
+    assert "Inputs whose denominators were all equal would give a weight error of exactly 0" in _md(at)
+
+
+def test_both_pages_say_in_their_text_why_journey_to_starts_differs():
+    tm = _md(open_page("app_pages/three_matrices.py"))
+    assert "journey gives starts **0.2134** here but **0.2333** on the Recap" in tm
+    recap = open_page("app_pages/recap.py")
+    assert "journey gives starts a weight of **0.2333**" in _md(recap)
+    assert "reads **0.2134**, because figure 01 divides every mode's scores by √2 = 1.4142" in _md(recap)
+    # the sentence follows the controls: another pair, other numbers, both computed
+    widget(recap, "query").set_value("step").run()
+    widget(recap, "key").set_value("Your").run()
+    x = tokens.inputs()
+    i, k = tokens.TOKENS.index("step"), tokens.TOKENS.index("Your")
+    raw = attention.attention_without_weights(x).weights[i, k]
+    scaled = attention.attention_in_mode(x, weights.section_3_4(), "none").weights[i, k]
+    assert f"step gives Your a weight of **{raw:.4f}**" in _md(recap)
+    assert f"reads **{scaled:.4f}**" in _md(recap)
+
+
+@pytest.mark.parametrize(
+    ("mode", "matmuls", "count"),
+    [
+        ("none", 2, "two matrix multiplications and a transpose"),
+        ("tied", 4, "four matrix multiplications and a transpose"),
+        ("three", 5, "five matrix multiplications and a transpose"),
+    ],
+)
+def test_three_matrices_counts_the_posts_five_multiplications_live(mode, matmuls, count):
+    at = open_page("app_pages/three_matrices.py")
+    widget(at, "mode").set_value(mode).run()
+    assert f"This mode runs **{count}**" in _md(at)
+    (ops,) = [df.value for df in at.dataframe if "operation" in df.value.columns]
+    assert (ops["kind"] == "matmul").sum() == matmuls and (ops["kind"] == "transpose").sum() == 1

@@ -36,20 +36,29 @@ def test_default_view_shows_the_study_and_the_posts_numbers(default):
     assert m["Live draws"] == fmt.percent(live.scaled.live_share)
     assert _charts(at) == 4
     table = at.dataframe[0].value
-    assert list(table.columns) == ["d_k = 2", "d_k = 64", "d_k = 768", "d_k = 4,096"]
+    assert list(table.columns) == ["the post", "true value", "live (500 draws of 6)", "the post's value"]
     post = book.FIGURE_02
-    assert table.loc["std of q·k (post)", "d_k = 64"] == post["std_64"]
-    assert table.loc["std of q·k (post)", "d_k = 4,096"] == post["std_4096"]
-    assert table.loc["median |J|, no divisor (post)"].tolist() == [
-        post["median_raw_2"],
-        post["median_raw_64"],
-        post["median_raw_768"],
-        post["median_raw_4096"],
-    ]
-    assert table.loc["mean |J|, no divisor (post)", "d_k = 4,096"] == post["mean_raw_4096"]
-    assert table.loc["live draws, no divisor (post)", "d_k = 768"] == post["live_share_raw_768"]
+    assert table.loc["Std of q·k, d_k = 64", "the post"] == post["std_64"]
+    assert table.loc["Std of q·k, d_k = 64", "true value"] == "8.0000 exactly (√64)"
+    assert table.loc["Live draws, no divisor, d_k = 768", "the post"] == post["live_share_raw_768"]
     r768 = scaling.study_at(StudyConfig(), 768)
-    assert table.loc["live draws, no divisor", "d_k = 768"] == fmt.percent(r768.raw.live_share)
+    assert table.loc["Live draws, no divisor, d_k = 768", "live (500 draws of 6)"] == fmt.percent(
+        r768.raw.live_share
+    )
+    # The audit (4M draws): 28.6% live, a mean of 0.0098, a median of 0.2246; ours from 10⁶.
+    assert table.loc["Live draws, no divisor, d_k = 768", "true value"].startswith(("28.6%", "28.7%"))
+    assert table.loc["Mean largest |J|, no divisor, d_k = 4,096", "true value"].startswith("0.0098 ± ")
+    assert table.loc["Median largest |J|, no divisor, d_k = 2", "true value"].startswith(("0.2246", "0.2247"))
+    assert "1,000,000 draws" in table.loc["Mean largest |J|, no divisor, d_k = 4,096", "true value"]
+    for quantity in (
+        "Live draws, no divisor, d_k = 768",
+        "Mean largest |J|, no divisor, d_k = 4,096",
+        "Median largest |J|, no divisor, d_k = 2",
+    ):
+        assert table.loc[quantity, "the post's value"].startswith("sample noise"), quantity
+    assert table.loc["Median largest |J|, ÷√d_k, d_k = 2", "the post's value"] == (
+        "the truth rounds to 0.22, not 0.23"
+    )
     assert len(at.latex) >= 2  # the variance derivation and the Jacobian
     assert "of 13 match" in _checks_label(at)
 
@@ -100,7 +109,9 @@ def test_brute_force_over_budget_says_where_it_stops_and_still_renders():
     assert_clean(at)
     assert any("Brute force stops at d_k = 64" in i.value for i in at.info)
     table = at.dataframe[0].value
-    assert table.loc["median |J|, no divisor", "d_k = 768"] == "over budget"
+    assert (
+        table.loc["Median largest |J|, no divisor, d_k = 768", "live (100,000 draws of 2)"] == "over budget"
+    )
     at = open_page(
         PAGE, {"d_k": "65536", "draws": "100000", "keys": "2", "sampler": "Brute force: q and keys"}
     )
@@ -138,3 +149,18 @@ def test_garbage_in_every_key_renders_the_default_view(default, junk):
     at = open_page(PAGE, {k: junk for k in keys})
     assert_clean(at)
     assert metrics(at) == metrics(default)
+
+
+def test_the_posts_loose_numbers_stand_beside_the_truth_in_the_prose(default):
+    text = " ".join(md.value for md in default.markdown)
+    # "four thousand-fold" from 2 to 4,096 is 2,048-fold, computed from the grid
+    assert "across four thousand-fold increases" in text and "2,048-fold" in text
+    assert "holds at 64, 768, 4,096 but not at 2" in text
+
+
+def test_the_checks_compare_the_live_values_with_the_truth_in_standard_errors(default):
+    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the book")]
+    table = " ".join(md.value for md in exp.markdown)
+    assert "within a factor of 10" not in table
+    assert table.count("standard errors") == 13
+    assert table.count("the post |") == 13

@@ -290,3 +290,33 @@ def test_chart_specs_validate_and_hold_only_finite_numbers(n):
     assert memory[1]["x"] == [n] and memory[1]["y"] == [cost.attention_bytes(n, 4, 128, 128)]
     assert {t["y"][0] for t in memory[2:]} == {g.memory_bytes for g in cost.GPUS}
     assert memory[-1]["name"] == "A100 (80 GB)"  # the chosen card is drawn last, in the legend
+
+
+# --- issue #13, item 5: the post's time model against one head's multiply-adds -----------------
+
+
+def test_one_heads_multiply_adds_grow_493048_fold_where_the_posts_model_says_1046577():
+    growth = cost.flop_growth(GPT41, 768, 64)
+    assert growth == Fraction(
+        3 * GPT41 * 768 * 64 + 2 * GPT41**2 * 64, 3 * 1024 * 768 * 64 + 2 * 1024**2 * 64
+    )
+    assert round(growth) == 493_048
+    assert round(Fraction(GPT41, 1024) ** 2) == 1_046_577
+    assert cost.crossover(768, 64) == 1_153
+
+
+def test_the_flop_model_turns_the_posts_baseline_into_13_70_hours_not_29_07():
+    t = cost.flop_time_per_token(GPT41, 768, 64)
+    assert round(float(t)) == 49_305 and cost_format.hours(t) == "13.70 h"
+    assert cost_format.hours(cost.time_per_token(GPT41)) == "29.07 h"  # the post's model, kept as the post's
+    with pytest.raises(ValueError, match="positive"):
+        cost.flop_time_per_token(GPT41, 768, 64, Fraction(0))
+
+
+def test_with_a_kv_cache_a_new_tokens_attention_is_linear_in_n():
+    a, b, c = (cost.cached_token_macs(n, 768, 64) for n in (1_000, 2_000, 3_000))
+    assert b - a == c - b == 1_000 * 2 * 64  # constant steps: linear
+    assert cost.cached_token_macs(1, 768, 64) == 768 * 3 * 64 + 2 * 64
+    assert round(cost.cached_growth(GPT41, 768, 64)) == 482
+    # without the cache, recomputing the prefix grows like the full forward
+    assert cost.flop_growth(GPT41, 768, 64) > 1_000 * cost.cached_growth(GPT41, 768, 64)

@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from core import block, book, equivariance, tokens, weights
+from core import block, book, equivariance, limits, tokens, weights
 from core.block import BlockConfig
 from core.weights import WeightSet
 
@@ -293,3 +293,29 @@ def test_check_permutation_rejects_non_permutations():
         equivariance.permutation_test(X, WS, (0, 0, 1, 2, 3, 4), causal=False)
     with pytest.raises(ValueError):
         equivariance.permutation_test(X, WS, (0, 1, 2), causal=True)
+
+
+# --- issue #13, item 9: what one layer does at a position, and what it hides ------------------------
+
+
+def test_token_one_under_the_mask_is_exactly_out_proj_of_w_v_x1():
+    first = limits.first_token()
+    assert first.weight == 1.0 and first.gap == 0.0
+    np.testing.assert_array_equal(first.output, first.direct)
+    # and it is the first row the book prints for MultiHeadAttention (section 3.6.2, seed 123)
+    assert "[" + ", ".join(f"{v:.4f}" for v in first.output) + "]" == book.FIGURE_05["split"][0]
+
+
+def test_one_layer_hides_the_order_of_the_prefix_and_two_layers_do_not():
+    shuffle = limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), (4, 3, 2, 1, 0, 5))
+    assert shuffle.one_layer < 1e-15  # the same set of tokens: only rounding
+    assert shuffle.two_layers > 0.1  # layer 1 gave each earlier token its own prefix
+    for order in itertools.permutations(range(5)):
+        assert limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), (*order, 5)).one_layer < 1e-15
+
+
+def test_the_prefix_shuffle_keeps_the_last_token_last_and_needs_square_weights():
+    with pytest.raises(ValueError, match="last token must stay last"):
+        limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), (5, 4, 3, 2, 1, 0))
+    with pytest.raises(ValueError, match="square"):
+        limits.prefix_shuffle(tokens.inputs(), weights.section_3_4(), (4, 3, 2, 1, 0, 5))
