@@ -372,19 +372,28 @@ def book_checks() -> list[checks.Check]:
                 f"{label}, row {i + 1}",
                 text,
                 out[key][0, i],
-                source="the book's code, as PyTorch 2.13 prints it",
+                source=checks.BOOK_CODE,
+                note="PyTorch 2.13 prints it",
             )
             for i, text in enumerate(q[key])
         ]
         if f"{key}_shape" in q:
-            rows.append(checks.same(f"{label}: output shape", q[f"{key}_shape"], shape(out[key].shape)))
+            rows.append(
+                checks.same(
+                    f"{label}: output shape",
+                    q[f"{key}_shape"],
+                    shape(out[key].shape),
+                    source=checks.BOOK_CODE,
+                )
+            )
     stale = mh.exercise_3_2_as_printed()[0][0]
     rows += [
         checks.same(
             f"Exercise 3.2, official solution, row {i + 1} (stale)",
             text,
             sci_row(stale[i]),
-            source="the official solutions; live: the wrapper with softmax(dim=1)",
+            source=checks.SOLUTIONS,
+            note="stale: live is the wrapper with softmax(dim=1), the bug fixed in d4754f1",
         )
         for i, text in enumerate(book.EXERCISE_3_2_SOLUTION)
     ]
@@ -395,19 +404,35 @@ def book_checks() -> list[checks.Check]:
             "GPT-3 175B: heads per layer",
             "96",
             str(gpt3.num_heads),
-            source="the post (“GPT-3 has 96 of them”); Brown et al. 2020, table 2.1",
+            source=checks.POST,
+            note="“GPT-3 has 96 of them”; Brown et al. 2020, table 2.1",
         ),
-        checks.same("GPT-3 175B: head_dim", "128", str(gpt3.head_dim), source="Brown et al. 2020, table 2.1"),
+        checks.same(
+            "GPT-3 175B: head_dim",
+            "128",
+            str(gpt3.head_dim),
+            source=checks.AUDIT,
+            note="Brown et al. 2020, table 2.1: d_model 12,288 / 96 heads",
+        ),
     ]
     rows += [
-        checks.same("GPT-2 small: head_dim", q["gpt2_head_dim"], str(gpt2.head_dim), source="768 / 12"),
-        checks.same("GPT-2 small: divisor √head_dim", q["gpt2_divisor"], f"{gpt2.head_dim**0.5:g}"),
-        checks.same("…not √d_out", q["gpt2_divisor_not"], f"{gpt2.d_out**0.5:.1f}"),
+        checks.same(
+            "GPT-2 small: head_dim",
+            q["gpt2_head_dim"],
+            str(gpt2.head_dim),
+            source=checks.POST,
+            note="768 / 12",
+        ),
+        checks.same(
+            "GPT-2 small: divisor √head_dim", q["gpt2_divisor"], f"{gpt2.head_dim**0.5:g}", source=checks.POST
+        ),
+        checks.same("…not √d_out", q["gpt2_divisor_not"], f"{gpt2.d_out**0.5:.1f}", source=checks.POST),
         checks.same(
             "GPT-2 small: MultiHeadAttention parameters",
             q["gpt2_attention_params"],
             fmt.integer(mh.counts("split", gpt2).total_params),
-            source="incl. out_proj",
+            source=checks.POST,
+            note="incl. out_proj",
         ),
     ]
     return rows

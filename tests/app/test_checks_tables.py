@@ -17,7 +17,7 @@ from ui.pages import PAGES
 WITH_CHECKS = [p for p in PAGES if p.url_path != "overview"]
 # Pages whose every row names its source from checks.SOURCES. Masking, Multi-head and Learning to
 # attend belong to another change (issue #13, items 4, 6, 7, 8) and join this set when it lands.
-NAMED = {"recap", "three-matrices", "divide-by-sqrt-dk", "dropout", "n-squared", "what-comes-next"}
+NAMED = {p.url_path for p in WITH_CHECKS}  # every row of every checks table names its source
 
 
 def parse(table: str) -> tuple[list[str], list[list[str]]]:
