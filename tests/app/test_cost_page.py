@@ -9,6 +9,7 @@ from streamlit.testing.v1 import app_test
 from core import cost
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from ui import cost_format
+from ui.pages import page_at
 
 PAGE = "app_pages/cost.py"
 CARDS = "H100 (80 GiB) cards to buy"
@@ -151,7 +152,7 @@ GARBAGE = [
     "🙂" * 50,
     "x" * 10_000,
 ]
-KEYS = ("n", "bytes", "gpu", "cost_heads", "layers", "t0_ms", "cost_d_in", "cost_d_k")
+KEYS = page_at("n-squared").keys
 
 
 @pytest.mark.parametrize("junk", GARBAGE)

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from tests.app.conftest import assert_clean, metrics, open_page, widget
+from ui.pages import page_at
 
 PAGE = "app_pages/learning.py"
 SHORT = {"steps": "200"}  # 200 steps keep the parametrized runs quick; the default runs 5,000
@@ -145,19 +146,7 @@ def test_a_diverging_run_is_marked_and_stays_finite():
 
 
 GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 40, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
-KEYS = (
-    "target",
-    "token",
-    "learn_mode",
-    "optimiser",
-    "lr",
-    "steps",
-    "learn_weights",
-    "learn_seed",
-    "learn_init",
-    "step",
-    "learn_width",
-)
+KEYS = page_at("learning-to-attend").keys
 
 
 @pytest.mark.parametrize("junk", GARBAGE)

@@ -6,11 +6,12 @@ from core import block, equivariance, limits, tokens, weights
 from core.block import BlockConfig
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from ui.next_figures import binary_size
+from ui.pages import page_at
 
 PAGE = "app_pages/next.py"
 PRESETS = list(block.GPT2_PRESETS)
 INT_KEYS = ("emb_dim", "n_heads", "n_layers", "context_length", "ff_mult", "kv_tokens", "kv_batch")
-ALL_KEYS = (*INT_KEYS, "block", "qkv_bias", "kv_bytes", "perm")
+ALL_KEYS = page_at("what-comes-next").keys
 
 
 @pytest.fixture(scope="module")
