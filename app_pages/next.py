@@ -4,9 +4,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import block, book, equivariance, tokens, weights
+from core import block, book, equivariance, reproduce, tokens, weights
 from ui import checks, next_figures
 from ui import format as fmt
+from ui import reproduce as reproduce_ui
 from ui.block_controls import block_config_control, kv_cache_control, permutation_control
 from ui.figures import show
 
@@ -159,6 +160,11 @@ st.markdown(
     "token costs one new row per layer instead of re-projecting the whole prefix. The cache grows "
     "linearly in tokens, unlike the n × n score matrix on the *What n² costs* page, and at long contexts it "
     "outweighs the model."
+)
+
+reproduce_ui.expander(
+    "next",
+    lambda: reproduce.what_comes_next(T, x, ws, perm, cfg, kv_tokens, kv_bytes, kv_batch),
 )
 
 gpt2 = block.block_params(block.BlockConfig())

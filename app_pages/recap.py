@@ -3,9 +3,10 @@
 import pandas as pd
 import streamlit as st
 
-from core import attention, book, tokens
+from core import attention, book, reproduce, tokens
 from ui import checks, controls, figures
 from ui import format as fmt
+from ui import reproduce as reproduce_ui
 
 T = tokens.TOKENS
 query = controls.select("Query token", T, key="query", default="journey", help="The row of XXᵀ to follow.")
@@ -80,6 +81,8 @@ st.code(
     "all_context_vecs = attn_weights @ inputs",
     language="python",
 )
+
+reproduce_ui.expander("recap", lambda: reproduce.recap(T, x, qi, ki))
 
 j, s = T.index("journey"), T.index("starts")
 checks.expander(

@@ -3,9 +3,10 @@
 import pandas as pd
 import streamlit as st
 
-from core import attention, book, tokens, weights
+from core import attention, book, reproduce, tokens, weights
 from ui import checks, controls, figures, tables
 from ui import format as fmt
+from ui import reproduce as reproduce_ui
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
 T = tokens.TOKENS
@@ -103,6 +104,8 @@ st.code(
     language="python",
 )
 st.caption("`self.W_key(x)` is XW_k with the operands swapped: nn.Linear stores its weight transposed.")
+
+reproduce_ui.expander("three_matrices", lambda: reproduce.three_matrices(T, x, ws, mode, (j, s)))
 
 # The checks always run at the book's settings, whatever the controls say.
 v1 = weights.section_3_4()
