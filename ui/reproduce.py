@@ -23,6 +23,7 @@ from core.learning import Trajectory
 from core.reproduce import Script
 from core.weights import WeightSet
 
+CODE_HEIGHT = 560  # pixels: a long script scrolls inside its box instead of stretching the page
 RUNTIME_WORDS = {"torch": "PyTorch 2.13 (CPU)", "numpy": "NumPy", "python": "Python alone"}
 
 
@@ -41,7 +42,6 @@ def expander(page: str, make: Callable[[], Script], *, label: str = "Reproduce i
             st.info(f"No script for this view: {err}", icon=":material/block:")
             return
         st.caption(f"{script.note} Runs with {RUNTIME_WORDS[script.runtime]}, nothing else.")
-        st.code(script.code, language="python")
         st.download_button(
             f"Download {script.filename}",
             script.code,
@@ -51,6 +51,7 @@ def expander(page: str, make: Callable[[], Script], *, label: str = "Reproduce i
             on_click="ignore",
             icon=":material/download:",
         )
+        st.code(script.code, language="python", height=CODE_HEIGHT)
 
 
 @st.cache_data(max_entries=32, show_spinner="Probing how this run responds to a last-bit nudge…")
