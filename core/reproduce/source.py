@@ -157,21 +157,36 @@ def tensor_literal(
         return [f"{name} = {call}(", *body, *(f"{INDENT}{d}," for d in dtype), f"){suffix}"]
     if v.ndim != 2:
         raise ValueError(f"a tensor literal takes a vector or a matrix, got shape {v.shape}")
+    rows = [[text(e) for e in row] for row in v]
+    notes = [comment(labels[i]) if labels is not None else "" for i in range(len(v))]
+    flat = [f"{INDENT * 2}[{', '.join(items)}]," for items in rows]
+    fits = all(len(f"{f}  # {n}" if n else f) <= LINE for f, n in zip(flat, notes, strict=True))
     lines = [f"{name} = {call}(", f"{INDENT}["]
-    for i, row in enumerate(v):
-        note = comment(labels[i]) if labels is not None else ""
-        items = [text(e) for e in row]
-        flat = f"{INDENT * 2}[{', '.join(items)}],"
-        if len(f"{flat}  # {note}" if note else flat) <= LINE:
-            lines.append(f"{flat}  # {note}" if note else flat)
-            continue
-        if note:
-            lines.append(f"{INDENT * 2}# {note}")
-        lines += _wrap("", items, ",", INDENT * 2)
+    for f, items, note in zip(flat, rows, notes, strict=True):
+        if fits:
+            lines.append(f"{f}  # {note}" if note else f)
+        else:
+            lines += _compact_row(items, note)
     lines.append(f"{INDENT}]" + ("," if dtype else ""))
     lines += [f"{INDENT}{d}," for d in dtype]
     lines.append(f"){suffix}")
-    return lines
+    # Rows too wide for a line keep several numbers a line; ruff format would put one a line.
+    return lines if fits else ["# fmt: off", *lines, "# fmt: on"]
+
+
+def _compact_row(items: Sequence[str], note: str) -> list[str]:
+    """One matrix row over as few lines as fit, its label after it (or above, if it cannot fit)."""
+    lead, cont = f"{INDENT * 2}[", f"{INDENT * 2} "
+    out, line = [], lead
+    for k, item in enumerate(items):
+        piece = item + ("]," if k == len(items) - 1 else ",")
+        if line not in (lead, cont) and len(line) + 1 + len(piece) > LINE:
+            out.append(line)
+            line = cont
+        line += ("" if line in (lead, cont) else " ") + piece
+    if note and len(f"{line}  # {note}") <= LINE:
+        return [*out, f"{line}  # {note}"]
+    return [*([f"{INDENT * 2}# {note}"] if note else []), *out, line]
 
 
 def header(*sentences: str) -> list[str]:

@@ -101,13 +101,28 @@ def _ruff(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ruff", *args], capture_output=True, text=True, check=False)
 
 
+def _sentence_scripts() -> list[reproduce.Script]:
+    """Scripts for a reader's own sentence (issue 16): 9 tokens, 16 wide, edited (float64) values."""
+    rng = np.random.default_rng(1)
+    labels = ('say "hi"', "new\nline", "x" * 50, *(f"t{i}" for i in range(6)))
+    x = rng.uniform(-1, 1, (9, 16))
+    ws = weights.init_weights(5, "linear", 16, 2)
+    return [
+        reproduce.recap(labels, x, 0, 8),
+        reproduce.three_matrices(labels, x, ws, "tied"),
+        reproduce.three_matrices(labels, x.astype(np.float32).astype(np.float64), ws, "three"),
+        reproduce.masking(labels, x, ws, 2, "zero", P.LOGITS),
+    ]
+
+
 def test_the_scripts_pass_ruff_check_and_ruff_format(every_script, tmp_path):
     """With this project's rules, with ruff's defaults, and unchanged by ruff format: a reader's
     own linter and formatter leave the script as it is."""
     if shutil.which("ruff") is None and _ruff("--version").returncode != 0:
         pytest.skip("ruff is not installed")
-    for i, case in enumerate(every_script):
-        (tmp_path / f"script_{i:03d}.py").write_text(case.script.code, encoding="utf-8")
+    scripts = [case.script for case in every_script] + _sentence_scripts()
+    for i, script in enumerate(scripts):
+        (tmp_path / f"script_{i:03d}.py").write_text(script.code, encoding="utf-8")
     for args in (
         ("check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(tmp_path)),
         ("check", "--isolated", "--no-cache", str(tmp_path)),

@@ -77,14 +77,14 @@ def _weight_set(rng: random.Random) -> weights.WeightSet:
 # --- recap ---------------------------------------------------------------------------------
 
 
-def recap(query: int = 1, key: int = 2) -> Case:
-    tr = attention.attention_without_weights(X)
-    spread_in, spread_out = attention.mean_pairwise_distance(X), attention.mean_pairwise_distance(tr.context)
-    q, k = T[query], T[key]
+def recap(query: int = 1, key: int = 2, labels: tuple[str, ...] = T, x: np.ndarray = X) -> Case:
+    tr = attention.attention_without_weights(x)
+    spread_in, spread_out = attention.mean_pairwise_distance(x), attention.mean_pairwise_distance(tr.context)
+    q, k = labels[query], labels[key]
     return Case(
         "recap",
         {"query": q, "key": k},
-        reproduce.recap(T, X, query, key),
+        reproduce.recap(labels, x, query, key),
         {
             "Scores omega = inputs @ inputs.T": tr.scores,
             "Weights = softmax(scores), row by row": tr.weights,
@@ -95,7 +95,7 @@ def recap(query: int = 1, key: int = 2) -> Case:
             "Mean pairwise distance, outputs": spread_out,
             "Outputs' spread as a share of the inputs'": spread_out / spread_in,
             "Outputs z, one row a token": tr.context,
-            "Nearest input embedding": [T[i] for i in attention.nearest_embedding(tr.context, X)],
+            "Nearest input embedding": [labels[i] for i in attention.nearest_embedding(tr.context, x)],
         },
     )
 
@@ -107,10 +107,16 @@ def recap_random(rng: random.Random) -> Case:
 # --- three matrices ------------------------------------------------------------------------
 
 
-def three_matrices(ws: weights.WeightSet | None = None, mode: str = "three") -> Case:
+def three_matrices(
+    ws: weights.WeightSet | None = None,
+    mode: str = "three",
+    labels: tuple[str, ...] = T,
+    x: np.ndarray = X,
+    pair: tuple[int, int] = (1, 2),
+) -> Case:
     ws = ws or weights.section_3_4()
-    tr = attention.attention_in_mode(X, ws, mode)
-    j, s = T.index("journey"), T.index("starts")
+    tr = attention.attention_in_mode(x, ws, mode)
+    j, s = pair
     cls = "SelfAttention_v1" if ws.init == "rand" else "SelfAttention_v2"
     out: dict[str, object] = {
         "Score error max|omega - omega^T|": attention.asymmetry_error(tr.scores),
@@ -121,14 +127,15 @@ def three_matrices(ws: weights.WeightSet | None = None, mode: str = "three") -> 
         "Weights A = softmax(omega / sqrt(d_k))": tr.weights,
     }
     for m in attention.MODES:
-        t = attention.attention_in_mode(X, ws, m)
-        out[f"Mode {m}, [score error, weight error, journey -> starts, starts -> journey]"] = [
+        t = attention.attention_in_mode(x, ws, m)
+        names = f"{labels[j]} -> {labels[s]}, {labels[s]} -> {labels[j]}"
+        out[f"Mode {m}, [score error, weight error, {names}]"] = [
             attention.asymmetry_error(t.scores),
             attention.asymmetry_error(t.weights),
             t.weights[j, s],
             t.weights[s, j],
         ]
-    out["Row sums of inputs @ inputs.T"] = attention.attention_in_mode(X, ws, "none").scores.sum(axis=1)
+    out["Row sums of inputs @ inputs.T"] = attention.attention_in_mode(x, ws, "none").scores.sum(axis=1)
     out |= {"Q": tr.queries, "K": tr.keys, "V": tr.values, "Z = AV": tr.context}
     if mode == "three":
         out[f"The book's forward, {cls}(inputs), gives Z too"] = tr.context
@@ -136,7 +143,7 @@ def three_matrices(ws: weights.WeightSet | None = None, mode: str = "three") -> 
     return Case(
         "three-matrices",
         {"mode": mode, "weights": ws.label},
-        reproduce.three_matrices(T, X, ws, mode, (j, s)),
+        reproduce.three_matrices(labels, x, ws, mode, (j, s)),
         out,
     )
 
@@ -153,11 +160,16 @@ LOGITS = np.array([1.0, 2.0, 3.0, 0.0, 0.0])
 
 
 def masking_case(
-    ws: weights.WeightSet | None = None, stage: int = 4, fill: str = "-inf", logits: np.ndarray = LOGITS
+    ws: weights.WeightSet | None = None,
+    stage: int = 4,
+    fill: str = "-inf",
+    logits: np.ndarray = LOGITS,
+    labels: tuple[str, ...] = T,
+    x: np.ndarray = X,
 ) -> Case:
     ws = ws or weights.section_3_5()
     fills = {"-inf": -np.inf, "zero": 0.0}
-    tr = attention.self_attention(X, ws)
+    tr = attention.self_attention(x, ws)
     naive = masking.naive_path(tr.scores, tr.divisor)
     eff = masking.efficient_path(tr.scores, tr.divisor, fills[fill])
     largest = float(np.max(np.abs(masking.difference(naive, eff))))
@@ -179,7 +191,7 @@ def masking_case(
     return Case(
         "masking",
         {"stage": stage, "fill": fill, "weights": ws.label, "logits": logits.tolist()},
-        reproduce.masking(T, X, ws, stage, fill, logits),
+        reproduce.masking(labels, x, ws, stage, fill, logits),
         out,
     )
 
@@ -522,3 +534,11 @@ def cost_random(rng: random.Random) -> Case:
         rng.choice(COST_WIDTHS),
         rng.choice(HEAD_WIDTHS),
     )
+
+
+def sentence() -> tuple[tuple[str, ...], np.ndarray, weights.WeightSet]:
+    """A reader's own sentence (issue 16): 9 tokens, 16 wide, values typed in (float64, not float32)."""
+    rng = np.random.default_rng(16)
+    labels = ("Attention", "is", "all", "you", "need", ",", "said", "the", "paper")
+    x = np.round(rng.uniform(-1, 1, (9, 16)), 3)
+    return labels, x, weights.init_weights(7, "linear", 16, 2)
