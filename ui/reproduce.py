@@ -24,7 +24,7 @@ from core.reproduce import Script
 from core.weights import WeightSet
 
 CODE_HEIGHT = 560  # pixels: a long script scrolls inside its box instead of stretching the page
-RUNTIME_WORDS = {"torch": "PyTorch 2.13 (CPU)", "numpy": "NumPy", "python": "Python alone"}
+RUNTIME_WORDS = {"torch": "PyTorch 2.13 (CPU)", "numpy": "NumPy", "python": "Python's standard library"}
 
 
 def expander(page: str, make: Callable[[], Script], *, label: str = "Reproduce in PyTorch") -> None:
