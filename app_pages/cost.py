@@ -4,9 +4,10 @@ from fractions import Fraction
 
 import streamlit as st
 
-from core import book, cost
+from core import book, cost, reproduce
 from ui import checks, controls, cost_figures, cost_table, cost_time, figures
 from ui import cost_format as cf
+from ui import reproduce as reproduce_ui
 
 # Ladders, not free number boxes: sliders reject any URL value (inf included) by falling back to
 # the default, while an integer st.number_input raises OverflowError on ?key=inf (Streamlit 1.67).
@@ -147,6 +148,12 @@ st.info(
     "tile in on-chip SRAM and never writes the full n × n matrix to high-bandwidth memory (HBM), so "
     "its memory grows like n.",
     icon=":material/bolt:",
+)
+
+reproduce_ui.expander(
+    "cost",
+    lambda: reproduce.what_n_squared_costs(n, bytes_per_score, gpu, heads, layers, t0_ms, d_in, d_k),
+    label="Reproduce in Python",
 )
 
 # The checks always run at the post's settings (one head, one layer, 2 bytes, H100 at 80 GiB).

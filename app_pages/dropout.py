@@ -3,11 +3,12 @@
 import pandas as pd
 import streamlit as st
 
-from core import book, dropout, masking, tokens, weights
+from core import book, dropout, masking, reproduce, tokens, weights
 from ui import checks, controls, figures
 from ui import dropout_checks as dchecks
 from ui import dropout_figures as dfig
 from ui import format as fmt
+from ui import reproduce as reproduce_ui
 
 T = tokens.TOKENS
 GENERATORS = {"numpy": "NumPy", "torch": "PyTorch"}  # the URL holds these labels
@@ -136,6 +137,11 @@ st.markdown(
 st.code(
     "torch.manual_seed(123)\ndropout = torch.nn.Dropout(0.5)\nprint(dropout(attn_weights))",
     language="python",
+)
+
+reproduce_ui.expander(
+    "dropout",
+    lambda: reproduce.dropout(T, tokens.inputs(), weights.section_3_5(), p, scale, seed, draws, generator),
 )
 
 # The checks run at the book's settings (p = 0.5) on the current seed and generator.

@@ -6,6 +6,7 @@ from core import attention, learning, tokens
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import learning_readouts as rd
+from ui import reproduce as reproduce_ui
 from ui.learning_figures import loss_curves
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
@@ -151,4 +152,10 @@ st.caption(
     "gradient at all, a flat line. Checked against finite differences and PyTorch's autograd."
 )
 
+reproduce_ui.expander(
+    "learning",
+    lambda: reproduce_ui.learning_script(
+        T, tokens.inputs(), ws, kind, token, mode, optimiser, lr, steps, step, runs
+    ),
+)
 checks.expander(rd.book_checks(runs, steps), note=rd.CHECKS_NOTE)

@@ -4,10 +4,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import attention, masking, tokens
+from core import attention, masking, reproduce, tokens
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import masking_figures as mf
+from ui import reproduce as reproduce_ui
 from ui.masking_figures import diff_text, difference_grid, parse_box, softmax_bars, stage_heatmap, stage_prose
 from ui.weights import weight_set_caption, weight_set_control
 
@@ -121,4 +122,5 @@ st.caption(
     "because the buffer is built once at full context length; dropout is the next page."
 )
 
+reproduce_ui.expander("masking", lambda: reproduce.masking(T, tokens.inputs(), ws, stage, fill_key, logits))
 checks.expander(mf.book_checks(), note=mf.CHECKS_NOTE)

@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-from core import book
+from core import book, tokens
 from core import multihead as mh
 from core.config import AttentionConfig
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import multihead_figures as mf
 from ui import multihead_view as view
+from ui import reproduce as reproduce_ui
 
 KIND_CAPTIONS = ("H separate heads, outputs glued", "one matrix per role, sliced")
 
@@ -100,4 +101,8 @@ st.markdown(
 
 view.exercise_3_2_section()
 view.measure_section()
+reproduce_ui.expander(
+    "multihead",
+    lambda: reproduce_ui.multihead_script(tokens.TOKENS, kind, cfg, seed, view.MAX_DRAWN_PARAMS),
+)
 checks.expander(view.book_checks(), note=view.CHECKS_NOTE)

@@ -4,10 +4,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import block, equivariance, limits, tokens, weights
+from core import block, equivariance, limits, reproduce, tokens, weights
 from ui import checks, next_figures
 from ui import format as fmt
 from ui import next_text as text
+from ui import reproduce as reproduce_ui
 from ui.block_controls import block_config_control, kv_cache_control, permutation_control
 from ui.figures import show
 
@@ -128,6 +129,10 @@ show(
 )
 st.markdown(text.kv_text())
 
+reproduce_ui.expander(
+    "next",
+    lambda: reproduce.what_comes_next(T, x, ws, perm, cfg, kv_tokens, kv_bytes, kv_batch),
+)
 checks.expander(
     text.book_checks(),
     note="Quoted: the book's chapter 4 counts (GPT_CONFIG_124M, qkv_bias=False), as the post's figure 07 "

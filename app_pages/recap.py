@@ -3,9 +3,10 @@
 import pandas as pd
 import streamlit as st
 
-from core import attention, book, tokens, weights
+from core import attention, book, reproduce, tokens, weights
 from ui import checks, controls, figures
 from ui import format as fmt
+from ui import reproduce as reproduce_ui
 
 T = tokens.TOKENS
 query = controls.select("Query token", T, key="query", default="journey", help="The row of XXᵀ to follow.")
@@ -93,6 +94,8 @@ st.code(
     "all_context_vecs = attn_weights @ inputs",
     language="python",
 )
+
+reproduce_ui.expander("recap", lambda: reproduce.recap(T, x, qi, ki))
 
 j, s, q = T.index("journey"), T.index("starts"), book.RECAP
 checks.expander(

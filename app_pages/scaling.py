@@ -3,9 +3,10 @@
 import numpy as np
 import streamlit as st
 
-from core import scaling
+from core import reproduce, scaling
 from ui import checks, controls, figures
 from ui import format as fmt
+from ui import reproduce as reproduce_ui
 from ui import scaling_figures as sf
 from ui import scaling_readouts as readouts
 from ui import scaling_reference as reference
@@ -117,6 +118,12 @@ st.caption(
     "distribution: where one sits in the tail, the truth beside it is what to quote."
 )
 st.markdown(reference.scaled_sentence(refs) + " " + reference.fold_sentence(refs))
+
+reproduce_ui.expander(
+    "scaling",
+    lambda: reproduce.divide_by_sqrt_dk(d_k, divisor, draws, n_keys, seed, sampler),
+    label="Reproduce in NumPy",
+)
 
 # The checks run at the post's setting (500 draws of six keys) whatever the draws and keys say.
 at_post = (draws, n_keys) == (scaling.POST_DRAWS, 6)

@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from core import attention, book, tokens
+from core import attention, book, reproduce, tokens
 from ui import checks, controls, figures, tables
 from ui import format as fmt
+from ui import reproduce as reproduce_ui
 from ui import three_matrices_view as view
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
@@ -93,6 +94,9 @@ st.markdown(
     f"The post, after Giles Thomas: “{book.FIGURE_01['five_ops']}”, which is the three-matrix mode."
 )
 st.dataframe(view.ops_table(tr), width="stretch")
+
+pair = T.index("journey"), T.index("starts")  # the pair the all-modes table follows
+reproduce_ui.expander("three_matrices", lambda: reproduce.three_matrices(T, x, ws, mode, pair))
 
 # The checks always run at the book's settings, whatever the controls say.
 checks.expander(

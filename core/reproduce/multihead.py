@@ -1,0 +1,132 @@
+"""The Multi-head page's script (figure 05): the book's wrapper or split class, as configured."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from core.config import AttentionConfig
+from core.multihead import KINDS
+from core.reproduce.book_code import CAUSAL_ATTENTION, MULTI_HEAD_ATTENTION, MULTI_HEAD_ATTENTION_WRAPPER
+from core.reproduce.source import (
+    TORCH,
+    Script,
+    check_inputs,
+    filename,
+    header,
+    join,
+    list_literal,
+    string,
+    tensor_literal,
+)
+from core.torchgen import TorchGenerator
+
+
+def multihead(
+    labels: Sequence[str],
+    x: np.ndarray,
+    kind: str,
+    cfg: AttentionConfig,
+    seed: int,
+    stand_in_seed: int | None = None,
+) -> Script:
+    """``MultiHeadAttentionWrapper`` or ``MultiHeadAttention`` built after ``torch.manual_seed(seed)``
+    on ``torch.stack((inputs, inputs))``: the output, W_q's stripes, each head's weights, the counts.
+
+    ``stand_in_seed``: the inputs are ``torch.rand(n, d_in)`` after that seed (the page's stand-in
+    embeddings when d_in is not 3), and the script draws them so instead of spelling them out.
+    """
+    names, v = check_inputs(labels, x)
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if v.shape[1] != cfg.d_in:
+        raise ValueError(f"the inputs are {v.shape[1]} wide, the module takes d_in = {cfg.d_in}")
+    if len(names) > cfg.context_length:
+        raise ValueError(f"{len(names)} tokens do not fit context_length = {cfg.context_length}")
+    if cfg.dropout != 0.0:
+        raise ValueError("the page shows the classes with dropout 0.0")
+    if kind == "split":
+        _ = cfg.head_dim  # the book's assert, as a ValueError with a message to act on
+    n, d_in = v.shape
+    if stand_in_seed is None:
+        inputs = [*list_literal("tokens", (string(t) for t in names)), *tensor_literal("inputs", v, names)]
+    else:
+        drawn = TorchGenerator(stand_in_seed).rand(n, d_in).astype(np.float64)
+        if not np.array_equal(drawn, v):
+            raise ValueError(
+                f"these inputs are not torch.rand({n}, {d_in}) after torch.manual_seed({stand_in_seed})"
+            )
+        inputs = [
+            *list_literal("tokens", (string(t) for t in names)),
+            f"# Stand-in embeddings, {d_in} wide: the page draws them so, whatever the weight seed.",
+            f"torch.manual_seed({stand_in_seed})",
+            f"inputs = torch.rand({n}, {d_in})",
+        ]
+    if kind == "wrapper":
+        classes = [CAUSAL_ATTENTION, MULTI_HEAD_ATTENTION_WRAPPER]
+        cls = "MultiHeadAttentionWrapper"
+        head_width = "d_out**0.5"
+        read = [
+            "# Each head's W_query, as XW_q reads it, side by side: the columns torch.cat glues.",
+            "W_q = torch.cat([head.W_query.weight.detach().T for head in mha.heads], dim=1)",
+            "weights = torch.stack([head.attn_weights[0] for head in mha.heads])",
+        ]
+    else:
+        classes = [MULTI_HEAD_ATTENTION]
+        cls = "MultiHeadAttention"
+        head_width = "mha.head_dim**0.5"
+        read = [
+            "# One W_query for every head: head i owns columns i * head_dim to (i + 1) * head_dim.",
+            "W_q = mha.W_query.weight.detach().T",
+            "weights = mha.attn_weights[0]  # [num_heads, num_tokens, num_tokens]",
+        ]
+    code = join(
+        ["import torch", "from torch import nn"],
+        header(
+            f"Multi-head (figure 05) as the page shows it: {cls}(d_in={cfg.d_in}, d_out={cfg.d_out}, "
+            f"context_length={cfg.context_length}, dropout=0.0, num_heads={cfg.num_heads}) after "
+            f"torch.manual_seed({seed}), on the book's batch of two copies of the inputs.",
+            f"Needs {TORCH} only. The page computes in float64 from the float32 weights and inputs, "
+            "and so does this script: every number printed equals the page's to the 4 decimals "
+            "both show.",
+        ),
+        *classes,
+        inputs,
+        [
+            "batch = torch.stack((inputs, inputs), dim=0)",
+            "torch.set_grad_enabled(False)  # nothing is trained here",
+            f"d_in, d_out, num_heads = {cfg.d_in}, {cfg.d_out}, {cfg.num_heads}",
+            f"context_length = {cfg.context_length}",
+            f"torch.manual_seed({seed})",
+            f"mha = {cls}(d_in, d_out, context_length, 0.0, num_heads=num_heads)",
+            "mha = mha.double()  # float64 from the float32 draw, as the page computes",
+            "context_vecs = mha(batch.double())",
+        ],
+        read,
+        [
+            'print("Output, first batch item:")',
+            "print(context_vecs[0])",
+            'print("context_vecs.shape:", context_vecs.shape)',
+            'print("W_q:")',
+            "print(W_q)",
+            'print("Attention weights, first batch item, one matrix a head:")',
+            "print(weights)",
+            f'print("Divisor sqrt(keys.shape[-1]):", {head_width})',
+            'print("Parameters:", sum(p.numel() for p in mha.parameters()))',
+        ],
+    )
+    return Script(
+        code,
+        filename(
+            "multi-head",
+            kind,
+            f"heads-{cfg.num_heads}",
+            f"d-in-{cfg.d_in}",
+            f"d-out-{cfg.d_out}",
+            f"seed-{seed}",
+        ),
+        "torch",
+        "The script builds the book's class after torch.manual_seed and runs it in float64 from its "
+        "float32 weights, as this page does: its numbers equal the page's to the 4 decimals both print.",
+    )

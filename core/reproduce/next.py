@@ -1,0 +1,137 @@
+"""The "What comes next" page's script (figure 07): a shuffle, a block's parameters, the KV cache."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from core.block import BlockConfig
+from core.equivariance import check_permutation
+from core.reproduce import weights as rw
+from core.reproduce.book_code import MULTI_HEAD_ATTENTION
+from core.reproduce.source import (
+    TORCH,
+    Script,
+    check_inputs,
+    comment,
+    filename,
+    header,
+    inputs_block,
+    join,
+    list_literal,
+)
+from core.weights import WeightSet
+
+
+def what_comes_next(
+    labels: Sequence[str],
+    x: np.ndarray,
+    ws: WeightSet,
+    perm: Sequence[int],
+    cfg: BlockConfig,
+    kv_tokens: int,
+    kv_bytes: int,
+    kv_batch: int,
+) -> Script:
+    """Permutation equivariance with and without the causal mask on ``ws``; one block's parameter
+    counts (the book's ``MultiHeadAttention`` and chapter 4's feed-forward and norms, built on the
+    meta device, so a 16,384-wide block costs no memory); the KV cache in exact integers.
+    """
+    names, v = check_inputs(labels, x)
+    order = check_permutation(perm, len(names))
+    for name, value in (("kv_tokens", kv_tokens), ("kv_bytes", kv_bytes), ("kv_batch", kv_batch)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    source, build, _ = rw.build_lines(ws, v.shape[1], name="sa")
+    if ws.init == "rand":
+        project = ["keys = x @ sa.W_key", "queries = x @ sa.W_query", "values = x @ sa.W_value"]
+    else:
+        project = ["keys = sa.W_key(x)", "queries = sa.W_query(x)", "values = sa.W_value(x)"]
+    cls = "SelfAttention_v1" if ws.init == "rand" else "SelfAttention_v2"
+    shuffled = " ".join(comment(names[i], 12) for i in order)
+    code = join(
+        ["import torch", "from torch import nn"],
+        header(
+            f"What comes next (figure 07) as the page shows it: the sentence shuffled, {cls} after "
+            f"torch.manual_seed({ws.seed}) with and without the causal mask; one block's parameters "
+            f"at emb_dim {cfg.emb_dim}; the KV cache for {kv_tokens:,} tokens.",
+            f"Needs {TORCH} only. The page computes in float64 from the book's float32 weights and "
+            "inputs, and so does this script: every number printed equals the page's to the 4 "
+            "decimals both show, and every count exactly.",
+        ),
+        source,
+        MULTI_HEAD_ATTENTION,
+        inputs_block(names, v),
+        ["torch.set_grad_enabled(False)  # nothing is trained here", *build],
+        f'''
+def causal(x):
+    """{cls}'s forward with section 3.5's mask: scores above the diagonal are -inf."""
+{chr(10).join("    " + line for line in project)}
+    attn_scores = queries @ keys.T
+    mask = torch.triu(torch.ones(len(x), len(x)), diagonal=1)
+    attn_scores = attn_scores.masked_fill(mask.bool(), -torch.inf)
+    attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)
+    return attn_weights @ values
+''',
+        [
+            *header(f"The new order: {shuffled}"),
+            *list_literal("perm", (str(i) for i in order)),
+            'print("Shuffled sentence:", " ".join(tokens[i] for i in perm))',
+            'for name, f in (("Without the mask", sa), ("With the causal mask", causal)):',
+            "    permuted = f(inputs)[perm]  # P f(X): shuffle the outputs",
+            "    of_permuted = f(inputs[perm])  # f(P X): attend over the shuffled inputs",
+            '    print(f"{name}, P f(X):")',
+            "    print(permuted)",
+            '    print(f"{name}, f(P X):")',
+            "    print(of_permuted)",
+            "    # Without the mask the gap is float64 rounding noise (below 1e-15), whose digits",
+            "    # depend on the order of the operations: PyTorch's and NumPy's differ.",
+            '    print(f"{name}, max |P f(X) - f(P X)|:", (permuted - of_permuted).abs().max())',
+        ],
+        [
+            "# One block's parameters, built on the meta device: no memory, no random numbers.",
+            f"emb_dim, n_heads, n_layers = {cfg.emb_dim}, {cfg.n_heads}, {cfg.n_layers}",
+            f"context_length, ff_mult, qkv_bias = {cfg.context_length}, {cfg.ff_mult}, {cfg.qkv_bias}",
+            'with torch.device("meta"):',
+            "    attention = MultiHeadAttention(",
+            "        emb_dim, emb_dim, context_length, 0.0, n_heads, qkv_bias=qkv_bias",
+            "    )",
+            "    # The book's FeedForward (chapter 4): its GELU has no parameters, as nn.GELU.",
+            "    feed_forward = nn.Sequential(",
+            "        nn.Linear(emb_dim, ff_mult * emb_dim),",
+            "        nn.GELU(),",
+            "        nn.Linear(ff_mult * emb_dim, emb_dim),",
+            "    )",
+            "    norms = nn.ModuleList([nn.LayerNorm(emb_dim), nn.LayerNorm(emb_dim)])",
+        ],
+        """
+def count(module):
+    return sum(p.numel() for p in module.parameters())
+""",
+        [
+            "block = count(attention) + count(feed_forward) + count(norms)",
+            'print("Attention:", count(attention))',
+            'print("Feed-forward:", count(feed_forward))',
+            'print("Layer norms:", count(norms))',
+            'print("Whole block:", block)',
+            'print(f"{n_layers} blocks:", n_layers * block)',
+        ],
+        [
+            "# The KV cache: a key and a value of emb_dim numbers per token, layer and sequence.",
+            f"kv_tokens, kv_bytes, kv_batch = {kv_tokens}, {kv_bytes}, {kv_batch}",
+            "per_token = 2 * n_layers * emb_dim * kv_bytes * kv_batch",
+            "weight_bytes = n_layers * block * kv_bytes",
+            'print("Cache size in bytes:", per_token * kv_tokens)',
+            'print("Per token in bytes:", per_token)',
+            'print("Outgrows the blocks\' weights at tokens:", -(-weight_bytes // per_token))',
+        ],
+    )
+    return Script(
+        code,
+        filename("what-comes-next", "perm-" + "-".join(str(i + 1) for i in order), f"emb-{cfg.emb_dim}"),
+        "torch",
+        "The script computes in float64 from the book's float32 weights, as this page does: its "
+        "numbers equal the page's to the 4 decimals both print, and its counts exactly. Without the "
+        "mask both gaps are float64 rounding noise (below 1e-15), whose digits depend on the kernels.",
+    )

@@ -1,0 +1,112 @@
+"""The "Reproduce in PyTorch" expander: the script for the view on screen, shown and downloadable.
+
+Each page makes one call near its end, passing a function that builds the script from its
+settings (``core.reproduce``). The expander is lazy (``on_change="rerun"``): nothing is generated
+until a reader opens it, so the pages rerun as fast as before. A view no script can reproduce
+says why instead, and a script that cannot be built from a setting (any URL value the controls
+let through) becomes that message, never an exception.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import streamlit as st
+
+from core import learning as core_learning
+from core import multihead as mh
+from core import reproduce
+from core.config import AttentionConfig
+from core.learning import Trajectory
+from core.reproduce import Script
+from core.weights import WeightSet
+
+CODE_HEIGHT = 560  # pixels: a long script scrolls inside its box instead of stretching the page
+RUNTIME_WORDS = {"torch": "PyTorch 2.13 (CPU)", "numpy": "NumPy", "python": "Python's standard library"}
+
+
+def expander(page: str, make: Callable[[], Script], *, label: str = "Reproduce in PyTorch") -> None:
+    """A lazy expander holding ``make()``'s script, its note and a ``.py`` download.
+
+    ``page`` names the widget keys (``reproduce_<page>``): stable, and not URL-bound.
+    """
+    box = st.expander(label, key=f"reproduce_{page}", on_change="rerun", icon=":material/terminal:")
+    if not box.open:
+        return
+    with box:
+        try:
+            script = make()
+        except ValueError as err:
+            st.info(f"No script for this view: {err}", icon=":material/block:")
+            return
+        st.caption(f"{script.note} Runs with {RUNTIME_WORDS[script.runtime]}, nothing else.")
+        st.download_button(
+            f"Download {script.filename}",
+            script.code,
+            file_name=script.filename,
+            mime="text/x-python",
+            key=f"reproduce_{page}_download",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        st.code(script.code, language="python", height=CODE_HEIGHT)
+
+
+@st.cache_data(max_entries=32, show_spinner="Probing how this run responds to a last-bit nudge…")
+def _nudged(
+    kind: str,
+    token: int,
+    optimiser: str,
+    lr: float,
+    steps: int,
+    x: np.ndarray,
+    w_query: np.ndarray,
+    w_key: np.ndarray,
+) -> dict[str, Trajectory]:
+    target = core_learning.target_pattern(kind, len(x), token)  # type: ignore[arg-type]
+    config = core_learning.TrainConfig(optimiser, lr, steps, record_every=max(1, steps // 200))  # type: ignore[arg-type]
+    return reproduce.nudged(x, target, w_query, w_key, config)
+
+
+def learning_script(
+    labels: tuple[str, ...],
+    x: np.ndarray,
+    ws: WeightSet,
+    kind: str,
+    token: int,
+    mode: str,
+    optimiser: str,
+    lr: float,
+    steps: int,
+    step: int,
+    runs: Mapping[str, Trajectory],
+) -> Script:
+    """The learning script, its note saying how far PyTorch's run can end from the page's ``runs``.
+
+    The note comes from a second NumPy run from weights nudged by one ulp
+    (:func:`core.reproduce.drift`), trained only when the expander is open, and cached.
+    """
+    script = reproduce.learning(labels, x, ws, kind, token, mode, optimiser, lr, steps, step)
+    nudged = _nudged(kind, token, optimiser, lr, steps, x, ws.w_query, ws.w_key)
+    d = reproduce.drift(runs, nudged, mode, step)
+    return dataclasses.replace(script, note=f"{script.note} {reproduce.drift_note(d)}")
+
+
+def multihead_script(
+    labels: tuple[str, ...], kind: str, cfg: AttentionConfig, seed: int, max_params: int
+) -> Script:
+    """The multi-head script on the page's inputs (the book's tokens, or stand-ins drawn from
+    ``torch.manual_seed(0)`` when d_in is not 3); none for a setting the page does not draw."""
+    if kind == "split" and not cfg.divisible:
+        _ = cfg.head_dim  # raises the ValueError the page shows
+    total = mh.counts(kind, cfg).total_params  # type: ignore[arg-type]
+    if total > max_params:
+        raise ValueError(
+            f"the page draws no tensors for {total:,} parameters (over {max_params:,}), so there is "
+            "nothing on screen to reproduce. Lower d_out or the number of heads."
+        )
+    x = mh.example_batch(cfg.d_in)[0].astype(np.float64)
+    stand_in = None if cfg.d_in == 3 else mh.STAND_IN_SEED
+    return reproduce.multihead(labels, x, kind, cfg, seed, stand_in_seed=stand_in)
