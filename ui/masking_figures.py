@@ -15,8 +15,11 @@ from ui import format as fmt
 
 
 def diff_text(x: float) -> str:
-    """``1.1e-16`` for rounding noise, ``0`` where the paths agree exactly, 4 decimals for a leak."""
+    """``1.1e-16`` for rounding noise, ``0`` where the paths agree exactly, 4 decimals for a leak,
+    ``0/0`` where the naive path divided zero by zero (see ``core.masking.undefined_rows``)."""
     x = float(x)
+    if np.isnan(x):
+        return "0/0"
     if x == 0:
         return "0"
     return fmt.sci(x) if abs(x) < 1e-3 else fmt.num(x)
