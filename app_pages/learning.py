@@ -4,9 +4,11 @@ import pandas as pd
 import streamlit as st
 
 from core import attention, book, learning, tokens, weights
+from core.sentence import nearest_pair, weights_for
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui.learning_figures import loss_curves
+from ui.sentence import checks_note, md, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
 TARGET_LABELS = {
@@ -19,7 +21,8 @@ TARGET_LABELS = {
 OPTIMISER_LABELS = {"adam": "Adam", "gd": "Gradient descent"}
 RATES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 STEPS = (100, 200, 500, 1_000, 2_000, 5_000)
-T = tokens.TOKENS
+sentence = sentence_control()
+T = sentence.labels
 
 kind = controls.select(
     "Target pattern",
@@ -28,7 +31,11 @@ kind = controls.select(
     default="previous",
     format_func=TARGET_LABELS.__getitem__,
 )
-token = T.index(controls.select("Token", T, key="token", default="journey")) if kind == "token" else 0
+token = (
+    T.index(controls.select("Token", T, key="token", default=pick(sentence, "journey", 1)))
+    if kind == "token"
+    else 0
+)
 mode = controls.radio(
     "Mode shown in the heatmaps",
     attention.MODES,
@@ -53,7 +60,8 @@ lr = controls.select_slider(
     "descent needs a larger rate here (try 1).",
 )
 steps = controls.select_slider("Steps", STEPS, key="steps", default=5_000)
-ws = weight_set_control(prefix="learn_")
+ws3 = weight_set_control(prefix="learn_")  # 3 wide, as the book's sentence takes them
+ws = weights_for(ws3, sentence.width)
 every = max(1, steps // 200)
 step = controls.slider(
     "Step shown",
@@ -68,22 +76,21 @@ step = min(steps, step // every * every)  # a value kept from a longer run or ty
 
 
 @st.cache_data(max_entries=64, show_spinner="Training all three modes…")
-def train(kind: str, token: int, optimiser: str, lr: float, steps: int, w_query, w_key):
-    target = learning.target_pattern(kind, len(T), token)
+def train(kind: str, token: int, optimiser: str, lr: float, steps: int, w_query, w_key, x):
+    target = learning.target_pattern(kind, len(x), token)
     config = learning.TrainConfig(optimiser, lr, steps, record_every=max(1, steps // 200))
-    return target, learning.train_modes(tokens.inputs(), target, w_query, w_key, config)
+    return target, learning.train_modes(x, target, w_query, w_key, config)
 
 
-target, runs = train(kind, token, optimiser, lr, steps, ws.w_query, ws.w_key)
-X = tokens.inputs()
-j, s = T.index("journey"), T.index("starts")
+X = sentence.embeddings
+target, runs = train(kind, token, optimiser, lr, steps, ws.w_query, ws.w_key, X)
 run = runs[mode]
 floor = learning.entropy_floor(target)
 
 st.title("Learning to attend")
 st.markdown(
     "The recap ended on a complaint: attention without weights has no dial for gradient descent to "
-    "turn. Figure 01 added the dials. Here they turn. Pick the attention pattern you want the six "
+    f"turn. Figure 01 added the dials. Here they turn. Pick the attention pattern you want the {sentence.n} "
     "tokens to have; gradient descent then fits W_q and W_k to it in each of figure 01's modes, "
     "from the same starting weights, and the curves show how far each one gets."
 )
@@ -91,8 +98,8 @@ weight_set_caption(ws)
 figures.show(loss_curves(runs, MODE_LABELS, step=step, entropy_floor=floor), key="learn_loss")
 if floor > 0:
     st.caption(
-        f"The uniform target's rows have entropy log 6 = {fmt.num(floor)}, the lowest cross-entropy "
-        "any attention can reach, so the chart draws the cross-entropy above it."
+        f"The uniform target's rows have entropy log {sentence.n} = {fmt.num(floor)}, the lowest "
+        "cross-entropy any attention can reach, so the chart draws the cross-entropy above it."
     )
 
 
@@ -117,7 +124,7 @@ st.dataframe(pd.DataFrame(rows).set_index("mode"), width="stretch")
 st.caption(
     "A row is right when its largest weight sits on the target's token. The uniform target has "
     f"no such token, so there a row is right when every weight is within {learning.UNIFORM_TOL} "
-    "of 1/6."
+    f"of 1/{sentence.n}."
 )
 
 i = run.at(step)
@@ -159,16 +166,38 @@ st.markdown(
     "that token the longest query (try *First token* or *Last token*: tied gets there too, only "
     "slower). The previous-token pattern is the opposite: every token but the first must look away "
     "from itself, so the query lengths must shrink strictly along the sentence, "
-    "$|q_{Your}| > |q_{journey}| > \\dots > |q_{step}|$, while each token still prefers its neighbour "
+    + (
+        "$|q_{Your}| > |q_{journey}| > \\dots > |q_{step}|$"
+        if sentence.is_book
+        else f"from {md(T[0])} to {md(T[-1])}"
+    )
+    + ", while each token still prefers its neighbour "
     "to the longer queries further back. One matrix cannot arrange all of that, and the loss stalls. "
     "Two different matrices drop the constraint: $q_i\\cdot k_j$ and $q_i\\cdot k_i$ have nothing to "
     "do with each other."
 )
-st.markdown(
-    "Even three matrices miss a row of the previous-token pattern: journey and starts have almost "
-    f"the same embedding ({fmt.vec(X[j], 2)} and {fmt.vec(X[s], 2)}), so their keys are almost the "
-    "same key, and starts cannot tell its predecessor from itself by much."
-)
+pair = nearest_pair(X)  # the two tokens any matrix finds hardest to tell apart
+if pair is not None:
+    p, q, gap = pair
+    seen = f"({fmt.vec(X[p], 2)} and {fmt.vec(X[q], 2)})"
+    other = "its predecessor" if q == p + 1 else md(T[p])
+    if gap == 0:
+        closest = (
+            f"{md(T[p])} and {md(T[q])} have the same embedding {seen}, so their keys are the same key, "
+            "and no matrix can make a token tell them apart: only position embeddings could."
+        )
+    elif gap < 0.1:
+        closest = (
+            f"{md(T[p])} and {md(T[q])} have almost the same embedding {seen}, so their keys are almost "
+            f"the same key, and {md(T[q])} cannot tell {other} from itself by much."
+        )
+    else:
+        closest = (
+            f"The closest two embeddings are {md(T[p])}'s and {md(T[q])}'s {seen}, {fmt.num(gap, 2)} "
+            "apart: the pair a key tells apart least."
+        )
+    lead = "Even three matrices miss a row of the previous-token pattern: " if sentence.is_book else ""
+    st.markdown(lead + closest)
 
 st.subheader("The loss and its gradient, by hand")
 st.latex(
@@ -185,6 +214,11 @@ st.caption(
     "gradient at all, a flat line. Checked against finite differences and PyTorch's autograd."
 )
 
+# The checks run on the book's sentence: this run when it is on screen, else the same settings on it.
+BX = tokens.inputs()
+if not sentence.is_book:
+    runs = train(kind, token if token < len(BX) else 1, optimiser, lr, steps, ws3.w_query, ws3.w_key, BX)[1]
+j, s = tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
 v1 = weights.section_3_4()
 none, tied = runs["none"], runs["tied"]
 checks.expander(
@@ -213,9 +247,12 @@ checks.expander(
         checks.exact(
             "attn_weights_2 at step 0, three matrices, section 3.4 weights",
             book.SECTION_3_4["attn_weights_2"],
-            learning.attention(X, v1.w_query, v1.w_key, "three")[1],
+            learning.attention(BX, v1.w_query, v1.w_key, "three")[1],
         ),
     ],
-    note="Quoted: the post's recap and figure 01, and PyTorch's print of the book's section 3.4 code. "
-    "Live: this run's trajectories, and the section 3.4 start whatever the controls say.",
+    note=checks_note(
+        sentence,
+        "Quoted: the post's recap and figure 01, and PyTorch's print of the book's section 3.4 code. "
+        "Live: this run's trajectories, and the section 3.4 start whatever the controls say.",
+    ),
 )

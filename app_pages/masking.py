@@ -5,17 +5,20 @@ import pandas as pd
 import streamlit as st
 
 from core import attention, book, masking, tokens, weights
+from core.sentence import weights_for
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui.masking_figures import diff_text, difference_grid, softmax_bars, stage_heatmap
+from ui.sentence import checks_note, sentence_control
 from ui.weights import weight_set_caption, weight_set_control
 
-T = tokens.TOKENS
+sentence = sentence_control()
+T = sentence.labels
 FILLS = {"-inf": -np.inf, "zero": 0.0}
 FILL_LABELS = {"-inf": "−∞ (the book)", "zero": "0 (the shortcut)"}
 LOGITS = "1.0, 2.0, 3.0, 0.0, 0.0"  # Giles Thomas's counterexample, as the post ships it
 
-ws = weight_set_control(default="Section 3.5", prefix="mask_")
+ws = weights_for(weight_set_control(default="Section 3.5", prefix="mask_"), sentence.width)
 stage = controls.select_slider(
     "Stage",
     tuple(range(1, masking.STAGES + 1)),
@@ -41,7 +44,7 @@ st.markdown(
 )
 weight_set_caption(ws)
 
-trace = attention.self_attention(tokens.inputs(), ws)
+trace = attention.self_attention(sentence.embeddings, ws)
 naive = masking.naive_path(trace.scores, trace.divisor)
 efficient = masking.efficient_path(trace.scores, trace.divisor, FILLS[fill_key])
 causal = masking.efficient_path(trace.scores, trace.divisor)[-1].matrix
@@ -58,9 +61,19 @@ m1, m2, m3 = st.columns(3)
 m1.metric("Naive path masks (first entry)", fmt.num(naive[1].matrix[0, 0]), help="A post-softmax weight.")
 m2.metric("Efficient path masks (first entry)", fmt.num(efficient[0].matrix[0, 0]), help="A pre-scale score.")
 m3.metric("Largest |naive − efficient|", diff_text(np.max(np.abs(diff))), help="After step 4, in float64.")
+undefined = masking.undefined_rows(naive[-1].matrix)
+if undefined.size:
+    st.warning(
+        f"The naive path divides 0 by 0 in row{'s' * (undefined.size > 1)} "
+        f"{', '.join(str(i + 1) for i in undefined)}: a future score beats every visible one by so much "
+        "that the full-row softmax leaves each visible weight at exactly 0. The efficient path never "
+        "divides, one more reason the book prefers it."
+    )
+later = [f"row {i + 1} is {fmt.vec(causal[i, : i + 1])}" for i in range(1, min(3, len(T)))]
 st.markdown(
-    f"Row 1 collapses to {fmt.num(causal[0, 0])} because the first token sees only itself; row 2 is "
-    f"{fmt.vec(causal[1, :2])} and row 3 is {fmt.vec(causal[2, :3])}. Half-way the paths disagree on "
+    f"Row 1 collapses to {fmt.num(causal[0, 0])} because the first token sees only itself"
+    + (f"; {' and '.join(later)}" if later else "")
+    + ". Half-way the paths disagree on "
     "everything, because the naive one masks weights and the efficient one masks scores."
 )
 
@@ -162,7 +175,10 @@ for name, stage_matrix, what in (
     rows += [checks.exact(f"{what}, row {i + 1}", s, stage_matrix[i]) for i, s in enumerate(p[name])]
 checks.expander(
     rows,
-    note="Quoted: the post's figure 03 and what PyTorch prints for the book's section 3.5.1 and "
-    "3.5.3 code. Live: computed at the book's settings (sa_v2, seed 789; CausalAttention after "
-    "torch.manual_seed(123)), whatever the controls say.",
+    note=checks_note(
+        sentence,
+        "Quoted: the post's figure 03 and what PyTorch prints for the book's section 3.5.1 and "
+        "3.5.3 code. Live: computed at the book's settings (sa_v2, seed 789; CausalAttention after "
+        "torch.manual_seed(123)), whatever the controls say.",
+    ),
 )

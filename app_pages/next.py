@@ -4,13 +4,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import block, book, equivariance, tokens, weights
+from core import block, book, equivariance, weights
+from core.sentence import weights_for
 from ui import checks, next_figures
 from ui import format as fmt
 from ui.block_controls import block_config_control, kv_cache_control, permutation_control
 from ui.figures import show
+from ui.sentence import md, sentence_control
 
-T = tokens.TOKENS
+sentence = sentence_control()
+T = sentence.labels
 cfg, problem = block_config_control()
 kv_tokens, kv_bytes, kv_batch = kv_cache_control()
 
@@ -72,11 +75,11 @@ st.caption(
 )
 
 st.header("Shuffle the tokens")
-perm, bad_order = permutation_control(T, default=(5, 4, 3, 2, 1, 0))
+perm, bad_order = permutation_control(T, default=tuple(range(len(T) - 1, -1, -1)))
 if bad_order:
     st.warning(f"{bad_order} Showing the last valid order, {equivariance.format_permutation(perm)}.")
-st.markdown("Shuffled sentence: **" + " ".join(T[i] for i in perm) + "** (section 3.4 weights).")
-x, ws = tokens.inputs(), weights.section_3_4()
+st.markdown("Shuffled sentence: **" + " ".join(md(T[i]) for i in perm) + "** (section 3.4 weights).")
+x, ws = sentence.embeddings, weights_for(weights.section_3_4(), sentence.width)
 free, masked = (equivariance.permutation_test(x, ws, perm, causal) for causal in (False, True))
 bound = max(free.gap, masked.gap)
 rows = [T[i] for i in perm]
@@ -97,9 +100,9 @@ else:
     before = perm[i] + 1
     saw = "only itself" if before == 1 else f"the first {before} tokens"
     moved = (
-        f"The largest change is **{T[perm[i]]}**: at position {before} it saw {saw}; moved to "
+        f"The largest change is **{md(T[perm[i]])}**: at position {before} it saw {saw}; moved to "
         f"position {i + 1}, it sees "
-        + ("only itself." if i == 0 else ", ".join(f"*{T[j]}*" for j in perm[: i + 1]) + ".")
+        + ("only itself." if i == 0 else ", ".join(f"*{md(T[j])}*" for j in perm[: i + 1]) + ".")
     )
 st.markdown(
     "Without the mask, shuffling the inputs shuffles the outputs and changes nothing else: every score "

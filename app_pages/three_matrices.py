@@ -4,16 +4,19 @@ import pandas as pd
 import streamlit as st
 
 from core import attention, book, tokens, weights
+from core.sentence import weights_for
 from ui import checks, controls, figures, tables
 from ui import format as fmt
+from ui.sentence import checks_note, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
-T = tokens.TOKENS
+s = sentence_control()
+T = s.labels
 
 mode = controls.radio(
     "Mode", attention.MODES, key="mode", default="three", format_func=MODE_LABELS.__getitem__
 )
-ws = weight_set_control()
+ws = weights_for(weight_set_control(), s.width)
 
 st.title("Three matrices, and the asymmetry they buy")
 st.markdown(
@@ -24,7 +27,7 @@ st.markdown(
 )
 weight_set_caption(ws)
 
-x = tokens.inputs()
+x = s.embeddings
 tr = attention.attention_in_mode(x, ws, mode)
 score_err, weight_err = attention.asymmetry_error(tr.scores), attention.asymmetry_error(tr.weights)
 
@@ -48,7 +51,8 @@ with c3:
 
 st.subheader("All three modes at once")
 rows = []
-j, s = T.index("journey"), T.index("starts")
+a, b = pick(s, "journey", 1), pick(s, "starts", 2)
+i, k = T.index(a), T.index(b)
 for m in attention.MODES:
     t = attention.attention_in_mode(x, ws, m)
     rows.append(
@@ -56,8 +60,8 @@ for m in attention.MODES:
             "mode": MODE_LABELS[m],
             "score error": fmt.num(attention.asymmetry_error(t.scores)),
             "weight error": fmt.num(attention.asymmetry_error(t.weights)),
-            "journey → starts": fmt.num(t.weights[j, s]),
-            "starts → journey": fmt.num(t.weights[s, j]),
+            f"{a} → {b}": fmt.num(t.weights[i, k]),
+            f"{b} → {a}": fmt.num(t.weights[k, i]),
         }
     )
 st.dataframe(pd.DataFrame(rows).set_index("mode"), width="stretch")
@@ -105,6 +109,7 @@ st.code(
 st.caption("`self.W_key(x)` is XW_k with the operands swapped: nn.Linear stores its weight transposed.")
 
 # The checks always run at the book's settings, whatever the controls say.
+x, j, k = tokens.inputs(), tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
 v1 = weights.section_3_4()
 none_v1 = attention.attention_in_mode(x, v1, "none")
 tied_v1 = attention.attention_in_mode(x, v1, "tied")
@@ -130,10 +135,10 @@ checks.expander(
             attention.asymmetry_error(none_v1.weights),
         ),
         checks.exact(
-            "journey → starts, no matrices", book.FIGURE_01["journey_to_starts"], none_v1.weights[j, s]
+            "journey → starts, no matrices", book.FIGURE_01["journey_to_starts"], none_v1.weights[j, k]
         ),
         checks.exact(
-            "starts → journey, no matrices", book.FIGURE_01["starts_to_journey"], none_v1.weights[s, j]
+            "starts → journey, no matrices", book.FIGURE_01["starts_to_journey"], none_v1.weights[k, j]
         ),
         checks.exact("query_2 (section 3.4)", quoted["query_2"], sa_v1.queries[1], source="x_2 @ W_query"),
         checks.exact("ω22", quoted["omega_22"], sa_v1.scores[1, 1], source="query_2.dot(keys[1])"),
@@ -148,7 +153,10 @@ checks.expander(
             for i, q in enumerate(book.SECTION_3_5["sa_v2_output"])
         ),
     ],
-    note="Quoted: the post's figure 01 and what PyTorch prints for the book's section 3.4 code. "
-    "Live: computed at the book's settings (section 3.4 weights; sa_v2 for SelfAttention_v2), "
-    "whatever the controls say.",
+    note=checks_note(
+        s,
+        "Quoted: the post's figure 01 and what PyTorch prints for the book's section 3.4 code. "
+        "Live: computed at the book's settings (section 3.4 weights; sa_v2 for SelfAttention_v2), "
+        "whatever the controls say.",
+    ),
 )
