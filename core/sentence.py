@@ -223,6 +223,8 @@ def format_edits(edits: Edits) -> str:
 
 def to_hundredths(value: object) -> int:
     """An edited cell's value in hundredths; ``ValueError`` unless a finite number in ±9.99."""
+    if value is None:
+        raise ValueError("an empty cell is not a number")
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"“{str(value)[:20]}” is not a number")
     v = float(value)
