@@ -38,6 +38,11 @@ class PageInfo:
     keys: tuple[str, ...] = ()  # every URL key the page's controls bind, conditional ones included
     legacy: Mapping[str, str] = field(default_factory=_frozen)  # old URL key -> key in ``keys``
 
+    @property
+    def follows_sentence(self) -> bool:
+        """Whether the page runs on the reader's sentence (it binds the sentence's keys)."""
+        return set(SENTENCE_KEYS) <= set(self.keys)
+
 
 # Keys of the weight-set control (ui.weights); its pages prefix them, all but Three matrices.
 _WEIGHT_KEYS = ("weights", "seed", "init")

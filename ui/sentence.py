@@ -1,11 +1,11 @@
 """The sentence control every token page shares: type a sentence, widen or edit its embeddings.
 
-One call, :func:`sentence_control`, at the top of a token page draws the group at the top of the
-sidebar and returns a frozen :class:`core.sentence.Sentence` (labels, float64 embeddings, width,
-whether it is the book's sentence) for the page to hand to ``core``. Three URL keys carry it, so
-a share link reproduces the sentence and every edit, and Streamlit keeps them across page
-switches: ``text`` (the sentence), ``dim`` (the embedding width) and ``emb`` (the edits, in the
-encoding ``core.sentence`` documents). All three are declared shared in ``ui.pages``.
+One call, :func:`sentence_control`, at the top of a token page returns a frozen
+:class:`core.sentence.Sentence` (labels, float64 embeddings, width, whether it is the book's
+sentence) for the page to hand to ``core``; the group sits at the top of the sidebar. Three URL
+keys carry it, so a share link reproduces the sentence and every edit, and Streamlit keeps them
+across page switches: ``text`` (the sentence), ``dim`` (the embedding width) and ``emb`` (the
+edits, in the encoding ``core.sentence`` documents). All three are declared shared in ``ui.pages``.
 
 The embedding editor is an ``st.data_editor`` whose changes are read in its ``on_change``
 callback, before the script runs: a valid edit is written into the bound ``emb`` box (and so
@@ -19,10 +19,12 @@ Labels are plain text. :func:`md` escapes one for Markdown (metric labels, prose
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from core import sentence
 from core.sentence import Sentence
@@ -33,7 +35,7 @@ KEYS = (TEXT_KEY, WIDTH_KEY, EDITS_KEY)  # the URL keys, declared shared in ui.p
 TEXT_MAX_CHARS = 400  # 32 tokens of 12 characters; a longer link is cut to its first 32 tokens
 _EDITOR = "_sentence_editor"  # a counter: the editor's key changes after every edit it reports
 _REFUSED = "_sentence_refused"  # a refused edit's message, shown on the run after the edit
-_LINK_NOTE = "_sentence_link_note"  # a link's sentence was cut: said on the run after the cut
+_DRAWN = "_sentence_drawn"  # the sentence the main script drew for the page running now
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&=^\"'])")
 
 
@@ -87,7 +89,12 @@ def _redraw_editor() -> None:
 def _edited(editor_key: str) -> None:
     """The editor's ``on_change``: valid cells go into the edits box, others are refused."""
     changes = st.session_state.get(editor_key, {}).get("edited_rows", {})
-    cells = {(int(row), int(col) - 1): v for row, edited in changes.items() for col, v in edited.items()}
+    cells = {
+        (int(row), int(col) - 1): v
+        for row, edited in changes.items()
+        for col, v in edited.items()
+        if str(col).isdecimal() and str(row).isdecimal()  # dimension columns only, never the token
+    }
     payload, refused = sentence.edit(current(), cells)
     st.session_state[EDITS_KEY] = payload
     if refused:
@@ -109,7 +116,7 @@ def _back_to_the_book() -> None:
 def _fit_link_text() -> str | None:
     """A link whose sentence is longer than the box takes keeps its first tokens, with a note
     (the box would otherwise drop it whole). Runs before the box: the box then drops the link's
-    value from the URL and shows this one, which the URL follows from the next run."""
+    value from the URL and shows this one, and :func:`sentence_control` writes it into the URL."""
     values = st.query_params.get_all(TEXT_KEY)
     if TEXT_KEY in st.session_state or len(values) != 1 or len(values[0]) <= TEXT_MAX_CHARS:
         return None  # the box already holds a value (it wins), or the link's fits
@@ -142,13 +149,28 @@ def _link_edits_problem(n: int, width: int) -> str | None:
 
 
 def sentence_control() -> Sentence:
-    """The sidebar's sentence group; returns the sentence every figure on the page uses.
+    """The sentence every figure on a token page uses, drawn as the sidebar's sentence group.
 
-    Messages about the input (cut to 32 tokens, empty, a link's unreadable edits, a refused
-    edit) are shown at the top of the page, where they are seen on a phone too.
+    ``streamlit_app.py`` draws the group (:func:`draw_for_page`) before it runs a token page,
+    and the page's call returns that sentence. The widgets must be created by the main script:
+    Streamlit 1.67 drops a URL parameter on Back and Forward when the widget bound to it was
+    last created by another page's script, so a group drawn by each page would lose the
+    sentence on every Back to a token page. Run on its own, a page draws the group itself.
     """
+    drawn = st.session_state.pop(_DRAWN, None)
+    return drawn if isinstance(drawn, Sentence) else _draw()
+
+
+def draw_for_page() -> None:
+    """Draw the sentence group for the token page about to run (called by ``streamlit_app.py``)."""
+    st.session_state[_DRAWN] = _draw()
+
+
+def _draw() -> Sentence:
+    """The sidebar group itself. Messages about the input (cut to 32 tokens, empty, a link's
+    unreadable edits, a refused edit) are shown at the top of the page, seen on a phone too."""
     fitted = _fit_link_text()
-    notes = [n for n in (st.session_state.pop(_LINK_NOTE, None),) if n]
+    notes = [fitted] if fitted else []
     st.sidebar.header("Sentence")
     with st.sidebar:
         text = controls.text(
@@ -160,9 +182,9 @@ def sentence_control() -> Sentence:
             "Every token page uses it.",
             on_change=_text_changed,
         )
-    if fitted:  # once more, bound again, so the URL carries the sentence the box now holds
-        st.session_state[_LINK_NOTE] = fitted
-        st.rerun()
+    if fitted:  # the box was unbound for this run (the link's value is too long): write the URL
+        with contextlib.suppress(StreamlitAPIException):
+            st.query_params[TEXT_KEY] = text
     width = controls.slider(
         "Embedding width d_in",
         sentence.MIN_WIDTH,
@@ -225,7 +247,10 @@ def _editor(s: Sentence, where) -> None:
         args=(key,),
         num_rows="fixed",
         height=min(36 * (s.n + 1) + 3, 400),
-        column_config={c: st.column_config.NumberColumn(c, format="%.2f", step=0.01) for c in cols},
+        column_config={  # narrow columns: three dimensions fit the sidebar without scrolling
+            "_index": st.column_config.TextColumn("token", width=72, disabled=True),
+            **{c: st.column_config.NumberColumn(c, format="%.2f", step=0.01, width=44) for c in cols},
+        },
         width="stretch",
     )
     where.caption(
