@@ -89,8 +89,12 @@ with c2:
     )
     st.caption(
         "Row sums are coloured around 1: white sums to 1, blue falls short, red overshoots. With "
-        "**PyTorch** random numbers, seed 123 and p = 0.5, this draw is the one the book prints"
-        + (": its second row is the zero vector." if sentence.is_book else " for its own sentence.")
+        "**PyTorch** random numbers, seed 123 and p = 0.5, "
+        + (
+            "this draw is the one the book prints: its second row is the zero vector."
+            if sentence.is_book
+            else "this is the book's random stream; on the book's sentence it draws the printed matrix."
+        )
     )
 
 st.subheader(f"{draws:,} draws")
