@@ -238,7 +238,8 @@ def _draw() -> Sentence:
 def _editor(s: Sentence, where) -> None:
     """The data editor: one row per token, one column per dimension, two decimals."""
     cols = [str(j + 1) for j in range(s.width)]
-    df = pd.DataFrame(s.embeddings, index=pd.Index(list(s.labels), name="token"), columns=cols)
+    shown = sentence.hundredths_of(s) / 100  # float32's 0.8899999857 would print as 0.88
+    df = pd.DataFrame(shown, index=pd.Index(list(s.labels), name="token"), columns=cols)
     key = f"{_EDITOR}_{st.session_state.get(_EDITOR, 0)}"
     where.data_editor(
         df,
