@@ -24,6 +24,7 @@ import re
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 from streamlit.errors import StreamlitAPIException
 
 from core import sentence
@@ -44,7 +45,7 @@ def md(text: str) -> str:
     return _MARKDOWN.sub(r"\\\1", text)
 
 
-def current() -> Sentence:
+def _current() -> Sentence:
     """The sentence the bound controls hold now (what the last run showed), for callbacks."""
     try:
         width = int(st.session_state.get(WIDTH_KEY, sentence.BOOK_WIDTH))
@@ -95,7 +96,7 @@ def _edited(editor_key: str) -> None:
         for col, v in edited.items()
         if str(col).isdecimal() and str(row).isdecimal()  # dimension columns only, never the token
     }
-    payload, refused = sentence.edit(current(), cells)
+    payload, refused = sentence.edit(_current(), cells)
     st.session_state[EDITS_KEY] = payload
     if refused:
         st.session_state[_REFUSED] = (
@@ -235,7 +236,7 @@ def _draw() -> Sentence:
     return s
 
 
-def _editor(s: Sentence, where) -> None:
+def _editor(s: Sentence, where: DeltaGenerator) -> None:
     """The data editor: one row per token, one column per dimension, two decimals."""
     cols = [str(j + 1) for j in range(s.width)]
     shown = sentence.hundredths_of(s) / 100  # float32's 0.8899999857 would print as 0.88
@@ -274,11 +275,3 @@ def pick(s: Sentence, preferred: str, position: int) -> str:
     """A default label: ``preferred`` if the sentence has it, else the one at ``position``
     (clipped to the sentence), so a page's default token exists in any sentence."""
     return preferred if preferred in s.labels else s.labels[min(position, s.n - 1)]
-
-
-def as_list(labels: tuple[str, ...] | list[str], limit: int = 8) -> str:
-    """``a, b, c`` for prose, escaped for Markdown, the middle elided past ``limit`` labels."""
-    shown = [md(t) for t in labels]
-    if len(shown) > limit:
-        shown = [*shown[: limit - 2], "…", shown[-1]]
-    return ", ".join(shown)
