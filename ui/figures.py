@@ -117,7 +117,11 @@ def heatmap_trace(
     """
     m = np.asarray(matrix, dtype=np.float64)
     finite = np.isfinite(m)
-    if text is None:
+    printed = max(len(rows), len(cols)) <= TEXT_CELLS_MAX
+    # Unprinted and all finite: the hover formats z itself, and no 32 × 32 text array is built,
+    # copied twice by Plotly and shipped.
+    hover_z = text is None and not printed and bool(finite.all())
+    if text is None and not hover_z:
         text = [[cell_text(v, decimals) for v in row] for row in m]
     if diverging and zmin is None and zmax is None:
         bound = float(np.max(np.abs(m[finite]))) if finite.any() else 1.0
@@ -128,14 +132,17 @@ def heatmap_trace(
         "z": np.where(finite, m, None).tolist(),
         "x": [plain(c) for c in cols],
         "y": [plain(r) for r in rows],
-        "text": [list(r) for r in text],
-        "texttemplate": "%{text}" if max(len(rows), len(cols)) <= TEXT_CELLS_MAX else "",
-        "hovertemplate": "%{y} → %{x}: %{text}<extra></extra>",
+        "hovertemplate": f"%{{y}} → %{{x}}: %{{z:.{decimals}f}}<extra></extra>"
+        if hover_z
+        else "%{y} → %{x}: %{text}<extra></extra>",
         "colorscale": DIVERGING if diverging else SEQUENTIAL,
         "showscale": colorbar,
         "xgap": 1,
         "ygap": 1,
     }
+    if text is not None:
+        trace["text"] = [list(r) for r in text]
+        trace["texttemplate"] = "%{text}" if printed else ""
     if zmin is not None:
         trace["zmin"] = zmin
     if zmax is not None:
