@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui.links import keep_history_clean, upgrade_legacy_keys
 from ui.pages import PAGES
+from ui.sentence import draw_for_page
 
 st.set_page_config(
     page_title="Attention, with weights",
@@ -24,5 +25,7 @@ page = st.navigation([root, *pages])
 info = {p.url_path: i for p, i in zip(pages, PAGES, strict=True)}.get(page.url_path)
 if info is not None:
     upgrade_legacy_keys(info)
+    if info.follows_sentence:
+        draw_for_page()  # here, not in the page, so Back and Forward keep the sentence (ui.sentence)
 page.run()
 keep_history_clean()

@@ -1,20 +1,25 @@
 """Dropout (figure 04): the row that sums to zero, and why the survivors are scaled up."""
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from core import book, dropout, masking, reproduce, tokens, weights
+from core.sentence import weights_for
 from ui import checks, controls, figures
 from ui import dropout_checks as dchecks
 from ui import dropout_figures as dfig
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
+from ui.sentence import checks_note, sentence_control
 
-T = tokens.TOKENS
+sentence = sentence_control()
+T = sentence.labels
 GENERATORS = {"numpy": "NumPy", "torch": "PyTorch"}  # the URL holds these labels
 GENERATOR_CAPTIONS = ("default_rng(seed): fast", "torch.manual_seed(seed): the book's stream")
 DRAWS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 SEED_MAX = 2**31 - 1
+MAX_CELLS = DRAWS[-1] * 6 * 6  # draws × n²: the book's 100,000 draws of 6 × 6, about 30 MB a pass
 
 
 def _resample() -> None:
@@ -23,10 +28,10 @@ def _resample() -> None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def run(p: float, scale: bool, seed: int, draws: int, generator: str) -> dropout.DropoutStats:
-    """Dropout on the section 3.5 causal weights, ``draws`` times from ``seed``."""
-    w = masking.causal_weights(tokens.inputs(), weights.section_3_5())
-    return dropout.dropout_stats(w, dropout.keep_masks(seed, draws, len(T), p, generator), p, scale)
+def run(p: float, scale: bool, seed: int, draws: int, generator: str, x: np.ndarray) -> dropout.DropoutStats:
+    """Dropout on the section 3.5 causal weights of inputs ``x``, ``draws`` times from ``seed``."""
+    w = masking.causal_weights(x, weights_for(weights.section_3_5(), x.shape[1]))
+    return dropout.dropout_stats(w, dropout.keep_masks(seed, draws, len(x), p, generator), p, scale)
 
 
 p = controls.slider("Dropout rate p", 0.0, 0.9, dropout.BOOK_P, key="p", step=0.05, format="%.2f")
@@ -41,8 +46,14 @@ generator = controls.radio(
 )
 seed = controls.integer("Seed", 0, SEED_MAX, 123, key="drop_seed", help="The generator's seed")
 controls.button("Resample", key="resample", on_click=_resample, help="Adds one to the seed (kept in the URL)")
+fits = tuple(d for d in DRAWS if d * len(T) ** 2 <= MAX_CELLS)  # 2,000 at 32 tokens
 draws = controls.select_slider(
-    "Draws", DRAWS, key="drop_draws", default=10_000, help="Independent dropout passes"
+    "Draws",
+    fits,
+    key="drop_draws",
+    default=min(10_000, fits[-1]),
+    help="Independent dropout passes"
+    + ("" if fits == DRAWS else f"; at most {fits[-1]:,} for {len(T)} tokens"),
 )
 
 st.title("Dropout: the row that sums to zero")
@@ -58,7 +69,7 @@ st.caption(
     "still reproduces the view."
 )
 
-stats = run(p, scale, seed, draws, generator)
+stats = run(p, scale, seed, draws, generator, sentence.embeddings)
 row_sums = stats.first.sum(axis=1)
 dead = int((~stats.first.any(axis=1)).sum())
 
@@ -73,7 +84,7 @@ m5.metric(
     help="1/(1 − p), what nn.Dropout does" if scale else "Scaling is off: survivors keep their value.",
 )
 
-w = masking.causal_weights(tokens.inputs(), weights.section_3_5())
+w = masking.causal_weights(sentence.embeddings, weights_for(weights.section_3_5(), sentence.width))
 c1, c2 = st.columns([1, 1.15])
 with c1:
     figures.show(figures.heatmap(w, T, T, title="Causal weights, before dropout"), key="fig04_weights")
@@ -84,8 +95,12 @@ with c2:
     )
     st.caption(
         "Row sums are coloured around 1: white sums to 1, blue falls short, red overshoots. With "
-        "**PyTorch** random numbers, seed 123 and p = 0.5, this draw is the one the book prints: its "
-        "second row is the zero vector."
+        "**PyTorch** random numbers, seed 123 and p = 0.5, "
+        + (
+            "this draw is the one the book prints: its second row is the zero vector."
+            if sentence.is_book
+            else "this is the book's random stream; on the book's sentence it draws the printed matrix."
+        )
     )
 
 st.subheader(f"{draws:,} draws")
@@ -139,19 +154,24 @@ st.code(
     language="python",
 )
 
+ws = weights_for(weights.section_3_5(), sentence.width)
 reproduce_ui.expander(
-    "dropout",
-    lambda: reproduce.dropout(T, tokens.inputs(), weights.section_3_5(), p, scale, seed, draws, generator),
+    "dropout", lambda: reproduce.dropout(T, sentence.embeddings, ws, p, scale, seed, draws, generator)
 )
 
-# The checks run at the book's settings (p = 0.5) on the current seed and generator.
-book_run = dropout.book_dropout_run(tokens.inputs(), weights.section_3_5())
-on = run(dropout.BOOK_P, True, seed, dchecks.CHECK_DRAWS, generator)
-off = run(dropout.BOOK_P, False, seed, dchecks.CHECK_DRAWS, generator)
+# The checks run at the book's settings (its sentence, p = 0.5) on the current seed and generator.
+bx = tokens.inputs()
+book_run = dropout.book_dropout_run(bx, weights.section_3_5())
+bw = masking.causal_weights(bx, weights.section_3_5())
+on = run(dropout.BOOK_P, True, seed, dchecks.CHECK_DRAWS, generator, bx)
+off = run(dropout.BOOK_P, False, seed, dchecks.CHECK_DRAWS, generator, bx)
 checks.expander(
-    dchecks.book_checks(w, book_run, on, off),
-    note="Quoted: PyTorch's printout of the book's section 3.5 code (run here) and the post's figure 04. "
-    "Live: the book's run is recomputed with the torch-compatible generator; the statistical rows use "
-    f"p = {dropout.BOOK_P:g} and the current seed and generator, and pass within 4 standard errors of p, p² "
-    "and 1 or 1 − p (the post's own draws are one sample of the same distribution).",
+    dchecks.book_checks(bw, book_run, on, off),
+    note=checks_note(
+        sentence,
+        "Quoted: PyTorch's printout of the book's section 3.5 code (run here) and the post's figure 04. "
+        "Live: the book's run is recomputed with the torch-compatible generator; the statistical rows use "
+        f"p = {dropout.BOOK_P:g} and the current seed and generator, and pass within 4 standard errors of "
+        "p, p² and 1 or 1 − p (the post's own draws are one sample of the same distribution).",
+    ),
 )

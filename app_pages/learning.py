@@ -3,11 +3,13 @@
 import streamlit as st
 
 from core import attention, learning, tokens
+from core.sentence import nearest_pair, weights_for
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import learning_readouts as rd
 from ui import reproduce as reproduce_ui
 from ui.learning_figures import loss_curves
+from ui.sentence import checks_note, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
 TARGET_LABELS = {
@@ -16,13 +18,14 @@ TARGET_LABELS = {
     "last": "Last token",
     "token": "A token you pick",
     "uniform": "Uniform",
-    "pair": "Your ↔ journey, others themselves",
+    "pair": "Tokens 1 ↔ 2, others themselves",
     "swaps": "Three pairs swapped",
 }
 OPTIMISER_LABELS = {"adam": "Adam", "gd": "Gradient descent"}
 RATES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 STEPS = (100, 200, 500, 1_000, 2_000, 5_000)
-T = tokens.TOKENS
+sentence = sentence_control()
+T = sentence.labels
 
 kind = controls.select(
     "Target pattern",
@@ -31,7 +34,11 @@ kind = controls.select(
     default="previous",
     format_func=TARGET_LABELS.__getitem__,
 )
-token = T.index(controls.select("Token", T, key="token", default="journey")) if kind == "token" else 0
+token = (
+    T.index(controls.select("Token", T, key="token", default=pick(sentence, "journey", 1)))
+    if kind == "token"
+    else 0
+)
 mode = controls.radio(
     "Mode shown in the heatmaps",
     attention.MODES,
@@ -61,10 +68,11 @@ width = controls.select_slider(
     rd.WIDTHS,
     key="learn_width",
     default=2,
-    help="The width of W_q and W_k. The book's is 2; from 3 (= d_in) on, three matrices can make "
-    "any score matrix X M Xᵀ.",
+    help="The width of W_q and W_k. The book's is 2; from d_in on, three matrices can make any "
+    "score matrix X M Xᵀ.",
 )
-ws = rd.widen(weight_set_control(prefix="learn_"), width)
+ws3 = weight_set_control(prefix="learn_")  # d_in = 3, as the book's sentence takes them
+ws = rd.widen(weights_for(ws3, sentence.width), width)
 every = max(1, steps // 200)
 step = controls.slider(
     "Step shown",
@@ -79,20 +87,21 @@ step = min(steps, step // every * every)  # a value kept from a longer run or ty
 
 
 @st.cache_data(max_entries=64, show_spinner="Training all three modes…")
-def train(kind: str, token: int, optimiser: str, lr: float, steps: int, w_query, w_key):
-    target = learning.target_pattern(kind, len(T), token)
+def train(kind: str, token: int, optimiser: str, lr: float, steps: int, w_query, w_key, x):
+    target = learning.target_pattern(kind, len(x), token)
     config = learning.TrainConfig(optimiser, lr, steps, record_every=max(1, steps // 200))
-    return target, learning.train_modes(tokens.inputs(), target, w_query, w_key, config)
+    return target, learning.train_modes(x, target, w_query, w_key, config)
 
 
-target, runs = train(kind, token, optimiser, lr, steps, ws.w_query, ws.w_key)
+X = sentence.embeddings
+target, runs = train(kind, token, optimiser, lr, steps, ws.w_query, ws.w_key, X)
 run = runs[mode]
 floor = learning.entropy_floor(target)
 
 st.title("Learning to attend")
 st.markdown(
     "The recap ended on a complaint: attention without weights has no dial for gradient descent to "
-    "turn. Figure 01 added the dials. Here they turn. Pick the attention pattern you want the six "
+    f"turn. Figure 01 added the dials. Here they turn. Pick the attention pattern you want the {sentence.n} "
     "tokens to have; gradient descent then fits W_q and W_k to it in each of figure 01's modes, "
     "from the same starting weights, and the curves show how far each one gets."
 )
@@ -100,16 +109,16 @@ weight_set_caption(ws)
 figures.show(loss_curves(runs, MODE_LABELS, step=step, entropy_floor=floor), key="learn_loss")
 if floor > 0:
     st.caption(
-        f"The uniform target's rows have entropy log 6 = {fmt.num(floor)}, the lowest cross-entropy "
-        "any attention can reach, so the chart draws the cross-entropy above it."
+        f"The uniform target's rows have entropy log {sentence.n} = {fmt.num(floor)}, the lowest "
+        "cross-entropy any attention can reach, so the chart draws the cross-entropy above it."
     )
 
 
-st.dataframe(rd.run_table(runs, target, steps), width="stretch")
+st.dataframe(rd.run_table(runs, target, steps, T), width="stretch")
 st.caption(
     "A row is right when its largest weight sits on the target's token. The uniform target has "
     f"no such token, so there a row is right when every weight is within {learning.UNIFORM_TOL} "
-    "of 1/6."
+    f"of 1/{sentence.n}."
 )
 
 i = run.at(step)
@@ -135,7 +144,10 @@ with c4:
         key="learn_asym",
     )
 
-rd.limits_section(runs, target, kind, token, width)
+rd.limits_section(runs, target, kind, token, width, X, T)
+pair = nearest_pair(X)  # the two tokens any matrix finds hardest to tell apart
+if pair is not None:
+    st.markdown(rd.nearest_pair_text(X, T, *pair))
 
 st.subheader("The loss and its gradient, by hand")
 st.latex(
@@ -154,8 +166,13 @@ st.caption(
 
 reproduce_ui.expander(
     "learning",
-    lambda: reproduce_ui.learning_script(
-        T, tokens.inputs(), ws, kind, token, mode, optimiser, lr, steps, step, runs
-    ),
+    lambda: reproduce_ui.learning_script(T, X, ws, kind, token, mode, optimiser, lr, steps, step, runs),
 )
-checks.expander(rd.book_checks(runs, steps), note=rd.CHECKS_NOTE)
+
+# The checks run on the book's sentence: this run when it is on screen, else the same settings on it.
+if not sentence.is_book:
+    BX = tokens.inputs()
+    book_token = token if token < len(BX) else 1
+    book_ws = rd.widen(ws3, width)
+    runs = train(kind, book_token, optimiser, lr, steps, book_ws.w_query, book_ws.w_key, BX)[1]
+checks.expander(rd.book_checks(runs, steps), note=checks_note(sentence, rd.CHECKS_NOTE))

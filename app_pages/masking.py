@@ -4,19 +4,22 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import attention, masking, reproduce, tokens
+from core import attention, masking, reproduce
+from core.sentence import weights_for
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import masking_figures as mf
 from ui import reproduce as reproduce_ui
 from ui.masking_figures import diff_text, difference_grid, parse_box, softmax_bars, stage_heatmap, stage_prose
+from ui.sentence import checks_note, sentence_control
 from ui.weights import weight_set_caption, weight_set_control
 
-T = tokens.TOKENS
+sentence = sentence_control()
+T = sentence.labels
 FILLS = {"-inf": -np.inf, "zero": 0.0}
 FILL_LABELS = {"-inf": "−∞ (the book)", "zero": "0 (the shortcut)"}
 
-ws = weight_set_control(default="Section 3.5", prefix="mask_")
+ws = weights_for(weight_set_control(default="Section 3.5", prefix="mask_"), sentence.width)
 stage = controls.select_slider(
     "Stage",
     tuple(range(1, masking.STAGES + 1)),
@@ -42,7 +45,7 @@ st.markdown(
 )
 weight_set_caption(ws)
 
-trace = attention.self_attention(tokens.inputs(), ws)
+trace = attention.self_attention(sentence.embeddings, ws)
 naive = masking.naive_path(trace.scores, trace.divisor)
 efficient = masking.efficient_path(trace.scores, trace.divisor, FILLS[fill_key])
 diff = masking.difference(naive, efficient)
@@ -58,6 +61,14 @@ m1, m2, m3 = st.columns(3)
 m1.metric("Naive path masks (first entry)", fmt.num(naive[1].matrix[0, 0]), help="A post-softmax weight.")
 m2.metric("Efficient path masks (first entry)", fmt.num(efficient[0].matrix[0, 0]), help="A pre-scale score.")
 m3.metric("Largest |naive − efficient|", diff_text(np.max(np.abs(diff))), help="After step 4, in float64.")
+undefined = masking.undefined_rows(naive[-1].matrix)
+if undefined.size:
+    st.warning(
+        f"The naive path divides 0 by 0 in row{'s' * (undefined.size > 1)} "
+        f"{', '.join(str(i + 1) for i in undefined)}: a future score beats every visible one by so much "
+        "that the full-row softmax leaves each visible weight at exactly 0. The efficient path never "
+        "divides, one more reason the book prefers it."
+    )
 st.markdown(stage_prose(efficient[-1].matrix, fill_key == "-inf", float(np.max(np.abs(diff)))))
 
 st.subheader("The difference grid")
@@ -122,5 +133,7 @@ st.caption(
     "because the buffer is built once at full context length; dropout is the next page."
 )
 
-reproduce_ui.expander("masking", lambda: reproduce.masking(T, tokens.inputs(), ws, stage, fill_key, logits))
-checks.expander(mf.book_checks(), note=mf.CHECKS_NOTE)
+reproduce_ui.expander(
+    "masking", lambda: reproduce.masking(T, sentence.embeddings, ws, stage, fill_key, logits)
+)
+checks.expander(mf.book_checks(), note=checks_note(sentence, mf.CHECKS_NOTE))

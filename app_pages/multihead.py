@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from core import book, tokens
+from core import book
 from core import multihead as mh
 from core.config import AttentionConfig
 from ui import checks, controls, figures
@@ -10,8 +10,11 @@ from ui import format as fmt
 from ui import multihead_figures as mf
 from ui import multihead_view as view
 from ui import reproduce as reproduce_ui
+from ui.sentence import checks_note, sentence_control
 
 KIND_CAPTIONS = ("H separate heads, outputs glued", "one matrix per role, sliced")
+
+s = sentence_control()
 
 view.sync_preset()
 preset = controls.select(
@@ -22,7 +25,11 @@ kind = controls.radio(
 )
 heads = controls.slider("Number of heads H", 1, 16, 2, key="heads")
 d_in = controls.select_slider(
-    "d_in", view.WIDTHS, key="d_in", default=3, help="3 runs the book's six tokens."
+    "d_in",
+    view.WIDTHS,
+    key="d_in",
+    default=3,
+    help="The sentence's width (3 unless widened) runs its tokens; any other gets stand-ins.",
 )
 d_out = controls.select_slider(
     "d_out", view.WIDTHS, key="d_out", default=2, help="Per head in the wrapper; the total when split."
@@ -31,7 +38,7 @@ seed = controls.slider(
     "Seed", 0, 1000, 123, key="mh_seed", help="torch.manual_seed(seed); the book uses 123."
 )
 view.rerun_if_preset_stale(preset)
-cfg = AttentionConfig(d_in, d_out, heads, 1024 if preset == "GPT-2 small" else 6)
+cfg = AttentionConfig(d_in, d_out, heads, 1024 if preset == "GPT-2 small" else s.n)
 
 st.title("One matrix, sliced into stripes")
 st.markdown(
@@ -40,10 +47,10 @@ st.markdown(
     "head_dim columns, head 2 the next. A matrix product keeps columns apart, so one big matmul "
     "computes every head at once, and `.view` and `.transpose` only relabel the result."
 )
-st.caption(view.describe(kind, cfg, seed))
+st.caption(view.describe(kind, cfg, seed, s))
 st.caption(view.gpt3_note())
 
-shapes = view.output_shapes(cfg)
+shapes = view.output_shapes(cfg, n=s.n)
 width = mh.head_width(kind, cfg) if kind == "wrapper" or cfg.divisible else None
 c1, c2, c3, c4, c5, c6 = st.columns(6)
 c1.metric("head_dim" if kind == "split" else "Head width = d_out", "—" if width is None else str(width))
@@ -68,11 +75,13 @@ if width is None:
 else:
     if width == 1:
         st.warning(view.HEAD_DIM_1, icon=":material/visibility_off:")
-    run = view.run(kind, d_in, d_out, heads, seed, cfg.context_length)
+    run = view.run(kind, d_in, d_out, heads, seed, cfg.context_length, s.embeddings)
     if run.result is None:
         st.info(run.error, icon=":material/info:")
     else:
-        wq, attn, out = view.figures_for(kind, d_in, d_out, heads, seed, cfg.context_length)
+        wq, attn, out = view.figures_for(
+            kind, d_in, d_out, heads, seed, cfg.context_length, s.embeddings, s.labels
+        )
         figures.show(wq, key="mh_wq")
         if max(run.w_query.shape) > mf.MAX_CELLS:
             st.caption("Thinned for the screen: every k-th row and column of each head is drawn.")
@@ -103,6 +112,6 @@ view.exercise_3_2_section()
 view.measure_section()
 reproduce_ui.expander(
     "multihead",
-    lambda: reproduce_ui.multihead_script(tokens.TOKENS, kind, cfg, seed, view.MAX_DRAWN_PARAMS),
+    lambda: reproduce_ui.multihead_script(s.labels, s.embeddings, kind, cfg, seed, view.MAX_DRAWN_PARAMS),
 )
-checks.expander(view.book_checks(), note=view.CHECKS_NOTE)
+checks.expander(view.book_checks(), note=checks_note(s, view.CHECKS_NOTE))

@@ -4,15 +4,18 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import block, equivariance, limits, reproduce, tokens, weights
+from core import block, equivariance, limits, reproduce, weights
+from core.sentence import weights_for
 from ui import checks, next_figures
 from ui import format as fmt
 from ui import next_text as text
 from ui import reproduce as reproduce_ui
 from ui.block_controls import block_config_control, kv_cache_control, permutation_control
 from ui.figures import show
+from ui.sentence import md, sentence_control
 
-T = tokens.TOKENS
+sentence = sentence_control()
+T = sentence.labels
 cfg, problem = block_config_control()
 kv_tokens, kv_bytes, kv_batch = kv_cache_control()
 
@@ -66,11 +69,11 @@ st.caption(
 )
 
 st.header("Shuffle the tokens")
-perm, bad_order = permutation_control(T, default=(5, 4, 3, 2, 1, 0))
+perm, bad_order = permutation_control(T, default=tuple(range(len(T) - 1, -1, -1)))
 if bad_order:
     st.warning(f"{bad_order} Showing the last valid order, {equivariance.format_permutation(perm)}.")
-st.markdown("Shuffled sentence: **" + " ".join(T[i] for i in perm) + "** (section 3.4 weights).")
-x, ws = tokens.inputs(), weights.section_3_4()
+st.markdown("Shuffled sentence: **" + " ".join(md(T[i]) for i in perm) + "** (section 3.4 weights).")
+x, ws = sentence.embeddings, weights_for(weights.section_3_4(), sentence.width)
 free, masked = (equivariance.permutation_test(x, ws, perm, causal) for causal in (False, True))
 bound = max(free.gap, masked.gap)
 rows = [T[i] for i in perm]
@@ -81,7 +84,7 @@ for col, result, label in zip(
         st.metric(f"{label}: max |P·f(X) − f(P·X)|", fmt.num(result.gap), help=f"exactly {result.gap:.3e}")
         diff = result.permuted_outputs - result.outputs_of_permuted
         show(next_figures.difference_heatmap(diff, rows, bound=bound, title="P·f(X) − f(P·X)"), key=label)
-st.markdown(text.order_text(free, masked, perm))
+st.markdown(text.order_text(free, masked, perm, T))
 
 st.header("What attention computes at a position")
 st.markdown(text.first_token_text(limits.first_token()))

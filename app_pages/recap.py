@@ -4,24 +4,29 @@ import pandas as pd
 import streamlit as st
 
 from core import attention, book, reproduce, tokens, weights
+from core.sentence import weights_for
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
+from ui.sentence import checks_note, md, pick, sentence_control
 
-T = tokens.TOKENS
-query = controls.select("Query token", T, key="query", default="journey", help="The row of XXᵀ to follow.")
+s = sentence_control()
+T = s.labels
+query = controls.select(
+    "Query token", T, key="query", default=pick(s, "journey", 1), help="The row of XXᵀ to follow."
+)
 key_token = controls.select(
-    "Key token", T, key="key", default="starts", help="The other end of the raw affinity."
+    "Key token", T, key="key", default=pick(s, "starts", 2), help="The other end of the raw affinity."
 )
 
 st.title("Recap: attention without weights")
 st.markdown(
     "Before any matrices, attention is three steps: score every pair of tokens with a dot product "
     "($\\Omega = XX^{\\top}$), softmax each row into weights, and average the inputs with them. "
-    f"{len(T) ** 2} dot products and no parameters. It works, and it barely does anything."
+    f"{s.n * s.n:,} dot products and no parameters. It works, and it barely does anything."
 )
 
-x = tokens.inputs()
+x = s.embeddings
 trace = attention.attention_without_weights(x)
 qi, ki = T.index(query), T.index(key_token)
 
@@ -36,38 +41,48 @@ with c2:
     )
 
 m1, m2, m3, m4 = st.columns([2, 1, 1, 1])
-m1.metric(f"Context vector for {query}", fmt.vec(trace.context[qi]))
-m2.metric(f"Raw affinity {query}–{key_token}", fmt.num(trace.scores[qi, ki]))
-m3.metric(f"…and {key_token}–{query}", fmt.num(trace.scores[ki, qi]), help="XXᵀ is symmetric: one number.")
-m4.metric(f"Weight {query} → {key_token}", fmt.num(trace.weights[qi, ki]), help="softmax(XXᵀ), no divisor")
+m1.metric(f"Context vector for {md(query)}", fmt.vec(trace.context[qi]))
+m2.metric(f"Raw affinity {md(query)}–{md(key_token)}", fmt.num(trace.scores[qi, ki]))
+m3.metric(
+    f"…and {md(key_token)}–{md(query)}", fmt.num(trace.scores[ki, qi]), help="XXᵀ is symmetric: one number."
+)
+m4.metric(
+    f"Weight {md(query)} → {md(key_token)}", fmt.num(trace.weights[qi, ki]), help="softmax(XXᵀ), no divisor"
+)
 
 # Figure 01's "no matrices" mode is the same XXᵀ divided by √d_k first: its weights differ from these.
-ws34 = weights.section_3_4()
+ws34 = weights_for(weights.section_3_4(), s.width)
 fig01 = attention.attention_in_mode(x, ws34, "none")
 st.markdown(
-    f"Here {query} gives {key_token} a weight of **{fmt.num(trace.weights[qi, ki])}**: section 3.3 "
+    f"Here {md(query)} gives {md(key_token)} a weight of **{fmt.num(trace.weights[qi, ki])}**: section 3.3 "
     "softmaxes the raw scores, with no divisor. On *Three matrices* the same pair with no matrices reads "
     f"**{fmt.num(fig01.weights[qi, ki])}**, because figure 01 divides every mode's scores by "
     f"√{ws34.w_key.shape[-1]} = {fmt.num(fig01.divisor)}, √d_k of section 3.4's projections, in all three "
     "modes so they differ only in the matrices. Dividing shrinks the gaps between scores, which flattens "
-    f"each row's softmax toward uniform, 1/{len(T)} = {fmt.num(1 / len(T))} a weight."
+    f"each row's softmax toward uniform, 1/{s.n} = {fmt.num(1 / s.n)} a weight."
 )
 
 st.subheader("The collapse")
-spread_in = attention.mean_pairwise_distance(x)
-spread_out = attention.mean_pairwise_distance(trace.context)
+spread_in = attention.mean_pairwise_distance(x) if s.n > 1 else 0.0  # one token: no pairs
+spread_out = attention.mean_pairwise_distance(trace.context) if s.n > 1 else 0.0
 nearest = attention.nearest_embedding(trace.context, x)
 st.markdown(
-    "Each output is a weighted average of all six inputs, and the weights are never far from "
-    "uniform, so the six outputs huddle near the centre of the inputs."
+    f"Each output is a weighted average of all {s.n} inputs, and the weights are never far from "
+    f"uniform, so the {s.n} outputs huddle near the centre of the inputs."
 )
 s1, s2, s3 = st.columns(3)
-s1.metric("Mean pairwise distance, inputs", fmt.num(spread_in))
-s2.metric("Mean pairwise distance, outputs", fmt.num(spread_out))
-s3.metric("Outputs' spread as a share of the inputs'", fmt.percent(spread_out / spread_in))
+s1.metric("Mean pairwise distance, inputs", fmt.num(spread_in) if s.n > 1 else "—")
+s2.metric("Mean pairwise distance, outputs", fmt.num(spread_out) if s.n > 1 else "—")
+s3.metric(
+    "Outputs' spread as a share of the inputs'",
+    fmt.percent(spread_out / spread_in) if spread_in > 0 else "—",
+    help="— when the inputs do not spread: one token, or one word repeated.",
+)
 figures.show(
     figures.scatter3d_tokens(
-        [("inputs X", x), ("outputs Z = AX", trace.context)], T, title="Inputs and outputs"
+        [("inputs X", x), ("outputs Z = AX", trace.context)],
+        T,
+        title="Inputs and outputs" + (f", the first 3 of {s.width} dimensions" if s.width > 3 else ""),
     ),
     key="recap_3d",
 )
@@ -97,37 +112,41 @@ st.code(
 
 reproduce_ui.expander("recap", lambda: reproduce.recap(T, x, qi, ki))
 
-j, s, q = T.index("journey"), T.index("starts"), book.RECAP
+# The checks run on the book's sentence, whatever the sentence box says.
+B, bx, q = tokens.TOKENS, tokens.inputs(), book.RECAP
+bt = attention.attention_without_weights(bx)
+b_in, b_out = attention.mean_pairwise_distance(bx), attention.mean_pairwise_distance(bt.context)
+b_nearest = attention.nearest_embedding(bt.context, bx)
+b_fig01 = attention.attention_in_mode(bx, weights.section_3_4(), "none")
+j, k = B.index("journey"), B.index("starts")
 checks.expander(
     [
-        checks.exact(
-            "Context vector for journey", q["context_journey"], trace.context[j], source=checks.POST
-        ),
-        checks.exact("Mean pairwise distance, inputs", q["spread_inputs"], spread_in, source=checks.POST),
-        checks.exact("Mean pairwise distance, outputs", q["spread_outputs"], spread_out, source=checks.POST),
-        checks.same(
-            "Outputs' spread / inputs'", q["spread_ratio"], fmt.percent(spread_out / spread_in), checks.POST
-        ),
+        checks.exact("Context vector for journey", q["context_journey"], bt.context[j], source=checks.POST),
+        checks.exact("Mean pairwise distance, inputs", q["spread_inputs"], b_in, source=checks.POST),
+        checks.exact("Mean pairwise distance, outputs", q["spread_outputs"], b_out, source=checks.POST),
+        checks.same("Outputs' spread / inputs'", q["spread_ratio"], fmt.percent(b_out / b_in), checks.POST),
         checks.same(
             "Nearest input embedding of every output",
             q["nearest"],
-            "starts, all six" if all(T[i] == "starts" for i in nearest) else ", ".join(T[i] for i in nearest),
+            "starts, all six"
+            if all(B[i] == "starts" for i in b_nearest)
+            else ", ".join(B[i] for i in b_nearest),
             checks.POST,
         ),
         checks.exact(
-            "Raw affinity journey–starts",
-            q["affinity_journey_starts"],
-            trace.scores[j, s],
-            source=checks.POST,
+            "Raw affinity journey–starts", q["affinity_journey_starts"], bt.scores[j, k], source=checks.POST
         ),
         checks.exact(
             "Weight journey → starts, no divisor",
             book.AUDIT["journey_to_starts_recap"],
-            trace.weights[j, s],
+            bt.weights[j, k],
             source=checks.AUDIT,
-            note=f"Three matrices reads {fmt.num(fig01.weights[j, s])}: it divides by √2 first",
+            note=f"Three matrices reads {fmt.num(b_fig01.weights[j, k])}: it divides by √2 first",
         ),
     ],
-    note="Quoted: the post's recap of section 3.3, and the audit's weight. Live: computed above from the "
-    "book's inputs.",
+    note=checks_note(
+        s,
+        "Quoted: the post's recap of section 3.3, and the audit's weight. Live: computed from the "
+        "book's inputs.",
+    ),
 )

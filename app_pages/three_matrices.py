@@ -3,18 +3,21 @@
 import streamlit as st
 
 from core import attention, book, reproduce, tokens
+from core.sentence import weights_for
 from ui import checks, controls, figures, tables
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui import three_matrices_view as view
+from ui.sentence import checks_note, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
-T = tokens.TOKENS
+s = sentence_control()
+T = s.labels
 
 mode = controls.radio(
     "Mode", attention.MODES, key="mode", default="three", format_func=MODE_LABELS.__getitem__
 )
-ws = weight_set_control()
+ws = weights_for(weight_set_control(), s.width)
 
 st.title("Three matrices, and the asymmetry they buy")
 st.markdown(
@@ -25,7 +28,7 @@ st.markdown(
 )
 weight_set_caption(ws)
 
-x = tokens.inputs()
+x = s.embeddings
 tr = attention.attention_in_mode(x, ws, mode)
 score_err, weight_err = attention.asymmetry_error(tr.scores), attention.asymmetry_error(tr.weights)
 
@@ -52,8 +55,9 @@ with c3:
     figures.show(figures.heatmap(tr.weights, T, T, title="Weights A = softmax(Ω/√d_k)"), key="fig01_weights")
 
 st.subheader("All three modes at once")
-st.dataframe(view.modes_table(x, ws), width="stretch")
-st.markdown(view.denominators_paragraph(x, ws))
+pair = T.index(pick(s, "journey", 1)), T.index(pick(s, "starts", 2))  # the post's pair, or the sentence's
+st.dataframe(view.modes_table(x, ws, T, pair), width="stretch")
+st.markdown(view.denominators_paragraph(x, ws, T, pair, s.is_book))
 
 st.subheader("Every intermediate")
 q1, q2, q3, q4 = st.columns(4)
@@ -95,13 +99,15 @@ st.markdown(
 )
 st.dataframe(view.ops_table(tr), width="stretch")
 
-pair = T.index("journey"), T.index("starts")  # the pair the all-modes table follows
 reproduce_ui.expander("three_matrices", lambda: reproduce.three_matrices(T, x, ws, mode, pair))
 
 # The checks always run at the book's settings, whatever the controls say.
 checks.expander(
-    view.book_checks(x),
-    note="Quoted: the post's figure 01, the audit's denominators, and what the book prints for its "
-    "section 3.4 code. Live: computed at the book's settings (section 3.4 weights; sa_v2 for "
-    "SelfAttention_v2), whatever the controls say.",
+    view.book_checks(tokens.inputs()),
+    note=checks_note(
+        s,
+        "Quoted: the post's figure 01, the audit's denominators, and what the book prints for its "
+        "section 3.4 code. Live: computed at the book's settings (section 3.4 weights; sa_v2 for "
+        "SelfAttention_v2), whatever the controls say.",
+    ),
 )

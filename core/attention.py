@@ -142,8 +142,16 @@ def softmax_denominators(scores: np.ndarray, divisor: float = 1.0) -> np.ndarray
     so ``A`` is symmetric exactly when every row has the same denominator. With no matrices and
     the book's inputs they are 10.28, 13.30, 13.16, 9.30, 8.80 and 10.61 (issue #13).
     """
+    with np.errstate(over="ignore"):  # an overflow is +inf here; log_softmax_denominators stays finite
+        return np.exp(log_softmax_denominators(scores, divisor))
+
+
+def log_softmax_denominators(scores: np.ndarray, divisor: float = 1.0) -> np.ndarray:  # [n, n] -> [n]
+    """``log Σ_j exp(ω_ij / divisor)``, shifted by the row maximum so it never overflows: a reader's
+    extreme embeddings make scores of a thousand, whose denominators no float64 holds."""
     w = np.asarray(scores, dtype=np.float64) / divisor
-    return np.sum(np.exp(w), axis=-1)
+    top = np.max(w, axis=-1, keepdims=True)
+    return np.squeeze(top, axis=-1) + np.log(np.sum(np.exp(w - top), axis=-1))
 
 
 def asymmetry(m: np.ndarray) -> np.ndarray:

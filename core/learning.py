@@ -451,6 +451,11 @@ def _min_norm_point(points: np.ndarray, max_iter: int = 500) -> np.ndarray:  # [
     return x
 
 
+# The reach tries subsets of rows (2ⁿ at worst) and the search trains once per row left out: both
+# are for short sentences (the time of 8 tokens is measured by bench/bench_learning.py).
+MAX_SEARCH_TOKENS = 8
+
+
 @dataclass(frozen=True)
 class Reach:
     """The most rows one score matrix ``X M Xᵀ`` can get right, over every ``d_in × d_in`` M.
@@ -466,11 +471,16 @@ class Reach:
     m: np.ndarray  # [d_in, d_in]
 
 
-def _constraints(x: np.ndarray, to: np.ndarray, rows: tuple[int, ...]) -> np.ndarray:
-    """Row ``i`` is right when ``x_iᵀ M (x_{to(i)} − x_j) > 0`` for every other key ``j``: linear in M."""
+def _constraints(x: np.ndarray, to: np.ndarray, rows: tuple[int, ...]) -> np.ndarray | None:
+    """Row ``i`` is right when ``x_iᵀ M (x_{to(i)} − x_j) > 0`` for every other key ``j``: linear in M.
+
+    ``None`` when one of them reads ``0 > 0`` (a zero query, or a key equal to the target's, as a
+    repeated word's is): no M meets it, so these rows cannot all be right.
+    """
     out = [np.outer(x[i], x[to[i]] - x[j]).ravel() for i in rows for j in range(len(x)) if j != to[i]]
-    a = np.array(out)
-    return a / np.linalg.norm(a, axis=1, keepdims=True)
+    a = np.array(out).reshape(len(out), x.shape[1] ** 2)  # one token: no other key, no constraint
+    norms = np.linalg.norm(a, axis=1, keepdims=True)
+    return None if np.any(norms == 0) else a / norms
 
 
 def linear_reach(x: np.ndarray, target: np.ndarray) -> Reach | None:
@@ -487,9 +497,18 @@ def linear_reach(x: np.ndarray, target: np.ndarray) -> Reach | None:
     if np.any(to < 0):
         return None
     n, d = x.shape
+    if n > MAX_SEARCH_TOKENS:
+        raise ValueError(
+            f"the subsets of {n} rows are too many to try; the reach is computed for up to "
+            f"{MAX_SEARCH_TOKENS} tokens"
+        )
     for k in range(n, 0, -1):
         for rows in itertools.combinations(range(n), k):
             a = _constraints(x, to, rows)
+            if a is None:
+                continue
+            if not len(a):  # no inequality to meet: any M, the zero matrix included
+                return Reach(n, (True,) * n, np.zeros((d, d)))
             m = _min_norm_point(a)
             if np.all(a @ m > 1e-9 * np.linalg.norm(m)) and np.linalg.norm(m) > 1e-9:
                 mat = m.reshape(d, d)

@@ -73,7 +73,8 @@ def naive_path(scores: np.ndarray, divisor: float) -> tuple[Stage, ...]:  # [n, 
     scaled = s / d  # [n, n]
     weights = softmax(scaled)  # [n, n], full rows: the future sits in each denominator
     masked = np.where(future_mask(len(s)), 0.0, weights)  # weights * tril(ones)
-    renormed = masked / masked.sum(axis=-1, keepdims=True)  # each row over its visible prefix
+    with np.errstate(invalid="ignore"):  # 0/0 where a row's visible weights all underflowed
+        renormed = masked / masked.sum(axis=-1, keepdims=True)  # each row over its visible prefix
     return (
         Stage("scale", r"\Omega / \sqrt{d_k}", scaled),
         Stage("softmax", r"\mathrm{softmax}(\Omega / \sqrt{d_k})", weights),
@@ -108,6 +109,16 @@ def efficient_path(
         Stage("scale", r"\Omega_{\mathrm{masked}} / \sqrt{d_k}", scaled),
         Stage("softmax", r"\mathrm{softmax}(\Omega_{\mathrm{masked}} / \sqrt{d_k})", softmax(scaled)),
     )
+
+
+def undefined_rows(weights: np.ndarray) -> np.ndarray:  # [n, n] -> [k] row indices
+    """Rows of the naive path's last stage that are 0/0 (NaN): every visible weight underflowed.
+
+    The full-row softmax gives a visible weight ``e^{ω_ij - max_k ω_ik}``; when a future score
+    beats every visible one by more than ~745 (after the divisor), each of those is 0 in float64,
+    and renormalising divides 0 by 0. The efficient path never divides, so it never gets there.
+    """
+    return np.flatnonzero(np.isnan(np.asarray(weights, dtype=np.float64)).any(axis=-1))
 
 
 def difference(naive: tuple[Stage, ...], efficient: tuple[Stage, ...]) -> np.ndarray:  # -> [n, n]

@@ -33,9 +33,35 @@ FIXED = [
     "../../etc/passwd",
     "🙂",
     "Ω−Ωᵀ",
-    "x" * 10_000,
-    "9" * 10_000,
 ]
+# Sentences for the shared `text` box: markup, bidi and control characters, emoji, repeats, numbers.
+SENTENCES = [
+    "the cat sat on the mat",
+    "<script>alert(1)</script> <b>bold</b> <img src=x onerror=alert(1)>",
+    "$x$ **b** [l](javascript:alert(1)) :red[x] `c` | a |",
+    "\u202eabc \u2067שלום\u2069 مرحبا a\x00b\x1bc \u200b",
+    "🙂 👨\u200d👩\u200d👧 🏳️\u200d🌈 ❤️",
+    "the the the the the",
+    "1 2 3 1 2024-01-01 1e999 nan",
+    "x" * 400,
+]
+# Embedding edits strings (`emb`): malformed, truncated, sized for another sentence, out of range.
+EDITS = [
+    "_b57c-125",
+    "a-999",
+    "p999",
+    "a1_a1_a1_a1_a1_a1_a1",
+    "a1000",
+    "a07",
+    "_",
+    "a1a1",
+    "a١",
+    "a",
+    "z1",
+    "a1" * 300,
+]
+LONG = ["x" * 10_000, "9" * 10_000, "word " * 5_000, "a1_" * 2_000]
+FIXED += [*SENTENCES, *EDITS, *LONG]
 
 
 def values() -> st.SearchStrategy[str]:
@@ -58,6 +84,7 @@ def queries(keys: list[str]) -> st.SearchStrategy[dict[str, str | list[str]]]:
 
 def sample(keys: list[str], rng: random.Random) -> dict[str, str]:
     """One hostile query for the browser: every bound key gets a bad value, plus an unknown key."""
-    q = {k: rng.choice(FIXED[:-2]) for k in keys}  # 10 kB values are covered by AppTest
+    short = [v for v in FIXED if len(v) <= 1_000]  # 10 kB values are covered by AppTest
+    q = {k: rng.choice(short) for k in keys}
     q["unknown"] = rng.choice(FIXED)
     return q

@@ -111,6 +111,7 @@ def kv_cache_control() -> tuple[int, int, int]:
 
 
 _LAST_PERM = "_perm_last_good"
+_PERM_TOKENS = "_perm_tokens"  # the sentence the order was typed for
 
 
 def _shuffle(n: int) -> None:
@@ -130,8 +131,13 @@ def permutation_control(
     """A URL-bound text box (and a Shuffle button) for a new order of ``names``.
 
     The text is parsed, never evaluated. Input that is not a permutation returns the last valid
-    order (or ``default``) with the reason, which the page shows inline.
+    order (or ``default``) with the reason, which the page shows inline. When the sentence has
+    changed since the order was typed, the box starts again from ``default``.
     """
+    if st.session_state.get(_PERM_TOKENS, names) != names:
+        st.session_state["perm"] = format_permutation(default)
+        st.session_state.pop(_LAST_PERM, None)
+    st.session_state[_PERM_TOKENS] = names
     box, button = st.columns([5, 1], vertical_alignment="bottom")
     with box:
         text = controls.text(
@@ -145,6 +151,7 @@ def permutation_control(
     try:
         perm = parse_permutation(text, names)
     except ValueError as err:
-        return st.session_state.get(_LAST_PERM, default), str(err)
+        last = st.session_state.get(_LAST_PERM, default)
+        return (last if len(last) == len(names) else default), str(err)
     st.session_state[_LAST_PERM] = perm
     return perm, None

@@ -76,10 +76,20 @@ def slider(
     step: Any = None,
     help: str | None = None,
     format: str | None = None,
+    on_change: Callable[[], None] | None = None,
 ) -> T:
     """A sidebar slider over a numeric range; an out-of-range URL value gives the default."""
     return st.sidebar.slider(
-        label, min_value, max_value, default, step=step, key=key, bind=BIND, help=help, format=format
+        label,
+        min_value,
+        max_value,
+        default,
+        step=step,
+        key=key,
+        bind=BIND,
+        help=help,
+        format=format,
+        on_change=on_change,
     )
 
 
@@ -155,14 +165,26 @@ def toggle(label: str, default: bool, *, key: str, help: str | None = None) -> b
     return bool(st.sidebar.toggle(label, value=default, key=key, bind=BIND, help=help))
 
 
-def text(label: str, default: str, *, key: str, max_chars: int, help: str | None = None) -> str:
+def text(
+    label: str,
+    default: str,
+    *,
+    key: str,
+    max_chars: int,
+    help: str | None = None,
+    on_change: Callable[[], None] | None = None,
+    readable: Callable[[str], bool] | None = None,
+) -> str:
     """A text box (in the page body); the page parses what comes back, never evaluates it.
 
     ``max_chars`` is required: it caps what a reader can type, and a link whose value is longer is
     dropped, so no text box can push a share link towards Streamlit's URL limit (524,288 chars).
+    A link value ``readable`` rejects is dropped too (the page says why, if it wants to).
     """
-    bind = _bind_if(key, lambda v: len(v) <= max_chars)
-    return st.text_input(label, value=default, key=key, bind=bind, help=help, max_chars=max_chars)
+    bind = _bind_if(key, lambda v: len(v) <= max_chars and (readable is None or readable(v)))
+    return st.text_input(
+        label, value=default, key=key, bind=bind, help=help, max_chars=max_chars, on_change=on_change
+    )
 
 
 def button(label: str, *, key: str, on_click: Callable[[], None], help: str | None = None) -> bool:

@@ -9,7 +9,19 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ui.figures import ACCENT, HEATMAP_X, HEATMAP_Y, MUTED, SECOND, cell_text, figure, heatmap_trace, layout
+from ui.figures import (
+    ACCENT,
+    MUTED,
+    SECOND,
+    TEXT_CELLS_MAX,
+    cell_text,
+    figure,
+    heatmap_axes,
+    heatmap_height,
+    heatmap_trace,
+    layout,
+    plain,
+)
 
 MAX_POINTS = 600  # a 100,000-draw running mean is drawn from this many log-spaced points
 SPLIT = 0.8148  # the matrix's share of the width; the row-sum column starts 0.03 further right
@@ -40,13 +52,15 @@ def dropped_heatmap(
         text=[[cell_text(v, 4)] for v in s],
     )
     sums.update(xaxis="x2", yaxis="y2", hovertemplate="%{y}: row sum %{text}<extra></extra>")
+    x, y = heatmap_axes(len(labels), len(labels))
+    x2, _ = heatmap_axes(len(labels), 1)
     spec = layout(
         title,
-        height,
-        xaxis={**HEATMAP_X, "domain": [0.0, SPLIT]},
-        yaxis=HEATMAP_Y,
-        xaxis2={**HEATMAP_X, "domain": [SPLIT + 0.03, 1.0], "anchor": "y2"},
-        yaxis2={**HEATMAP_Y, "anchor": "x2", "showticklabels": False},
+        heatmap_height(len(labels), height),
+        xaxis={**x, "domain": [0.0, SPLIT]},
+        yaxis=y,
+        xaxis2={**x2, "domain": [SPLIT + 0.03, 1.0], "anchor": "y2"},
+        yaxis2={**y, "anchor": "x2", "showticklabels": False},
     )
     return figure([weights, sums], spec)
 
@@ -123,9 +137,12 @@ def zero_rate_chart(
     title: str | None = None,
     height: int = 340,
 ) -> go.Figure:
-    """Measured share of draws where each row is the zero vector (bars) against ``pᶦ`` (markers)."""
+    """Measured share of draws where each row is the zero vector (bars) against ``pᶦ`` (markers).
+
+    Past ``TEXT_CELLS_MAX`` tokens a bar is named by its row number alone, the token on hover."""
     r, t = np.asarray(rate, dtype=np.float64), np.asarray(theory, dtype=np.float64)
-    names = [f"{lab}<br>i = {i + 1}" for i, lab in enumerate(labels)]
+    many = len(labels) > TEXT_CELLS_MAX
+    names = [str(i + 1) if many else f"{plain(lab)}<br>i = {i + 1}" for i, lab in enumerate(labels)]
     data = [
         {
             "type": "bar",
@@ -133,7 +150,10 @@ def zero_rate_chart(
             "y": r.tolist(),
             "marker": {"color": ACCENT},
             "name": "measured",
-            "hovertemplate": "%{x}: zero on %{y:.2%} of draws<extra></extra>",
+            "customdata": [plain(lab) for lab in labels],
+            "hovertemplate": "%{customdata}, row %{x}: zero on %{y:.2%} of draws<extra></extra>"
+            if many
+            else "%{x}: zero on %{y:.2%} of draws<extra></extra>",
         },
         {
             "type": "scatter",
@@ -142,7 +162,7 @@ def zero_rate_chart(
             "mode": "markers",
             "marker": {
                 "color": SECOND,
-                "size": 34,
+                "size": 12 if many else 34,
                 "symbol": "line-ew",
                 "line": {"color": SECOND, "width": 3},
             },
@@ -154,6 +174,7 @@ def zero_rate_chart(
     spec = layout(
         title,
         height,
+        xaxis={"type": "category", "title": {"text": "row i" if many else ""}},
         yaxis={"range": [0, min(1.05, top * 1.15)], "tickformat": ".0%", "title": {"text": "share of draws"}},
         legend={"orientation": "h", "y": -0.2, "x": 0},
         bargap=0.35,

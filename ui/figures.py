@@ -11,6 +11,7 @@ graph_objects' ``update_*`` calls cost tens of milliseconds a figure, most of a 
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +37,33 @@ PALETTE = (ACCENT, SECOND, THIRD, "#805ad5", "#c53030", "#319795")
 FONT = dict(family="Inter, system-ui, sans-serif", size=13)
 
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+TEXT_CELLS_MAX = 12  # tokens a side past which cells lose their printed values (hover keeps them)
+
+
+def plain(label: str) -> str:
+    """A label as Plotly text that shows exactly what it says: Plotly reads a subset of HTML
+    (``<b>``, ``<a href>``) in every label, and a reader's token is text, never markup."""
+    return html.escape(str(label), quote=False)
+
+
+def heatmap_axes(rows: int, cols: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``HEATMAP_X`` and ``HEATMAP_Y`` fitted to a matrix of ``rows`` × ``cols`` tokens: smaller
+    labels past a dozen, column labels free to turn when they would overlap. Category axes, so
+    tokens such as ``1`` or ``2024-01-01`` are never read as numbers or dates."""
+
+    def size(count: int, big: int) -> int:
+        return big if count <= TEXT_CELLS_MAX else big - 2 if count <= 20 else big - 3
+
+    x = {**HEATMAP_X, "type": "category", "tickfont": {"size": size(cols, 11)}}
+    if cols > 8:
+        x.pop("tickangle")
+    y = {**HEATMAP_Y, "type": "category", "tickfont": {"size": size(rows, 12)}}
+    return x, y
+
+
+def heatmap_height(rows: int, height: int) -> int:
+    """``height``, or taller when the rows would be squeezed below a readable 15 px each."""
+    return max(height, 120 + 15 * rows)
 
 
 def layout(title: str | None, height: int, **extra: Any) -> dict[str, Any]:
@@ -81,13 +109,19 @@ def heatmap_trace(
 ) -> dict[str, Any]:
     """The trace of :func:`heatmap`, for figures that place several heatmaps or change a key.
 
-    Non-finite cells (a ``-inf`` mask fill) are shown blank with their text kept, never as a
-    colour, so no NaN or inf reaches the colour scale. A diverging scale is centred on zero,
-    ``±`` the largest finite magnitude unless ``zmin``/``zmax`` say otherwise.
+    Labels are plain text (:func:`plain`). Past ``TEXT_CELLS_MAX`` tokens a side the values are
+    left to the hover, as 32 × 32 printed cells would be unreadable. Non-finite cells (a ``-inf``
+    mask fill) are shown blank with their text kept, never as a colour, so no NaN or inf reaches
+    the colour scale. A diverging scale is centred on zero, ``±`` the largest finite magnitude
+    unless ``zmin``/``zmax`` say otherwise.
     """
     m = np.asarray(matrix, dtype=np.float64)
     finite = np.isfinite(m)
-    if text is None:
+    printed = max(len(rows), len(cols)) <= TEXT_CELLS_MAX
+    # Unprinted and all finite: the hover formats z itself, and no 32 × 32 text array is built,
+    # copied twice by Plotly and shipped.
+    hover_z = text is None and not printed and bool(finite.all())
+    if text is None and not hover_z:
         text = [[cell_text(v, decimals) for v in row] for row in m]
     if diverging and zmin is None and zmax is None:
         bound = float(np.max(np.abs(m[finite]))) if finite.any() else 1.0
@@ -96,16 +130,19 @@ def heatmap_trace(
     trace: dict[str, Any] = {
         "type": "heatmap",
         "z": np.where(finite, m, None).tolist(),
-        "x": list(cols),
-        "y": list(rows),
-        "text": [list(r) for r in text],
-        "texttemplate": "%{text}",
-        "hovertemplate": "%{y} → %{x}: %{text}<extra></extra>",
+        "x": [plain(c) for c in cols],
+        "y": [plain(r) for r in rows],
+        "hovertemplate": f"%{{y}} → %{{x}}: %{{z:.{decimals}f}}<extra></extra>"
+        if hover_z
+        else "%{y} → %{x}: %{text}<extra></extra>",
         "colorscale": DIVERGING if diverging else SEQUENTIAL,
         "showscale": colorbar,
         "xgap": 1,
         "ygap": 1,
     }
+    if text is not None:
+        trace["text"] = [list(r) for r in text]
+        trace["texttemplate"] = "%{text}" if printed else ""
     if zmin is not None:
         trace["zmin"] = zmin
     if zmax is not None:
@@ -144,7 +181,8 @@ def heatmap(
         text=text,
         colorbar=colorbar,
     )
-    return figure([trace], layout(title, height, yaxis=HEATMAP_Y, xaxis=HEATMAP_X))
+    x, y = heatmap_axes(len(rows), len(cols))
+    return figure([trace], layout(title, heatmap_height(len(rows), height), yaxis=y, xaxis=x))
 
 
 def bars(
@@ -184,7 +222,8 @@ def scatter3d_tokens(
     title: str | None = None,
     height: int = 460,
 ) -> go.Figure:
-    """Several sets of 3-d points (inputs, outputs), each point labelled with its token."""
+    """Several sets of 3-d points (inputs, outputs), each point labelled with its token (past
+    ``TEXT_CELLS_MAX`` tokens, on hover only). Wider points are drawn by their first three numbers."""
     data = []
     for (name, pts), color in zip(sets, PALETTE, strict=False):
         p = np.asarray(pts, dtype=np.float64)
@@ -194,9 +233,9 @@ def scatter3d_tokens(
                 "x": p[:, 0].tolist(),
                 "y": p[:, 1].tolist(),
                 "z": p[:, 2].tolist(),
-                "mode": "markers+text",
+                "mode": "markers+text" if len(labels) <= TEXT_CELLS_MAX else "markers",
                 "name": name,
-                "text": list(labels),
+                "text": [plain(t) for t in labels],
                 "textposition": "top center",
                 "marker": {"size": 6, "color": color},
                 "hovertemplate": "%{text}<br>(%{x:.4f}, %{y:.4f}, %{z:.4f})<extra>" + name + "</extra>",

@@ -62,7 +62,7 @@ def loss_curves(
         None,
         height,
         legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
-        yaxis={"type": "log", "title": {"text": title}, "tickformat": ".1~g"},
+        yaxis={"type": "log", "title": {"text": title}, "tickformat": ".3~g"},  # 3.3 and 3.5 differ
         xaxis={"title": {"text": "step"}, "rangemode": "tozero"},
         shapes=[
             {

@@ -9,7 +9,7 @@ weights, a linear program over every ``M`` for three matrices, :func:`core.learn
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,18 +21,18 @@ from core.learning import Found, Reach, Trajectory
 from core.weights import WeightSet, init_weights
 from ui import checks
 from ui import format as fmt
+from ui.sentence import md
 from ui.weights import MODE_LABELS
 
-T = tokens.TOKENS
-WIDTHS = (1, 2, 3, 4, 5, 6)  # d_out on offer; d_in = 3, so 3 and up realise every M
+WIDTHS = (1, 2, 3, 4, 5, 6)  # d_out on offer; the book's d_in = 3, so 3 and up realise every M
 SEARCH_SPINNER = (
     f"Searching: Adam from {learning.SEARCH_STARTS} starts per mode, each row left out of the loss "
-    "in turn, and a linear program over every 3 × 3 M…"
+    "in turn, and a linear program over every d_in × d_in M…"
 )
 
 
 def widen(ws: WeightSet, width: int) -> WeightSet:
-    """The weight set's seed and initialisation drawn at ``(3, width)``; the book's own at width 2."""
+    """The weight set's seed and initialisation drawn at ``(d_in, width)``; the book's own at width 2."""
     if width == ws.w_query.shape[1]:
         return ws
     wide = init_weights(ws.seed, ws.init, ws.w_query.shape[0], width)
@@ -42,10 +42,12 @@ def widen(ws: WeightSet, width: int) -> WeightSet:
 
 
 @st.cache_data(max_entries=32, show_spinner=SEARCH_SPINNER)
-def limits(kind: str, token: int, width: int) -> tuple[dict[str, Found], Reach | None]:
-    """The search's best per mode at ``width`` and the linear program's reach (cached: ~0.5 s)."""
-    target = learning.target_pattern(kind, len(T), token)  # type: ignore[arg-type]
-    x = tokens.inputs()
+def limits(kind: str, token: int, width: int, x: np.ndarray) -> tuple[dict[str, Found] | None, Reach | None]:
+    """The search's best per mode at ``width`` and the linear program's reach on inputs ``x``
+    (cached: ~0.5 s for the book's six tokens); neither past ``learning.MAX_SEARCH_TOKENS``."""
+    if len(x) > learning.MAX_SEARCH_TOKENS:
+        return None, None
+    target = learning.target_pattern(kind, len(x), token)  # type: ignore[arg-type]
     return dict(learning.search(x, target, width)), learning.linear_reach(x, target)
 
 
@@ -54,7 +56,9 @@ def loss_text(v: float) -> str:
     return fmt.num(v) if v >= 1e-3 else fmt.sci(v, 1)
 
 
-def run_table(runs: Mapping[str, Trajectory], target: np.ndarray, steps: int) -> pd.DataFrame:
+def run_table(
+    runs: Mapping[str, Trajectory], target: np.ndarray, steps: int, labels: Sequence[str]
+) -> pd.DataFrame:
     """Each mode's run: loss at both ends, rows right and still wrong, where it diverged."""
     rows = []
     for m, r in runs.items():
@@ -64,16 +68,17 @@ def run_table(runs: Mapping[str, Trajectory], target: np.ndarray, steps: int) ->
                 "mode": MODE_LABELS[m],
                 "loss at step 0": loss_text(r.losses[0]),
                 f"loss at step {steps}": loss_text(r.losses[-1]),
-                "rows right": f"{right.sum()} of {len(T)}",
-                "rows still wrong": ", ".join(t for t, ok in zip(T, right, strict=True) if not ok) or "none",
+                "rows right": f"{right.sum()} of {len(labels)}",
+                "rows still wrong": ", ".join(t for t, ok in zip(labels, right, strict=True) if not ok)
+                or "none",
                 "diverged at step": "" if r.diverged_at is None else str(r.diverged_at),
             }
         )
     return pd.DataFrame(rows).set_index("mode")
 
 
-def _names(rows: tuple[int, ...]) -> str:
-    return ", ".join(f"“{T[r]}”" for r in rows)
+def _names(rows: tuple[int, ...], labels: Sequence[str]) -> str:
+    return ", ".join(f"“{labels[r]}”" for r in rows)
 
 
 @dataclass(frozen=True)
@@ -84,54 +89,70 @@ class Best:
     how: str
 
 
-def best_known(mode: str, run_rows: int, found: Found, reach: Reach | None, width: int) -> Best:
+def best_known(
+    mode: str,
+    run_rows: int,
+    found: Found | None,
+    reach: Reach | None,
+    width: int,
+    labels: Sequence[str],
+    d_in: int,
+) -> Best:
     """The most rows right known for ``mode``: this run, the search, or the linear program's witness."""
     if mode == "none":
         return Best(run_rows, "no dials: the only value")
+    if found is None:  # a sentence too long for the search
+        return Best(run_rows, f"this run (no search past {learning.MAX_SEARCH_TOKENS} tokens)")
     rows = "row" if len(found.ignored) == 1 else "rows"
-    ignored = f", {rows} {_names(found.ignored)} left out of the loss" if found.ignored else ""
+    ignored = f", {rows} {_names(found.ignored, labels)} left out of the loss" if found.ignored else ""
     best = Best(run_rows, "this run")
     if found.rows > best.rows:
         best = Best(found.rows, f"search: start {found.start + 1} of {learning.SEARCH_STARTS}{ignored}")
-    if mode == "three" and reach is not None and width >= 3 and reach.rows > best.rows:
+    if mode == "three" and reach is not None and width >= d_in and reach.rows > best.rows:
         best = Best(reach.rows, "the linear program's witness, W_q = M, W_k = I")
     return best
 
 
-def bound(mode: str, run_rows: int, target, reach: Reach | None) -> tuple[int | None, str]:
+def bound(mode: str, run_rows: int, target, reach: Reach | None, d_in: int) -> tuple[int | None, str]:
     """The proven most rows for ``mode`` and the reason, or ``None`` when nothing is proven."""
     if mode == "none":
         return run_rows, "XXᵀ has no dials"
     if mode == "tied":
         b = learning.tied_row_bound(target)
         return b, ("Cauchy–Schwarz: one row of every cycle is lost" if b is not None else "")
-    return (reach.rows, "linear program over every 3 × 3 M") if reach is not None else (None, "")
+    return (reach.rows, f"linear program over every {d_in} × {d_in} M") if reach is not None else (None, "")
 
 
 def table(
-    runs: Mapping[str, Trajectory], target, found: Mapping[str, Found], reach: Reach | None, width: int
+    runs: Mapping[str, Trajectory],
+    target,
+    found: Mapping[str, Found] | None,
+    reach: Reach | None,
+    width: int,
+    labels: Sequence[str],
+    d_in: int,
 ) -> tuple[pd.DataFrame, dict[str, tuple[int, int, int | None]]]:
     """The evidence per mode, and (this run, best known, proven bound) for the prose."""
-    rows, numbers = [], {}
+    rows, numbers, n = [], {}, len(labels)
     for mode, run in runs.items():
         here = int(learning.rows_right(run.attention[-1], target).sum())
-        best = best_known(mode, here, found[mode], reach, width)
-        most, why = bound(mode, here, target, reach)
+        best = best_known(mode, here, found[mode] if found else None, reach, width, labels, d_in)
+        most, why = bound(mode, here, target, reach, d_in)
         numbers[mode] = (here, best.rows, most)
         rows.append(
             {
                 "mode": MODE_LABELS[mode],
-                "this run": f"{here} of {len(T)}",
-                "best found": f"{best.rows} of {len(T)}",
+                "this run": f"{here} of {n}",
+                "best found": f"{best.rows} of {n}",
                 "found by": best.how,
-                "proven: at most": "—" if most is None else f"{most} of {len(T)}",
+                "proven: at most": "—" if most is None else f"{most} of {n}",
                 "proof": why or "none known",
             }
         )
     return pd.DataFrame(rows).set_index("mode"), numbers
 
 
-def cycle_text(target) -> str:
+def cycle_text(target, labels: Sequence[str]) -> str:
     """The target's cycles in words, with what the proof concludes for tied weights."""
     cyc = learning.cycles(target)
     if learning.attends_most_to(target).min() < 0:
@@ -141,17 +162,18 @@ def cycle_text(target) -> str:
             "This target's arrows form no cycle, so the argument rules nothing out: every row may be "
             "reachable with one matrix, if the query lengths can be arranged."
         )
-    names = "; ".join(" → ".join(T[i] for i in (*c, c[0])) for c in cyc)
+    names = "; ".join(" → ".join(md(labels[i]) for i in (*c, c[0])) for c in cyc)
     b = learning.tied_row_bound(target)
     return (
         f"This target's arrows have {len(cyc)} {'cycle' if len(cyc) == 1 else 'cycles'} ({names}), so "
-        f"tied weights get at most **{b} of {len(T)}** rows right, at any width."
+        f"tied weights get at most **{b} of {len(labels)}** rows right, at any width."
     )
 
 
-def verdict(numbers: Mapping[str, tuple[int, int, int | None]], reach: Reach | None, width: int) -> list[str]:
+def verdict(
+    numbers: Mapping[str, tuple[int, int, int | None]], reach: Reach | None, width: int, n: int, d_in: int
+) -> list[str]:
     """Sentences computed from the evidence: where a run stalls, what width does, what separates."""
-    n = len(T)
     out = []
     here, best, most = numbers["tied"]
     if best > here:
@@ -163,15 +185,16 @@ def verdict(numbers: Mapping[str, tuple[int, int, int | None]], reach: Reach | N
         out.append(f"Tied weights: {best} of {n} found and at most {most} proven, so exactly {most}.")
     _, t_best, _ = numbers["three"]
     if reach is not None:
-        if width >= 3:
+        if width >= d_in:
             out.append(
-                f"Three matrices at d_out = {width} ≥ d_in = 3 can make any score matrix X M Xᵀ, so "
+                f"Three matrices at d_out = {width} ≥ d_in = {d_in} can make any score matrix X M Xᵀ, so "
                 f"the linear program's {reach.rows} of {n} is exactly what they can do at this width."
             )
         elif t_best == reach.rows:
             out.append(
                 f"At d_out = {width}, M = W_q W_kᵀ has rank at most {width}, yet the search found "
-                f"{t_best} of {n}, the most any 3 × 3 M reaches: the narrow width costs nothing here."
+                f"{t_best} of {n}, the most any {d_in} × {d_in} M reaches: the narrow width costs "
+                "nothing here."
             )
         else:
             out.append(
@@ -198,7 +221,13 @@ PROOF = (
 
 
 def limits_section(
-    runs: Mapping[str, Trajectory], target: np.ndarray, kind: str, token: int, width: int
+    runs: Mapping[str, Trajectory],
+    target: np.ndarray,
+    kind: str,
+    token: int,
+    width: int,
+    x: np.ndarray,
+    labels: Sequence[str],
 ) -> None:
     """The proof for tied weights, the evidence per mode, and the sentences computed from it."""
     st.subheader("What each mode can reach")
@@ -211,9 +240,10 @@ def limits_section(
         r"q_i \cdot q_j \;\le\; |q_i|\,|q_j| \quad\Longrightarrow\quad "
         r"q_i\cdot q_j > |q_i|^2 \text{ only if } |q_j| > |q_i|"
     )
-    st.markdown(f"{PROOF} {cycle_text(target)}")
-    found, reach = limits(kind, token, width)
-    evidence, numbers = table(runs, target, found, reach, width)
+    st.markdown(f"{PROOF} {cycle_text(target, labels)}")
+    found, reach = limits(kind, token, width, x)
+    d_in = x.shape[1]
+    evidence, numbers = table(runs, target, found, reach, width, labels, d_in)
     st.dataframe(evidence, width="stretch")
     st.caption(
         f"*This run*: the curves above. *Best found*: the most rows over this run and a seeded search "
@@ -222,7 +252,33 @@ def limits_section(
         "with each row left out in turn): a lower bound, not a limit. *Proven*: an upper bound that "
         "holds for every matrix of the mode."
     )
-    st.markdown("\n\n".join(verdict(numbers, reach, width)))
+    if found is None:
+        st.caption(
+            f"The search and the linear program try every subset of rows and every row left out, so they "
+            f"run for sentences of up to {learning.MAX_SEARCH_TOKENS} tokens; this one has {len(labels)}."
+        )
+    st.markdown("\n\n".join(verdict(numbers, reach, width, len(labels), d_in)))
+
+
+def nearest_pair_text(x: np.ndarray, labels: Sequence[str], p: int, q: int, gap: float) -> str:
+    """The two tokens a key tells apart least (``core.sentence.nearest_pair``), in words."""
+    seen = f"({fmt.vec(x[p], 2)} and {fmt.vec(x[q], 2)})"
+    a, b = md(labels[p]), md(labels[q])
+    if gap == 0:
+        return (
+            f"{a} and {b} have the same embedding {seen}, so their keys are the same key, and no "
+            "matrix can make a token tell them apart: only position embeddings could."
+        )
+    if gap < 0.1:
+        other = "its predecessor" if q == p + 1 else a
+        return (
+            f"{a} and {b} have almost the same embedding {seen}, so their keys are almost the same key, "
+            f"and {b} cannot tell {other} from itself by much."
+        )
+    return (
+        f"The closest two embeddings are {a}'s and {b}'s {seen}, {fmt.num(gap, 2)} apart: the pair a key "
+        "tells apart least."
+    )
 
 
 CHECKS_NOTE = (
@@ -237,7 +293,7 @@ def book_checks(runs: Mapping[str, Trajectory], steps: int) -> list[checks.Check
     v1 = weights.section_3_4()
     x = tokens.inputs()
     none, tied = runs["none"], runs["tied"]
-    j, s = T.index("journey"), T.index("starts")
+    j, s = tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
     return [
         checks.exact(
             "Score error, tied W_q = W_k, worst recorded step of this run",

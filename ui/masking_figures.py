@@ -18,8 +18,11 @@ from ui import format as fmt
 
 
 def diff_text(x: float) -> str:
-    """``1.1e-16`` for rounding noise, ``0`` where the paths agree exactly, 4 decimals for a leak."""
+    """``1.1e-16`` for rounding noise, ``0`` where the paths agree exactly, 4 decimals for a leak,
+    ``0/0`` where the naive path divided zero by zero (see ``core.masking.undefined_rows``)."""
     x = float(x)
+    if np.isnan(x):
+        return "0/0"
     if x == 0:
         return "0"
     return fmt.sci(x) if abs(x) < 1e-3 else fmt.num(x)
@@ -89,21 +92,28 @@ def stage_prose(final: np.ndarray, sealed: bool, largest: float) -> str:
     """The sentence under the stages, read off the efficient path's last stage as the controls set it.
 
     With the book's −∞ fill the first row collapses onto the first token; with a finite fill the
-    future keeps weight, and the sentence says how much instead of quoting the book's rows.
+    future keeps weight, and the sentence says how much instead of quoting the book's rows. It
+    names rows 2 and 3 only where the sentence has them.
     """
     w = np.asarray(final, dtype=np.float64)
+    n = len(w)
     if sealed:
+        later = [f"row {i + 1} is {fmt.vec(w[i, : i + 1])}" for i in range(1, min(3, n))]
         return (
-            f"Row 1 collapses to {fmt.num(w[0, 0])} because the first token sees only itself; row 2 is "
-            f"{fmt.vec(w[1, :2])} and row 3 is {fmt.vec(w[2, :3])}. Half-way the paths disagree on "
-            "everything, because the naive one masks weights and the efficient one masks scores."
+            f"Row 1 collapses to {fmt.num(w[0, 0])} because the first token sees only itself"
+            + (f"; {' and '.join(later)}" if later else "")
+            + ". Half-way the paths disagree on everything, because the naive one masks weights and the "
+            "efficient one masks scores."
         )
+    if n == 1:
+        return "With one token there is no future to mask: either fill gives the same single weight."
     future = masking.future_share(w)
     return (
         f"With the future filled by a finite score instead of −∞, nothing is masked: row 1 keeps only "
-        f"{fmt.num(w[0, 0])} on the first token and hands {fmt.num(future[0])} to the {len(w) - 1} "
-        f"tokens after it, and row 2 keeps {fmt.num(1 - future[1])} on the two tokens it may see. The "
-        f"naive path still masks properly, so the two now differ by up to {diff_text(largest)}."
+        f"{fmt.num(w[0, 0])} on the first token and hands {fmt.num(future[0])} to the {n - 1} "
+        f"{'token' if n == 2 else 'tokens'} after it"
+        + (f", and row 2 keeps {fmt.num(1 - future[1])} on the two tokens it may see" if n > 2 else "")
+        + f". The naive path still masks properly, so the two now differ by up to {diff_text(largest)}."
     )
 
 

@@ -70,7 +70,11 @@ def striped_matrix(
     r, c, sub = thin(m, head_width, max_cells)
     thinned = len(r) < m.shape[0] or len(c) < m.shape[1]
     vmax = float(np.abs(m).max()) or 1.0
-    ys = list(row_labels) if row_labels is not None and not len(r) < m.shape[0] else [str(i + 1) for i in r]
+    ys = (
+        [figures.plain(t) for t in row_labels]
+        if row_labels is not None and not len(r) < m.shape[0]
+        else [str(i + 1) for i in r]
+    )
     text_on = sub.size <= TEXT_CELLS
     data, shapes, notes = [], [], []
     for h in range(heads):
@@ -122,10 +126,13 @@ def head_grid(
     """Every head's attention weights ``[H, n, n]`` as one tiled heatmap (one trace: fast).
 
     Heads are laid out ``per_row`` to a row with a blank column and row between tiles; the
-    blank cells are null, which Plotly leaves undrawn. Each tile keeps the token labels.
+    blank cells are null, which Plotly leaves undrawn. Each tile keeps the token labels; tiles
+    grow with the tokens, and past ``figures.TEXT_CELLS_MAX`` tokens they hold fewer per row.
     """
     w = np.asarray(weights, dtype=np.float64)
     h, n, _ = w.shape
+    if n > figures.TEXT_CELLS_MAX:
+        per_row = min(per_row, 2)
     cols = min(h, per_row)
     rows = -(-h // cols)
     z = np.full((rows * (n + 1) - 1, cols * (n + 1) - 1), np.nan)
@@ -145,19 +152,23 @@ def head_grid(
         "ygap": 1,
         "hovertemplate": "%{z:.4f}<extra></extra>",
     }
-    if h <= per_row:
+    if h <= per_row and n <= figures.TEXT_CELLS_MAX:
         trace["texttemplate"] = "%{z:.2f}"
     notes = [
         dict(x=(i % cols) * (n + 1) + (n - 1) / 2, y=(i // cols) * (n + 1) - 0.6, text=f"head {i + 1}",
              showarrow=False, yanchor="bottom", font=dict(size=13))
         for i in range(h)
     ]  # fmt: skip
-    axis = {"tickfont": {"size": 10}, "showgrid": False, "zeroline": False}
-    xticks = [labels[j] for _ in range(cols) for j in range(n)]
-    yticks = [labels[j] for _ in range(rows) for j in range(n)]
+    axis = {
+        "tickfont": {"size": 10 if n <= figures.TEXT_CELLS_MAX else 8},
+        "showgrid": False,
+        "zeroline": False,
+    }
+    xticks = [figures.plain(labels[j]) for _ in range(cols) for j in range(n)]
+    yticks = [figures.plain(labels[j]) for _ in range(rows) for j in range(n)]
     spec = figures.layout(
         title,
-        90 + 230 * rows,
+        90 + max(230, 12 * n) * rows,
         annotations=notes,
         xaxis={"tickvals": xt, "ticktext": xticks, "tickangle": -45, **axis},
         yaxis={"tickvals": yt, "ticktext": yticks, "autorange": "reversed", **axis},

@@ -13,10 +13,11 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core import book, mha_speed
+from core import book, mha_speed, tokens
 from core import multihead as mh
+from core import sentence as sent
 from core.config import GPT2_SMALL, AttentionConfig
-from core.tokens import TOKENS
+from core.sentence import Sentence
 from ui import checks, figures
 from ui import format as fmt
 from ui import multihead_figures as mf
@@ -66,12 +67,14 @@ def rerun_if_preset_stale(preset: str) -> None:
         st.rerun()
 
 
-def describe(kind: str, cfg: AttentionConfig, seed: int) -> str:
+def describe(kind: str, cfg: AttentionConfig, seed: int, s: Sentence) -> str:
     """One caption naming the weights and the inputs on screen."""
+    whose = "the book's six tokens" if s.is_book else f"your sentence's {s.n} tokens"
     inputs = (
-        "the book's six tokens, stacked twice (batch [2, 6, 3])"
-        if cfg.d_in == 3
-        else f"six stand-in embeddings torch.rand(6, {cfg.d_in}) after torch.manual_seed(0), stacked twice"
+        f"{whose}, stacked twice (batch [2, {s.n}, {s.width}])"
+        if cfg.d_in == s.width
+        else f"{s.n} stand-in embeddings torch.rand({s.n}, {cfg.d_in}) after torch.manual_seed(0), "
+        f"stacked twice (d_in {cfg.d_in} is not the sentence's width, {s.width})"
     )
     cls = "MultiHeadAttentionWrapper" if kind == "wrapper" else "MultiHeadAttention"
     return (
@@ -92,9 +95,10 @@ class Run:
 
 
 @st.cache_data(max_entries=32, show_spinner="Drawing the weights and running the forward pass…")
-def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int) -> Run:
-    """Draw the parameters and run the float64 forward on the example batch (cached: GPT-2's
-    2.4M parameters take a moment). Raises ``ValueError`` when the split class cannot split."""
+def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int, x: np.ndarray) -> Run:
+    """Draw the parameters and run the float64 forward on the sentence ``x`` [n, width], stacked
+    twice (stand-ins when ``d_in`` is not its width; cached: GPT-2's 2.4M parameters take a
+    moment). Raises ``ValueError`` when the split class cannot split."""
     cfg = AttentionConfig(d_in, d_out, heads, context_length)
     total = mh.counts(kind, cfg).total_params  # type: ignore[arg-type]
     if total > MAX_DRAWN_PARAMS:
@@ -108,18 +112,25 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
         )
     params = mh.init_params(kind, cfg, seed)  # type: ignore[arg-type]
     w, width = mh.query_matrix(params)
-    return Run(mh.forward(mh.example_batch(d_in), params), w, width)
+    return Run(mh.forward(sent.example_batch(x, d_in), params), w, width)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def figures_for(
-    kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int
+    kind: str,
+    d_in: int,
+    d_out: int,
+    heads: int,
+    seed: int,
+    context_length: int,
+    x: np.ndarray,
+    labels: tuple[str, ...],
 ) -> tuple[go.Figure, go.Figure, go.Figure]:
     """W_q's stripes, the per-head weights and the output, built once per setting.
 
     A resource cache (no copy): ``st.plotly_chart`` serialises a figure without changing it.
     """
-    r = run(kind, d_in, d_out, heads, seed, context_length)
+    r = run(kind, d_in, d_out, heads, seed, context_length, x)
     res = r.result
     assert res is not None and r.w_query is not None  # the page asks only for drawable settings
     cols = "1 column" if r.head_width == 1 else f"{r.head_width} columns"
@@ -128,13 +139,13 @@ def figures_for(
         r.head_width,
         title=f"W_q {list(r.w_query.shape)}, as XW_q reads it: {heads} stripes of {cols}",
     )
-    attn = mf.head_grid(res.weights[0], TOKENS, title="Attention weights, one heatmap per head")
+    attn = mf.head_grid(res.weights[0], labels, title="Attention weights, one heatmap per head")
     out = mf.striped_matrix(
         res.output[0],
         r.head_width if kind == "wrapper" else res.output.shape[-1],
-        row_labels=TOKENS,
+        row_labels=labels,
         title=f"Output {list(res.output.shape)}, first batch item",
-        height=260,
+        height=max(260, 100 + 15 * len(labels)),
     )
     return wq, attn, out
 
@@ -308,7 +319,7 @@ def exercise_3_2_section() -> None:
             "the same wrapper with softmax(dim=1)": [sci_row(r) for r in stale[0]],
             "the book's code today (dim=-1)": [fmt.vec(r) for r in now],
         },
-        index=list(TOKENS),
+        index=list(tokens.TOKENS),  # exercise 3.2 runs on the book's sentence
     )
     st.dataframe(table, width="stretch")
     sums = stale_w[0, 0].sum(axis=-1)

@@ -7,7 +7,17 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ui.figures import ACCENT, MUTED, PALETTE, SECOND, figure, heatmap_trace, layout
+from ui.figures import (
+    ACCENT,
+    MUTED,
+    PALETTE,
+    SECOND,
+    figure,
+    heatmap_axes,
+    heatmap_height,
+    heatmap_trace,
+    layout,
+)
 
 PART_COLOURS = {"attention": ACCENT, "layer norm": MUTED, "feed-forward": SECOND}
 BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
@@ -142,7 +152,8 @@ def difference_heatmap(
     dims = [f"dim {j + 1}" for j in range(d.shape[1])]
     trace = heatmap_trace(d, rows, dims, diverging=True, zmin=-bound, zmax=bound)
     trace["hovertemplate"] = "%{y}, %{x}: %{z:.3e}<extra></extra>"
-    return figure([trace], layout(title, height, yaxis={"autorange": "reversed"}))
+    _, y = heatmap_axes(len(rows), len(dims))
+    return figure([trace], layout(title, heatmap_height(len(rows), height), yaxis=y))
 
 
 def binary_size(n: int) -> str:

@@ -8,6 +8,8 @@ alone; and the mask hides how far back a token sits only within one layer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from core import block, book, limits, tokens
@@ -15,6 +17,7 @@ from core.block import BlockConfig, BlockParams
 from core.equivariance import PermutationTest
 from ui import checks
 from ui import format as fmt
+from ui.sentence import md
 
 T = tokens.TOKENS
 KV_CACHE_SOURCE = "rasbt/LLMs-from-scratch, ch04/03_kv-cache/README.md"
@@ -52,8 +55,11 @@ def first_token_text(first: limits.FirstToken) -> str:
     )
 
 
-def order_text(free: PermutationTest, masked: PermutationTest, perm: tuple[int, ...]) -> str:
-    """Why the shuffle changes nothing without the mask, what it moves with it, and what one layer hides."""
+def order_text(
+    free: PermutationTest, masked: PermutationTest, perm: tuple[int, ...], labels: Sequence[str]
+) -> str:
+    """Why the shuffle changes nothing without the mask, what it moves with it (``labels`` name the
+    sentence on screen), and what one layer hides (shown on the book's sentence)."""
     rounding = (
         "exactly 0"
         if free.gap == 0
@@ -66,9 +72,9 @@ def order_text(free: PermutationTest, masked: PermutationTest, perm: tuple[int, 
         before = perm[i] + 1
         saw = "only itself" if before == 1 else f"the first {before} tokens"
         moved = (
-            f"The largest change is **{T[perm[i]]}**: at position {before} it saw {saw}; moved to "
-            f"position {i + 1}, it sees "
-            + ("only itself." if i == 0 else ", ".join(f"*{T[j]}*" for j in perm[: i + 1]) + ".")
+            f"The largest change is **{md(labels[perm[i]])}**: at position {before} it saw {saw}; moved "
+            f"to position {i + 1}, it sees "
+            + ("only itself." if i == 0 else ", ".join(f"*{md(labels[j])}*" for j in perm[: i + 1]) + ".")
         )
     stack = limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), PREFIX_ORDER)
     shuffled = " ".join(T[i] for i in PREFIX_ORDER)
@@ -80,7 +86,8 @@ def order_text(free: PermutationTest, masked: PermutationTest, perm: tuple[int, 
         "Unmasked attention cannot tell *dog bites man* from *man bites dog*: each word gets the same "
         "output in both. In one layer, the mask tells a token which others came before it, never how far "
         "back or in what order. That is a fact about one layer. Reorder the five tokens before "
-        f"*{T[-1]}* (*{shuffled}*): after one causal layer its output moves by {fmt.sci(stack.one_layer)} "
+        f"*{T[-1]}* in the book's sentence (*{shuffled}*): after one causal layer its output moves by "
+        f"{fmt.sci(stack.one_layer)} "
         f"(rounding), after two stacked layers by {fmt.num(stack.two_layers)}, because each earlier token's "
         "first-layer output already depends on its own prefix (square weights, torch.rand(3, 3), seed "
         f"{limits.STACK_SEED}). Stacked causal layers can recover order; GPT models still add position "

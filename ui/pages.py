@@ -18,8 +18,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+# The reader's sentence (ui.sentence): its text, its embedding width and its embedding edits.
+SENTENCE_KEYS: tuple[str, ...] = ("text", "dim", "emb")
 # Keys several pages bind on purpose: one value that follows the reader from page to page.
-SHARED_KEYS: frozenset[str] = frozenset()
+SHARED_KEYS: frozenset[str] = frozenset(SENTENCE_KEYS)
 
 
 def _frozen(mapping: Mapping[str, str] | None = None) -> Mapping[str, str]:
@@ -35,6 +37,11 @@ class PageInfo:
     blurb: str  # one line for the Overview
     keys: tuple[str, ...] = ()  # every URL key the page's controls bind, conditional ones included
     legacy: Mapping[str, str] = field(default_factory=_frozen)  # old URL key -> key in ``keys``
+
+    @property
+    def follows_sentence(self) -> bool:
+        """Whether the page runs on the reader's sentence (it binds the sentence's keys)."""
+        return set(SENTENCE_KEYS) <= set(self.keys)
 
 
 # Keys of the weight-set control (ui.weights); its pages prefix them, all but Three matrices.
@@ -63,7 +70,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/replay:",
         "recap",
         "XXᵀ, a softmax, and why six outputs collapse onto one token.",
-        keys=("query", "key"),
+        keys=(*SENTENCE_KEYS, "query", "key"),
     ),
     PageInfo(
         "app_pages/three_matrices.py",
@@ -71,7 +78,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/grid_on:",
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
-        keys=("mode", *_WEIGHT_KEYS),
+        keys=(*SENTENCE_KEYS, "mode", *_WEIGHT_KEYS),
     ),
     PageInfo(
         "app_pages/masking.py",
@@ -79,7 +86,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/visibility_off:",
         "masking",
         "Two causal paths that look unrelated half-way and end identical; a zero is not a mask.",
-        keys=(*_prefixed("mask_", _WEIGHT_KEYS), "stage", "fill", "logits"),
+        keys=(*SENTENCE_KEYS, *_prefixed("mask_", _WEIGHT_KEYS), "stage", "fill", "logits"),
         legacy=_renamed("mask_", _WEIGHT_KEYS),
     ),
     PageInfo(
@@ -98,6 +105,7 @@ PAGES: tuple[PageInfo, ...] = (
         "learning-to-attend",
         "Gradient descent turns the dials: W_q and W_k fitted to a target pattern, mode by mode.",
         keys=(
+            *SENTENCE_KEYS,
             "target",
             "token",
             "learn_mode",
@@ -117,6 +125,7 @@ PAGES: tuple[PageInfo, ...] = (
         "what-comes-next",
         "A block's parameters, attention's blindness to order, and the KV cache.",
         keys=(
+            *SENTENCE_KEYS,
             "block",
             "emb_dim",
             "n_heads",
@@ -137,7 +146,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/grain:",
         "dropout",
         "Inverted dropout on causal weights: rows sum to 1 only on average, and row 1 dies half the time.",
-        keys=("p", "scaling", "generator", "drop_seed", "drop_draws"),
+        keys=(*SENTENCE_KEYS, "p", "scaling", "generator", "drop_seed", "drop_draws"),
         legacy=_renamed("drop_", ("seed", "draws")),
     ),
     PageInfo(
@@ -155,7 +164,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/view_column:",
         "multi-head",
         "One W_q sliced into stripes: the wrapper against the split class, and a stopwatch.",
-        keys=("preset", "kind", "heads", "d_in", "d_out", "mh_seed"),
+        keys=(*SENTENCE_KEYS, "preset", "kind", "heads", "d_in", "d_out", "mh_seed"),
         legacy=_renamed("mh_", ("seed",)),
     ),
 )

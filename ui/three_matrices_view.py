@@ -8,6 +8,8 @@ differently here and on the Recap because this page divides by ``√d_k``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -16,6 +18,7 @@ from core.attention import AttentionTrace
 from core.weights import WeightSet
 from ui import checks
 from ui import format as fmt
+from ui.sentence import md
 from ui.weights import MODE_LABELS
 
 T = tokens.TOKENS
@@ -23,13 +26,25 @@ WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "
 
 
 def denominators(tr: AttentionTrace) -> np.ndarray:  # -> [n]
-    """What softmax divides each row by in this trace: ``Σ_j exp(ω_ij / divisor)``."""
-    return attention.softmax_denominators(tr.scores, tr.divisor)
+    """What softmax divides each row by in this trace, as its natural log: ``log Σ_j exp(ω_ij / divisor)``
+    (finite even where the sum itself overflows float64)."""
+    return attention.log_softmax_denominators(tr.scores, tr.divisor)
 
 
-def modes_table(x: np.ndarray, ws: WeightSet) -> pd.DataFrame:
-    """Figure 01's three modes side by side: both errors, the journey–starts pair, the denominators."""
-    j, s = T.index("journey"), T.index("starts")
+def den_text(log_z: float) -> str:
+    """A denominator to 2 decimals, or as a power of e where float64 cannot hold it (past e^709)."""
+    return fmt.num(float(np.exp(log_z)), 2) if log_z < 709 else f"e^{fmt.num(log_z, 1)}"
+
+
+def dens_text(log_z: np.ndarray) -> str:
+    return ", ".join(den_text(v) for v in log_z)
+
+
+def modes_table(x: np.ndarray, ws: WeightSet, labels: Sequence[str], pair: tuple[int, int]) -> pd.DataFrame:
+    """Figure 01's three modes side by side: both errors, one pair of tokens both ways (the post's
+    journey and starts for the book's sentence), the denominators."""
+    j, s = pair
+    a, b = labels[j], labels[s]
     rows = []
     for m in attention.MODES:
         t = attention.attention_in_mode(x, ws, m)
@@ -38,9 +53,9 @@ def modes_table(x: np.ndarray, ws: WeightSet) -> pd.DataFrame:
                 "mode": MODE_LABELS[m],
                 "score error": fmt.num(attention.asymmetry_error(t.scores)),
                 "weight error": fmt.num(attention.asymmetry_error(t.weights)),
-                "journey → starts": fmt.num(t.weights[j, s]),
-                "starts → journey": fmt.num(t.weights[s, j]),
-                "row denominators Σⱼ exp(ωᵢⱼ/√d_k)": fmt.vec(denominators(t), 2),
+                f"{a} → {b}": fmt.num(t.weights[j, s]),
+                f"{b} → {a}": fmt.num(t.weights[s, j]),
+                "row denominators Σⱼ exp(ωᵢⱼ/√d_k)": f"[{dens_text(denominators(t))}]",
             }
         )
     return pd.DataFrame(rows).set_index("mode")
@@ -49,20 +64,28 @@ def modes_table(x: np.ndarray, ws: WeightSet) -> pd.DataFrame:
 def when_symmetric(tr: AttentionTrace, mode: str) -> str:
     """Exactly when the weights would be symmetric, and whether these are: the weight error's help."""
     dens = denominators(tr)
-    spread = f"here they run from {fmt.num(dens.min(), 2)} to {fmt.num(dens.max(), 2)}"
+    spread = f"here they run from {den_text(dens.min())} to {den_text(dens.max())}"
     if mode == "three":
         return (
             "With asymmetric scores, A = Aᵀ needs (ωᵢⱼ − ωⱼᵢ)/√d_k = log Zᵢ − log Zⱼ for every pair, "
             f"where Zᵢ is row i's denominator; {spread}."
         )
-    return f"With symmetric scores, A = Aᵀ exactly when all six row denominators Zᵢ are equal; {spread}."
+    return (
+        f"With symmetric scores, A = Aᵀ exactly when all {_count(len(dens))} row denominators Zᵢ are "
+        f"equal; {spread}."
+    )
 
 
-def denominators_paragraph(x: np.ndarray, ws: WeightSet) -> str:
-    """Why the weights are not symmetric with symmetric scores: the true denominators, the post's sums."""
+def denominators_paragraph(
+    x: np.ndarray, ws: WeightSet, labels: Sequence[str], pair: tuple[int, int], is_book: bool
+) -> str:
+    """Why the weights are not symmetric with symmetric scores: the true denominators, the post's sums
+    (named as the post's only when the book's sentence is on screen)."""
     none = attention.attention_in_mode(x, ws, "none")
-    j, s = T.index("journey"), T.index("starts")
+    j, s = pair
+    a, b = labels[j], labels[s]
     recap = attention.attention_without_weights(x)
+    n = len(labels)
     e = "e^{\\omega_{ij}/\\sqrt{d_k}}"
     dens = denominators(none)
     distinct = "all different" if len(np.unique(dens)) == len(dens) else "not all equal"
@@ -72,20 +95,26 @@ def denominators_paragraph(x: np.ndarray, ws: WeightSet) -> str:
         "With symmetric scores the weights are still not symmetric, and the reason is the softmax's "
         f"denominators. It divides row $i$ by $Z_i = \\sum_j {e}$, and "
         f"$A_{{ij}} = {e}/Z_i$ while $A_{{ji}} = {e}/Z_j$ (the scores are symmetric): "
-        "the two agree exactly when $Z_i = Z_j$. With no matrices the six denominators are "
-        f"{fmt.vec(dens, 2)[1:-1]}, {distinct}, so the weight error is "
+        f"the two agree exactly when $Z_i = Z_j$. With no matrices the {_count(n)} denominators are "
+        f"{dens_text(dens)}, {distinct}, so the weight error is "
         f"{fmt.num(attention.asymmetry_error(none.weights))}. Inputs whose denominators were all equal "
-        'would give a weight error of exactly 0: not symmetric "in any mode" is a fact about these six '
-        "tokens, not about attention.\n\n"
+        'would give a weight error of exactly 0: not symmetric "in any mode" is a fact about these '
+        f"{_count(n)} tokens, not about attention.\n\n"
         "The post explains the same error with the row sums of $XX^{\\top}$, "
-        f"{fmt.vec(none.scores.sum(axis=1))[1:-1]} (the post's numbers, and correct as sums). They are "
-        "sums of scores, not what the softmax divides by: the right conclusion from the wrong quantity.\n\n"
-        f"With no matrices, journey gives starts **{fmt.num(none.weights[j, s])}** here but "
+        f"{fmt.vec(none.scores.sum(axis=1))[1:-1]} ("
+        + ("the post's numbers, and correct as sums" if is_book else "here for your sentence")
+        + "). They are sums of scores, not what the softmax divides by: the right conclusion from the "
+        "wrong quantity.\n\n"
+        f"With no matrices, {md(a)} gives {md(b)} **{fmt.num(none.weights[j, s])}** here but "
         f"**{fmt.num(recap.weights[j, s])}** on the Recap. Same inputs, same scores: this page divides every "
         f"mode's scores by √d_k = {fmt.num(none.divisor)} before the softmax, as section 3.4 does, while the "
         "Recap follows section 3.3, which has no divisor. Dividing narrows the gaps between scores, "
         "which flattens each row's softmax toward uniform."
     )
+
+
+def _count(n: int) -> str:
+    return WORDS[n] if n < len(WORDS) else f"{n:,}"
 
 
 def count_text(tr: AttentionTrace) -> str:
@@ -141,7 +170,7 @@ def book_checks(x: np.ndarray) -> list[checks.Check]:
         checks.exact(
             "Softmax denominators Σⱼ exp(ωᵢⱼ/√2), no matrices",
             book.AUDIT["denominators_none"],
-            denominators(none_v1),
+            np.exp(denominators(none_v1)),
             checks.AUDIT,
             note="What each row is divided by: the weights are symmetric only if all six are equal",
         ),

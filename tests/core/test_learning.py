@@ -415,3 +415,17 @@ def test_search_is_deterministic_and_reports_what_it_ran():
         learning.search(X, PAIR, 2, starts=0)
     with pytest.raises(ValueError, match="d_out"):
         learning.realise(np.eye(3), 2)
+
+
+def test_linear_reach_on_sentences_the_book_never_had():
+    """One token has no other key to beat; a repeated word's key equals its twin's, so a row that must
+    pick one of the two is never right; past MAX_SEARCH_TOKENS the subsets are not tried."""
+    one = learning.linear_reach(np.array([[0.4, 0.2, 0.9]]), np.eye(1))
+    assert one is not None and one.rows == 1
+    x = np.array([[0.1, 0.8, 0.3], [0.6, 0.2, 0.5], [0.1, 0.8, 0.3]])  # tokens 1 and 3 are one word
+    # Rows 1 and 2 must attend most to token 1, whose key is token 3's: neither can. Row 3 can.
+    reach = learning.linear_reach(x, learning.target_pattern("previous", 3, 0))
+    assert reach is not None and reach.rows == 1 and reach.right == (False, False, True)
+    n = learning.MAX_SEARCH_TOKENS + 1
+    with pytest.raises(ValueError, match="up to"):
+        learning.linear_reach(np.random.default_rng(0).random((n, 3)), np.eye(n))

@@ -311,3 +311,11 @@ def test_naive_path_equals_the_books_section_3_5_1_code():
         np.testing.assert_allclose(ours.matrix, theirs.numpy(), rtol=0, atol=2e-7)
     leaky = masking.efficient_path(scores, d, 0.0)[-1].matrix
     np.testing.assert_allclose(leaky, zero_filled.numpy(), rtol=0, atol=2e-7)
+
+
+def test_a_row_whose_visible_weights_all_underflow_is_reported_not_raised():
+    scores = np.array([[0.0, 2_000.0], [0.0, 0.0]])  # the future beats the visible score by 2,000
+    naive = masking.naive_path(scores, 1.0)
+    assert masking.undefined_rows(naive[-1].matrix).tolist() == [0]
+    assert np.allclose(masking.efficient_path(scores, 1.0)[-1].matrix[0], [1.0, 0.0])
+    assert masking.undefined_rows(masking.naive_path(scores / 100, 1.0)[-1].matrix).size == 0

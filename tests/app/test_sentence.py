@@ -1,0 +1,279 @@
+"""The reader's sentence through AppTest: every token page follows it, its checks stay at the book's
+sentence, the controls edit it, and hostile sentences and edits strings never break a page."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from core import sentence as core_sentence
+from tests.app.conftest import assert_clean, metrics, open_page, widget
+from ui import sentence as ui_sentence
+from ui.pages import PAGES, SENTENCE_KEYS, SHARED_KEYS
+
+TOKEN_PAGES = [p for p in PAGES if "text" in p.keys]
+IDS = [p.url_path for p in TOKEN_PAGES]
+CAT = "the cat sat on the mat"
+CAT_LABELS = {"the", "cat", "sat", "on", "the²", "mat"}
+QUICK = {"steps": "100"}  # Learning trains 5,000 steps by default
+
+
+def chart_strings(at) -> set[str]:
+    """Every label a figure on the page shows: axis categories, tick texts, point texts."""
+    out: set[str] = set()
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        for trace in spec["data"]:
+            for field in ("x", "y", "text", "customdata"):
+                values = trace.get(field)
+                if isinstance(values, list):
+                    flat = [v for row in values for v in (row if isinstance(row, list) else [row])]
+                    out |= {v for v in flat if isinstance(v, str)}
+        for name, axis in spec["layout"].items():
+            if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
+                out |= set(axis.get("ticktext", []))
+    return out
+
+
+def checks_tally(at) -> tuple[int, int, str]:
+    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
+    passed, total = exp.label.removeprefix("Checks against the book: ").removesuffix(" match").split(" of ")
+    note = " ".join(c.value for c in exp.caption)
+    return int(passed), int(total), note
+
+
+def warnings(at) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+def test_the_sentence_keys_are_declared_shared_and_bound_by_every_token_page():
+    assert ui_sentence.KEYS == SENTENCE_KEYS and set(SENTENCE_KEYS) <= SHARED_KEYS
+    names = {p.url_path for p in TOKEN_PAGES}
+    assert names == {
+        "recap",
+        "three-matrices",
+        "learning-to-attend",
+        "masking",
+        "dropout",
+        "multi-head",
+        "what-comes-next",
+    }
+    assert all(set(SENTENCE_KEYS) <= set(p.keys) for p in TOKEN_PAGES)
+
+
+@pytest.mark.parametrize("info", TOKEN_PAGES, ids=IDS)
+def test_every_token_page_shows_the_sentences_tokens_in_its_figures(info):
+    at = open_page(info.path, {"text": CAT, **QUICK})
+    assert_clean(at)
+    assert CAT_LABELS.issubset(chart_strings(at)), info.url_path
+    assert not ({"journey", "starts"} & chart_strings(at))
+    passed, total, note = checks_tally(at)
+    assert passed == total, "the checks must still run on the book's sentence"
+    if info.url_path != "what-comes-next":  # its checks are GPT-2's counts: no tokens in them
+        assert "these checks run on the book's" in note
+    assert widget(at, "text").value == CAT
+
+
+@pytest.mark.parametrize("info", TOKEN_PAGES, ids=IDS)
+def test_at_the_books_sentence_the_checks_say_nothing_about_another(info):
+    at = open_page(info.path, QUICK)
+    passed, total, note = checks_tally(at)
+    assert passed == total and "your sentence" not in note
+    assert {"journey", "starts"} <= chart_strings(at)
+
+
+def test_recap_defaults_and_readouts_follow_the_sentence():
+    at = open_page("app_pages/recap.py", {"text": CAT})
+    assert widget(at, "query").value == "cat" and widget(at, "key").value == "sat"
+    assert widget(at, "query").options == ["the", "cat", "sat", "on", "the²", "mat"]
+    x = core_sentence.build(CAT).embeddings
+    assert metrics(at)["Raw affinity cat–sat"] == f"{x[1] @ x[2]:.4f}"
+    assert "36 dot products" in at.markdown[0].value
+    at = open_page("app_pages/recap.py", {"text": "solo"})
+    assert_clean(at)
+    assert metrics(at)["Mean pairwise distance, inputs"] == "—"
+
+
+def test_a_link_with_edits_and_width_reproduces_those_numbers():
+    query = {"text": CAT, "dim": "5", "emb": "_b57c-125"}
+    at = open_page("app_pages/recap.py", query)
+    assert_clean(at)
+    assert widget(at, "dim").value == 5 and widget(at, "emb").value == "_b57c-125"
+    s = core_sentence.build(CAT, 5, "_b57c-125")
+    assert s.embeddings[1, 1] == np.float32(0.57)
+    from core import attention
+
+    z = attention.attention_without_weights(s.embeddings).context[1]
+    assert metrics(at)["Context vector for cat"] == "[" + ", ".join(f"{v:.4f}" for v in z) + "]"
+    assert "1 of 5" not in warnings(at) and not at.warning
+
+
+def test_the_learning_token_and_targets_adapt_to_the_sentence():
+    at = open_page("app_pages/learning.py", {"text": CAT, "target": "A token you pick", **QUICK})
+    assert_clean(at)
+    assert widget(at, "token").value == "cat"
+    widget(at, "token").set_value("the²").run()
+    assert_clean(at)
+    target = json.loads(at.get("plotly_chart")[2].proto.spec)["data"][0]["text"]
+    assert target == [["0.0000"] * 4 + ["1.0000", "0.0000"]] * 6
+    text = " ".join(m.value for m in at.markdown)
+    assert "the and the² have the same embedding" in text
+
+
+def test_dropout_tables_and_draws_fit_the_sentence():
+    words = " ".join(f"w{i}" for i in range(32))
+    at = open_page("app_pages/dropout.py", {"text": words})
+    assert_clean(at)
+    table = at.dataframe[0].value
+    assert len(table) == 32 and table.index[-1] == "32: w31"
+    assert widget(at, "drop_draws").value == 2_000  # 10,000 draws of 32 × 32 would not fit
+    assert metrics(at)["Zero rows in this draw"].endswith("of 32")
+
+
+def test_multihead_runs_the_sentence_batch():
+    at = open_page("app_pages/multihead.py", {"text": CAT})
+    assert_clean(at)
+    assert metrics(at)["Output, split"] == "[2, 6, 2]"
+    assert "your sentence's 6 tokens, stacked twice (batch [2, 6, 3])" in " ".join(
+        c.value for c in at.caption
+    )
+    at = open_page("app_pages/multihead.py", {"text": "a b c d e f g h i j"})
+    assert metrics(at)["Output, wrapper"] == "[2, 10, 4]"
+
+
+def test_the_permutation_demo_reverses_any_sentence_and_restarts_when_it_changes():
+    at = open_page("app_pages/next.py", {"text": CAT})
+    assert_clean(at)
+    assert widget(at, "perm").value == "6 5 4 3 2 1"
+    assert "Shuffled sentence: **mat the² on sat cat the**" in " ".join(m.value for m in at.markdown)
+    widget(at, "text").set_value("one two three").run()
+    assert_clean(at)
+    assert widget(at, "perm").value == "3 2 1" and not at.warning
+
+
+def test_back_to_the_books_sentence_clears_text_width_and_edits():
+    at = open_page("app_pages/recap.py", {"text": CAT, "dim": "4", "emb": "a50"})
+    at.button(key="sentence_reset").click().run()
+    assert_clean(at)
+    assert widget(at, "text").value == core_sentence.BOOK_TEXT
+    assert widget(at, "dim").value == 3 and widget(at, "emb").value == ""
+    assert metrics(at)["Context vector for journey"] == "[0.4419, 0.6515, 0.5683]"
+
+
+def test_changing_the_sentence_keeps_the_edits_of_unchanged_tokens_only():
+    at = open_page("app_pages/recap.py", {"text": "a b c", "emb": "a50_b60_c70"})
+    widget(at, "text").set_value("a x c d").run()
+    assert_clean(at)
+    assert widget(at, "emb").value == "a50__c70"
+    widget(at, "dim").set_value(5).run()
+    assert widget(at, "emb").value == "a50__c70"
+
+
+def test_narrowing_the_width_drops_the_edits_of_removed_dimensions():
+    at = open_page("app_pages/recap.py", {"text": "a b", "dim": "5", "emb": "a10e20_d30"})
+    widget(at, "dim").set_value(4).run()
+    assert_clean(at)
+    assert widget(at, "emb").value == "a10_d30"
+
+
+HOSTILE_SENTENCES = {
+    "empty": ("", "empty"),
+    "whitespace": (" \t  ", "empty"),
+    "5,000 words": ("word " * 5_000, "first 32 tokens"),
+    "html": ("<script>alert(1)</script> <b>bold</b> <img src=x onerror=alert(1)>", "never rendered"),
+    "markdown": ("$x$ **b** [l](javascript:alert(1)) :red[x] `c`", None),
+    "rtl and controls": ("\u202eabc \u2067שלום\u2069 مرحبا a\x00b\x1bc", "removed"),
+    "emoji": ("🙂 👨\u200d👩\u200d👧 🏳️\u200d🌈 ❤️", None),
+    "one long word": ("x" * 400, None),
+    "numbers": ("1 2 3 1 2024-01-01", None),
+}
+
+
+@pytest.mark.parametrize("info", TOKEN_PAGES, ids=IDS)
+@pytest.mark.parametrize("case", list(HOSTILE_SENTENCES), ids=list(HOSTILE_SENTENCES))
+def test_a_hostile_sentence_gets_a_message_and_a_usable_page(info, case):
+    text, message = HOSTILE_SENTENCES[case]
+    at = open_page(info.path, {"text": text, **QUICK})
+    assert_clean(at)
+    assert at.title
+    if message:
+        assert message in warnings(at), warnings(at)
+    for md in at.markdown:  # a token reaches Markdown escaped: shown as text, never rendered
+        assert not re.search(r"(?<!\\)<(script|b>|img)", md.value), md.value
+        assert not re.search(r"(?<!\\)\$x", md.value), md.value
+    shown = chart_strings(at)
+    assert not any("<script" in s or "<b>" in s for s in shown)
+    passed, total, _ = checks_tally(at)
+    assert passed == total
+
+
+def test_html_in_a_token_reaches_plotly_escaped():
+    at = open_page("app_pages/recap.py", {"text": "<b>x</b> y"})
+    assert {"&lt;b&gt;x&lt;/b&gt;", "y"} <= chart_strings(at)
+    assert widget(at, "query").options[0] == "<b>x</b>"  # plain text where nothing renders it
+
+
+def test_five_thousand_words_in_a_link_are_cut_to_the_first_32_tokens():
+    at = open_page("app_pages/masking.py", {"text": "word " * 5_000})
+    assert_clean(at)
+    assert "the pages use its first 32 tokens" in warnings(at)
+    assert len(widget(at, "text").value.split()) == 32
+    assert at.query_params["text"] == widget(at, "text").value
+
+
+HOSTILE_EDITS = {
+    "malformed": "zz",
+    "truncated": "_b5",  # fine: a truncated number is still a number
+    "cut inside a cell": "_b",
+    "more tokens than the sentence": "a1_a1_a1_a1_a1_a1_a1",
+    "wider than the sentence": "p1",
+    "too long": "a1" * 2_000,
+    "twice": ["a1", "b2"],
+    "unicode": "a١",
+    "overflow": "a99999",
+    "script": "<script>alert(1)</script>",
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_EDITS), ids=list(HOSTILE_EDITS))
+@pytest.mark.parametrize("page", ["app_pages/recap.py", "app_pages/masking.py", "app_pages/next.py"])
+def test_a_hostile_edits_string_is_dropped_with_a_message(page, case):
+    payload = HOSTILE_EDITS[case]
+    at = open_page(page, {"text": CAT, "emb": payload})
+    assert_clean(at)
+    if case == "truncated":
+        assert widget(at, "emb").value == "_b5" and not at.warning
+        return
+    assert widget(at, "emb").value == ""
+    assert "emb" not in at.query_params
+    if case != "too long":  # a value longer than the box takes is dropped by the box itself
+        assert "embedding edits could not be used" in warnings(at)
+
+
+def test_extreme_edits_at_full_size_keep_every_page_finite():
+    """32 tokens, 16 wide, every cell at ±9.99: scores in the tens of thousands."""
+    words = " ".join(f"w{i}" for i in range(32))
+    every = {(r, d): 999 if (r + d) % 2 else -999 for r in range(32) for d in range(16)}
+    query = {"text": words, "dim": "16", "emb": core_sentence.format_edits(every), **QUICK}
+    for info in TOKEN_PAGES:
+        at = open_page(info.path, query)
+        assert_clean(at)
+        assert not at.warning or info.url_path == "multi-head", (info.url_path, warnings(at))
+
+
+def test_markdown_escaping_shows_a_label_as_typed():
+    assert ui_sentence.md("the") == "the"
+    assert ui_sentence.md("$x$ *a* [l](u) <b>") == r"\$x\$ \*a\* \[l\]\(u\) \<b\>"
+
+
+def test_masking_says_when_extreme_edits_make_the_naive_path_divide_zero_by_zero():
+    payload = "a-999b999c999d-999e999f999h-999i999_a999b999c999d999e-999f999g999h999j999"
+    at = open_page(
+        "app_pages/masking.py", {"text": "a b", "dim": "10", "emb": payload, "mask_weights": "Section 3.4"}
+    )
+    assert_clean(at)
+    assert "divides 0 by 0 in row 1" in warnings(at)
+    assert metrics(at)["Largest |naive − efficient|"] == "0/0"
