@@ -6,6 +6,7 @@ import streamlit as st
 from core import book, dropout, masking, tokens, weights
 from ui import checks, controls, figures
 from ui import dropout_figures as dfig
+from ui import dropout_study as study
 from ui import format as fmt
 
 T = tokens.TOKENS
@@ -19,13 +20,6 @@ CHECK_DRAWS = 20_000  # the post's zero-row figure; its mean row sums are read a
 def _resample() -> None:
     # A click cannot live in the URL, so Resample bumps the bound seed: the new view is a link too.
     st.session_state["seed"] = (st.session_state.get("seed", 123) + 1) % (SEED_MAX + 1)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def run(p: float, scale: bool, seed: int, draws: int, generator: str) -> dropout.DropoutStats:
-    """Dropout on the section 3.5 causal weights, ``draws`` times from ``seed``."""
-    w = masking.causal_weights(tokens.inputs(), weights.section_3_5())
-    return dropout.dropout_stats(w, dropout.keep_masks(seed, draws, len(T), p, generator), p, scale)
 
 
 p = controls.slider("Dropout rate p", 0.0, 0.9, dropout.BOOK_P, key="p", step=0.05, format="%.2f")
@@ -55,7 +49,7 @@ st.caption(
     "still reproduces the view."
 )
 
-stats = run(p, scale, seed, draws, generator)
+stats = study.study(p, scale, seed, draws, generator)
 row_sums = stats.first.sum(axis=1)
 dead = int((~stats.first.any(axis=1)).sum())
 
@@ -85,7 +79,7 @@ d1, d2 = st.columns(2)
 with d1:
     figures.show(
         dfig.running_mean_chart(
-            stats.running_mean, stats.expectation, stats.std, title="Running mean row sum"
+            stats.running_at, stats.running_mean, stats.expectation, stats.std, title="Running mean row sum"
         ),
         key="fig04_running",
     )
@@ -129,7 +123,8 @@ st.code(
 
 # The checks run at the book's settings (p = 0.5) on the current seed and generator.
 book_run = dropout.book_dropout_run(tokens.inputs(), weights.section_3_5())
-on, off = run(0.5, True, seed, CHECK_DRAWS, generator), run(0.5, False, seed, CHECK_DRAWS, generator)
+on = study.study(0.5, True, seed, CHECK_DRAWS, generator)
+off = study.study(0.5, False, seed, CHECK_DRAWS, generator)
 quoted = book.FIGURE_04
 rate_sd = dropout.zero_row_std(0.5, len(T))
 checks.expander(
@@ -159,16 +154,16 @@ checks.expander(
         checks.within(
             "Mean row sum, 10,000 draws, scaling on",
             quoted["mean_row_sum_scaled"],
-            on.running_mean[9_999],
+            on.mean_after(study.CHECK_DRAWS_MEAN),
             *dropout.sampling_band(on.expectation, on.std, 10_000),
-            live=fmt.num(on.running_mean[9_999], 3),
+            live=fmt.num(on.mean_after(study.CHECK_DRAWS_MEAN), 3),
         ),
         checks.within(
             "Mean row sum, 10,000 draws, scaling off",
             quoted["mean_row_sum_unscaled"],
-            off.running_mean[9_999],
+            off.mean_after(study.CHECK_DRAWS_MEAN),
             *dropout.sampling_band(off.expectation, off.std, 10_000),
-            live=fmt.num(off.running_mean[9_999], 3),
+            live=fmt.num(off.mean_after(study.CHECK_DRAWS_MEAN), 3),
         ),
     ],
     note="Quoted: PyTorch's printout of the book's section 3.5 code (run here) and the post's figure 04. "

@@ -7,6 +7,7 @@ from core import attention, book, learning, tokens, weights
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui.learning_figures import loss_curves
+from ui.learning_study import train
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
 TARGET_LABELS = {
@@ -65,13 +66,6 @@ step = controls.slider(
     help=f"Weights and attention are recorded every {every} steps.",
 )
 step = min(steps, step // every * every)  # a value kept from a longer run or typed into the URL
-
-
-@st.cache_data(max_entries=64, show_spinner="Training all three modes…")
-def train(kind: str, token: int, optimiser: str, lr: float, steps: int, w_query, w_key):
-    target = learning.target_pattern(kind, len(T), token)
-    config = learning.TrainConfig(optimiser, lr, steps, record_every=max(1, steps // 200))
-    return target, learning.train_modes(tokens.inputs(), target, w_query, w_key, config)
 
 
 target, runs = train(kind, token, optimiser, lr, steps, ws.w_query, ws.w_key)

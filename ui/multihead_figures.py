@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -49,8 +50,30 @@ def thin(
     return r, c, m[np.ix_(r, c)]
 
 
+@dataclass(frozen=True)
+class Thinned:
+    """What :func:`striped_matrix` draws of a matrix: the kept rows, columns and cells, with the
+    matrix's shape and largest |value|. A cache holds this instead of the matrix: a 1.3M-cell W_q
+    is 5.3 MB, this at most ``MAX_CELLS`` squared."""
+
+    rows: np.ndarray  # kept row indices  [r]
+    cols: np.ndarray  # kept column indices, thinned inside each head  [c]
+    cells: np.ndarray  # m[rows][:, cols]  [r, c]
+    shape: tuple[int, int]  # the whole matrix's
+    vmax: float  # the whole matrix's largest |value| (1 for a zero matrix): the colour scale
+    head_width: int
+
+
+def thinned(m: np.ndarray, head_width: int, max_cells: int = MAX_CELLS) -> Thinned:
+    """``m`` reduced to what its striped figure draws (see :func:`thin`)."""
+    m = np.asarray(m, dtype=np.float64)
+    head_width = max(1, min(int(head_width), m.shape[1]))
+    r, c, sub = thin(m, head_width, max_cells)
+    return Thinned(r, c, sub, (m.shape[0], m.shape[1]), float(np.abs(m).max()) or 1.0, head_width)
+
+
 def striped_matrix(
-    m: np.ndarray,
+    m: np.ndarray | Thinned,
     head_width: int,
     *,
     row_labels: Sequence[str] | None = None,
@@ -62,15 +85,15 @@ def striped_matrix(
 
     Each head is drawn in its own hue, white at 0 and full colour at the largest |value| of
     either sign; hover shows the signed value and its real row and column. Vertical lines and
-    labels mark the heads (none when there is a single group).
+    labels mark the heads (none when there is a single group). ``m`` may come already
+    :func:`thinned` (with its own head width), as a cache keeps it.
     """
-    m = np.asarray(m, dtype=np.float64)
-    head_width = max(1, min(int(head_width), m.shape[1]))
-    heads = max(1, m.shape[1] // head_width)
-    r, c, sub = thin(m, head_width, max_cells)
-    thinned = len(r) < m.shape[0] or len(c) < m.shape[1]
-    vmax = float(np.abs(m).max()) or 1.0
-    ys = list(row_labels) if row_labels is not None and not len(r) < m.shape[0] else [str(i + 1) for i in r]
+    t = m if isinstance(m, Thinned) else thinned(m, head_width, max_cells)
+    head_width, (n_rows, n_cols) = t.head_width, t.shape
+    heads = max(1, n_cols // head_width)
+    r, c, sub, vmax = t.rows, t.cols, t.cells, t.vmax
+    is_thin = len(r) < n_rows or len(c) < n_cols
+    ys = list(row_labels) if row_labels is not None and not len(r) < n_rows else [str(i + 1) for i in r]
     text_on = sub.size <= TEXT_CELLS
     data, shapes, notes = [], [], []
     for h in range(heads):
@@ -86,8 +109,8 @@ def striped_matrix(
             "zmax": vmax,
             "colorscale": [[0.0, hue], [0.5, "#ffffff"], [1.0, hue]],
             "showscale": False,
-            "xgap": 0 if thinned else 1,
-            "ygap": 0 if thinned else 1,
+            "xgap": 0 if is_thin else 1,
+            "ygap": 0 if is_thin else 1,
             "hovertemplate": f"head {h + 1}<br>row %{{y}}, column %{{x}}: %{{z:.4f}}<extra></extra>",
         }
         if text_on:

@@ -17,7 +17,7 @@ from core import book, mha_speed
 from core import multihead as mh
 from core.config import GPT2_SMALL, AttentionConfig
 from core.tokens import TOKENS
-from ui import checks, figures
+from ui import caches, checks, figures
 from ui import format as fmt
 from ui import multihead_figures as mf
 
@@ -86,12 +86,14 @@ class Run:
     """What the page draws for one setting, or why it draws nothing."""
 
     result: mh.MultiHeadResult | None
-    w_query: np.ndarray | None  # [d_in, width], head columns side by side
+    w_query: mf.Thinned | None  # [d_in, width], head columns side by side, as the figure draws it
     head_width: int
     error: str | None = None
 
 
-@st.cache_data(max_entries=32, show_spinner="Drawing the weights and running the forward pass…")
+@st.cache_data(
+    show_spinner="Drawing the weights and running the forward pass…", **caches.data("ui.multihead_view.run")
+)
 def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int) -> Run:
     """Draw the parameters and run the float64 forward on the example batch (cached: GPT-2's
     2.4M parameters take a moment). Raises ``ValueError`` when the split class cannot split."""
@@ -108,10 +110,14 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
         )
     params = mh.init_params(kind, cfg, seed)  # type: ignore[arg-type]
     w, width = mh.query_matrix(params)
-    return Run(mh.forward(mh.example_batch(d_in), params), w, width)
+    # The cache keeps what the stripes figure draws, not W_q itself (up to 5.3 MB): ui.caches.
+    return Run(mh.forward(mh.example_batch(d_in), params), mf.thinned(w, width), width)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(
+    show_spinner="Drawing W_q's stripes and every head's weights…",
+    **caches.resource("ui.multihead_view.figures_for"),
+)
 def figures_for(
     kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int
 ) -> tuple[go.Figure, go.Figure, go.Figure]:
@@ -289,7 +295,7 @@ CHECKS_NOTE = (
 )
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **caches.data("ui.multihead_view._book_outputs"))
 def _book_outputs() -> dict[str, np.ndarray]:
     x = mh.example_batch(3)
     toy, ex32 = AttentionConfig(), AttentionConfig(d_out=1)
