@@ -33,8 +33,15 @@ POST_DRAWS = 500  # the post's "hundreds" of draws: what its own sampling error 
 
 Sampler = Literal["exact", "brute"]
 SAMPLERS: tuple[Sampler, ...] = ("exact", "brute")
-BRUTE_MEMORY = 128 * 2**20  # bytes for one chunk of q and keys: half the 256 MB ceiling
-BRUTE_BUDGET = 30_000_000  # normal samples brute force may spend on one d_k (about a second)
+BRUTE_MEMORY = 16 * 2**20  # bytes for one chunk of q and keys (one draw may be more: 34 MB at most)
+# Normal samples brute force may spend on one d_k. The grid's d_k double, so a whole study costs
+# at most about twice this; 15M keeps the post's own setting (500 draws of 6 keys at d_k = 4,096,
+# 14.3M) within it, and a whole study plus the checks under 2 s on a 2-core machine.
+BRUTE_BUDGET = 15_000_000
+# Scores (draws × keys) one d_k of the study may sample: the grid's 19 d_k then take about a
+# second on a 2-core machine (about 100 ns a score, sampling and the statistic with and without
+# the divisor). 100,000 draws of 64 keys would be 6.4M scores a d_k, 30 s for the study.
+MAX_SCORES = 500_000
 CHUNK_DRAWS = 1 << 15  # draws sampled at once by the study, so the exact sampler stays small too
 
 
@@ -89,7 +96,9 @@ def log_odds_against_top(scores: np.ndarray) -> np.ndarray:  # [..., n] -> [...]
     w = np.asarray(scores, dtype=np.float64)
     if w.ndim == 0 or w.shape[-1] < 2:
         raise ValueError("a softmax Jacobian needs at least two scores per row")
-    keys = np.moveaxis(w, -1, 0)  # [n, ...]: one vector operation per key, fast for a short last axis
+    # [n, ...]: one vector operation per key. Contiguous, so each key is read as one block (a
+    # strided view reads a cache line per score: half the speed at 64 keys); same numbers.
+    keys = np.ascontiguousarray(np.moveaxis(w, -1, 0))
     top, second = np.array(keys[0]), np.full(keys.shape[1:], -np.inf)  # arrays even for one row
     for k in keys[1:]:  # the two largest scores (a tie gives top == second)
         np.maximum(second, np.minimum(top, k), out=second)
@@ -157,8 +166,9 @@ def sample_scores_brute(
     """Unscaled scores from materialised vectors: ``q`` [d_k] and keys [n, d_k] per draw, then dots.
 
     The post's way, and the check on :func:`sample_scores_exact`. Draws are made in chunks of
-    ``memory`` bytes (128 MB by default; one draw at d_k = 65,536 with 64 keys is 34 MB), so
-    the working set stays under 256 MB at any setting.
+    ``memory`` bytes (16 MB by default), so ten readers sampling at once stay under 200 MB. One
+    draw is never split: at d_k = 65,536 with 64 keys it is 34 MB, and only the bar chart's single
+    draw gets there (the study's budget stops brute force far below it).
     """
     _check_d_k(d_k)
     chunk = min(brute_chunk(d_k, n_keys, memory), draws)
@@ -185,6 +195,16 @@ def sample_scores(
     if sampler == "brute":
         return sample_scores_brute(rng, d_k, draws, n_keys)
     raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
+
+
+def affordable_draws(draws: int, n_keys: int, ladder: tuple[int, ...] | None = None) -> int:
+    """``draws``, or fewer when ``draws × n_keys`` passes :data:`MAX_SCORES`: the largest value of
+    ``ladder`` (the page's draw counts) within the budget, or the budget itself without a ladder."""
+    cap = max(1, MAX_SCORES // int(n_keys))
+    if draws <= cap:
+        return int(draws)
+    fits = [d for d in ladder or () if d <= cap]
+    return int(max(fits)) if fits else cap
 
 
 def study_grid(config: StudyConfig) -> tuple[int, ...]:
