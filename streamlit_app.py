@@ -4,13 +4,17 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.pages import PAGES
+from ui.pages import ABOUT, PAGES
 
 st.set_page_config(
     page_title="Attention, with weights",
     page_icon=str(Path(__file__).parent / "ui" / "assets" / "favicon.png"),  # local: no CDN fetch
     layout="wide",
     initial_sidebar_state="expanded",
+    # With toolbarMode = "minimal" and no menu item, Streamlit hides its whole toolbar, and with
+    # it the running indicator: a reader could not tell a pending rerun from a settled page.
+    # One item keeps the toolbar, the indicator, and a menu holding only this.
+    menu_items={"About": ABOUT},
 )
 
 pages = [

@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+ABOUT = (
+    "**Attention, with weights**: chapter 3 of *Build a Large Language Model (From Scratch)* as live "
+    "figures. Every number is computed here, in NumPy, from the book's six tokens and seeded weights."
+)
+
 
 @dataclass(frozen=True)
 class PageInfo:
