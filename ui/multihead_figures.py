@@ -31,6 +31,17 @@ def _starts(size: int, parts: int) -> np.ndarray:
     return np.array([a for a, b in itertools.pairwise(edges) if b > a])
 
 
+def _kept(shape: tuple[int, ...], head_width: int, max_cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and columns :func:`thin` keeps of a matrix of ``shape``."""
+    rows, cols = shape
+    heads = max(1, cols // head_width)
+    r = _starts(rows, max_cells)
+    c = np.concatenate(
+        [h * head_width + _starts(head_width, max(1, max_cells // heads)) for h in range(heads)]
+    )
+    return r, c
+
+
 def thin(
     m: np.ndarray, head_width: int, max_cells: int = MAX_CELLS
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -40,14 +51,9 @@ def thin(
     its maximum near the bound everywhere, and either would draw flat bands with no texture.
     Columns are thinned inside each head, so no drawn column belongs to two heads.
     """
-    m = np.asarray(m, dtype=np.float64)
-    rows, cols = m.shape
-    heads = max(1, cols // head_width)
-    r = _starts(rows, max_cells)
-    c = np.concatenate(
-        [h * head_width + _starts(head_width, max(1, max_cells // heads)) for h in range(heads)]
-    )
-    return r, c, m[np.ix_(r, c)]
+    m = np.asarray(m)
+    r, c = _kept(m.shape, head_width, max_cells)
+    return r, c, m[np.ix_(r, c)].astype(np.float64)
 
 
 @dataclass(frozen=True)
@@ -65,11 +71,13 @@ class Thinned:
 
 
 def thinned(m: np.ndarray, head_width: int, max_cells: int = MAX_CELLS) -> Thinned:
-    """``m`` reduced to what its striped figure draws (see :func:`thin`)."""
-    m = np.asarray(m, dtype=np.float64)
+    """``m`` reduced to what its striped figure draws (see :func:`thin`), read in place: only the
+    kept cells are converted to float64, so a 5.3 MB float32 W_q costs no 10.6 MB copy."""
+    m = np.asarray(m)
     head_width = max(1, min(int(head_width), m.shape[1]))
-    r, c, sub = thin(m, head_width, max_cells)
-    return Thinned(r, c, sub, (m.shape[0], m.shape[1]), float(np.abs(m).max()) or 1.0, head_width)
+    r, c, cells = thin(m, head_width, max_cells)
+    vmax = float(max(np.max(m), -np.min(m)))  # the largest |value|, without an abs() copy
+    return Thinned(r, c, cells, (m.shape[0], m.shape[1]), vmax or 1.0, head_width)
 
 
 def striped_matrix(

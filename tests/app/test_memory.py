@@ -14,6 +14,7 @@ import random
 import tracemalloc
 
 import pytest
+import streamlit as st
 
 from bench.controls import random_setting, read_controls
 from tests.app.conftest import assert_clean, metrics, open_page
@@ -55,3 +56,39 @@ def test_session_state_holds_no_large_values(info):
         assert sizes, "no session state read: the test would pass on anything"
         big = {k: s for k, s in sizes.items() if s > 16 * 1024}
         assert not big, big
+
+
+# The heaviest computation of each page that has one: Divide by √d_k at 100,000 draws of 64 keys
+# and with brute force at d_k = 65,536 (one draw of q and 64 keys is 34 MB, the largest single
+# array in the app), Dropout at 100,000 PyTorch draws, Multi-head's largest drawable W_q.
+HEAVY = [
+    ("app_pages/scaling.py", {"keys": "64", "d_k": "65536", "draws": "100000", "divisor": "false"}),
+    (
+        "app_pages/scaling.py",
+        {"sampler": "Brute force: q and keys", "keys": "64", "d_k": "65536", "draws": "100"},
+    ),
+    ("app_pages/dropout.py", {"generator": "PyTorch", "p": "0.9", "draws": "100000"}),
+    (
+        "app_pages/multihead.py",
+        {"preset": "Custom", "kind": "Wrapper", "d_in": "384", "d_out": "384", "heads": "9"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "query"), HEAVY, ids=["exact", "brute", "dropout", "multihead"])
+def test_no_computation_allocates_more_than_about_50_mb_at_once(path, query):
+    # Ten readers at once multiply a transient; before the fix brute force took 128 MB chunks and
+    # Dropout made 100,000 draws as whole arrays (over 100 MB).
+    open_page(path)  # the page's imports, outside the count
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        at = open_page(path, query)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert_clean(at)
+    assert at.get("plotly_chart"), "the heavy view drew nothing: the test measured nothing"
+    assert peak < 50 * MB, f"{peak / MB:.1f} MB at once"
