@@ -12,15 +12,16 @@ in all. Needs Chromium and Playwright (``tests/e2e``); each part starts its own
    server's peak resident memory over the session, then its resident memory once the tab has been
    closed and Streamlit has dropped the disconnected session (``server.disconnectedSessionTTL``,
    120 s by default, plus a margin).
-2. **Ten readers at the heaviest settings.** Each page's slowest setting is found as
-   ``bench worst`` finds it (one pass); the ten readers are spread over the five slowest pages,
-   each reader with its own seed where the page has one (so no two share a cache entry), all ten
-   opened at once; the Dropout readers then press Resample three times. Peak, then resident
+2. **Ten readers at the heaviest settings.** The ten readers are spread over the four pages
+   that compute and cache, each at its slowest setting as ``bench worst`` found it, each reader
+   with its own seed where the page has one (so no two share a cache entry), all ten opened at
+   once; the Dropout readers then press Resample three times. Peak, then resident
    memory after all ten have closed and the sessions have expired.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -42,21 +43,23 @@ def _server_and_browser():
     return Server, path, CHROMIUM_FLAGS
 
 
-def plan(n: int, rng: random.Random, high_corners: bool = False) -> list[tuple[object, dict[str, str]]]:
+def plan(
+    n: int, rng: random.Random, high_corners: bool = False, pages: tuple[str, ...] | None = None
+) -> list[tuple[object, dict[str, str]]]:
     """``n`` (page, random legal setting) pairs, every page in turn, in a shuffled order each round;
-    with ``high_corners``, first every page with each of its ranges and ladders at the high end."""
+    with ``high_corners``, first every page with each of its ranges and ladders at the high end.
+    ``pages`` (url paths) limits the session to those pages."""
     from bench.controls import random_setting, read_controls
     from ui.pages import PAGES
 
-    controls = {p.url_path: read_controls(p.path) for p in PAGES}
+    chosen = [p for p in PAGES if pages is None or p.url_path in pages]
+    controls = {p.url_path: read_controls(p.path) for p in chosen}
     out: list[tuple[object, dict[str, str]]] = []
     if high_corners:
-        out += [
-            (p, {c.key: c.values[-1] if c.ordered else c.default for c in controls[p.url_path]})
-            for p in PAGES
-        ]
+        for p in chosen:
+            out.append((p, {c.key: c.values[-1] if c.ordered else c.default for c in controls[p.url_path]}))
     while len(out) < n:
-        order = list(PAGES)
+        order = list(chosen)
         rng.shuffle(order)
         out += [(p, random_setting(controls[p.url_path], rng, extreme_share=0.25)) for p in order]
     return out[:n]
@@ -80,20 +83,27 @@ def long_session(server, browser, steps: list[tuple[object, dict[str, str]]]) ->
     return rss.peak(server.proc.pid), time.perf_counter() - t0
 
 
+HEAVY = ("divide-by-sqrt-dk", "dropout", "learning-to-attend", "multi-head")  # the pages that cache
+
+
 def readers_plan(quick: bool) -> list[tuple[object, dict[str, str]]]:
-    """``READERS`` (page, setting) pairs at the slowest pages' slowest settings, distinct seeds."""
-    from bench.bench_worst import cold_run, worst_settings
+    """``READERS`` (page, setting) pairs over the four pages that compute and cache, each at its
+    slowest setting as ``bench worst`` last found it (``artifacts/worst.json``; a quick search
+    when it is missing), each reader with its own seed where the page has one."""
+    from bench.bench_worst import FOUND, worst_settings
+    from tests.e2e.conftest import ROOT
     from ui.pages import PAGES
 
     info = {p.url_path: p for p in PAGES}
-    found = []
-    for page, setting, _ in worst_settings(quick=True):
-        trial, _ = cold_run(info[page].path, setting)
-        found.append((trial.first_s, page, setting))
-    heavy = [(page, setting) for _, page, setting in sorted(found, reverse=True)[: 3 if quick else 5]]
+    path = ROOT / FOUND
+    if path.exists():
+        found = json.loads(path.read_text(encoding="utf-8"))
+    else:
+        found = {page: setting for page, setting, _ in worst_settings(quick=True) if page in HEAVY}
     out = []
     for i in range(READERS):
-        page, setting = heavy[i % len(heavy)]
+        page = HEAVY[i % len(HEAVY)]
+        setting = found.get(page, {})
         if "seed" in setting:  # each reader its own cache entry: the worst case for memory
             setting = {**setting, "seed": str(int(setting["seed"]) // 2 + i)}
         out.append((info[page], setting))

@@ -25,6 +25,7 @@ imports, so the absolute peak reads higher than a server's; the added MB is the 
 from __future__ import annotations
 
 import gc
+import json
 import statistics
 import time
 from collections.abc import Iterator
@@ -148,11 +149,19 @@ def worst_settings(quick: bool = False) -> Iterator[tuple[str, Setting, list[Con
         yield info.url_path, search(info.path, controls, passes=1 if quick else 3).setting, controls
 
 
+FOUND = "artifacts/worst.json"  # the settings found, for bench memory's readers
+
+
 def run(quick: bool) -> Iterator[Row]:
+    from tests.e2e.conftest import ROOT
     from ui.pages import PAGES
 
     paths = {p.url_path: p.path for p in PAGES}
+    found: dict[str, Setting] = {}
     for page, setting, controls in worst_settings(quick):
+        found[page] = setting
+        (ROOT / FOUND).parent.mkdir(exist_ok=True)
+        (ROOT / FOUND).write_text(json.dumps(found, indent=1, ensure_ascii=False), encoding="utf-8")
         (a, _), (b, at) = cold_run(paths[page], setting), cold_run(paths[page], setting)
         first = min((a, b), key=lambda t: t.first_s)
         warm, warm_cpu = warm_median(at, 5 if quick else 15)
