@@ -231,14 +231,19 @@ def test_mask_chunks_are_the_one_array_in_pieces(generator, p):
 
 @pytest.mark.parametrize("generator", ["numpy", "torch"])
 def test_the_chunked_study_gives_the_numbers_of_the_whole_array(generator):
+    # The reference is the one-array computation the page used before: every draw at once.
     keep = dropout.keep_masks(3, 10_000, N, 0.4, generator)
-    whole = dropout.dropout_stats(W, keep, 0.4)
+    dropped = dropout.apply_dropout(W, keep, 0.4)  # [draws, n, n]
+    row_sums = dropped.sum(axis=-1)
     chunked = dropout.dropout_study(W, 3, 10_000, 0.4, True, generator)
-    np.testing.assert_array_equal(chunked.first, whole.first)
-    np.testing.assert_array_equal(chunked.running_mean, whole.running_mean)  # sequential either way
+    np.testing.assert_array_equal(chunked.first, dropped[0])
+    np.testing.assert_array_equal(
+        chunked.running_mean, np.cumsum(row_sums.mean(axis=-1)) / np.arange(1, 10_001)
+    )
     np.testing.assert_array_equal(chunked.running_at, np.arange(1, 10_001))
-    np.testing.assert_array_equal(chunked.zero_rate, whole.zero_rate)
-    np.testing.assert_allclose(chunked.row_sum_mean, whole.row_sum_mean, rtol=1e-12)
+    np.testing.assert_array_equal(chunked.zero_rate, np.mean(~np.any(dropped != 0.0, axis=-1), axis=0))
+    np.testing.assert_allclose(chunked.row_sum_mean, row_sums.mean(axis=0), rtol=1e-12)
+    assert chunked.draws == 10_000
 
 
 def test_a_recorded_study_keeps_the_running_mean_only_where_asked():
