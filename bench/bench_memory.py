@@ -49,7 +49,7 @@ def plan(
     """``n`` (page, random legal setting) pairs, every page in turn, in a shuffled order each round;
     with ``high_corners``, first every page with each of its ranges and ladders at the high end.
     ``pages`` (url paths) limits the session to those pages."""
-    from bench.controls import random_setting, read_controls
+    from bench.controls import query, random_setting, read_controls
     from ui.pages import PAGES
 
     chosen = [p for p in PAGES if pages is None or p.url_path in pages]
@@ -62,7 +62,7 @@ def plan(
         order = list(chosen)
         rng.shuffle(order)
         out += [(p, random_setting(controls[p.url_path], rng, extreme_share=0.25)) for p in order]
-    return out[:n]
+    return [(p, query(s, controls[p.url_path])) for p, s in out[:n]]
 
 
 def long_session(server, browser, steps: list[tuple[object, dict[str, str]]]) -> tuple[int, float]:
@@ -84,6 +84,7 @@ def long_session(server, browser, steps: list[tuple[object, dict[str, str]]]) ->
 
 
 HEAVY = ("divide-by-sqrt-dk", "dropout", "learning-to-attend", "multi-head")  # the pages that cache
+SEEDED = ("divide-by-sqrt-dk", "dropout", "multi-head")  # with a seed control in the sidebar
 
 
 def readers_plan(quick: bool) -> list[tuple[object, dict[str, str]]]:
@@ -104,8 +105,8 @@ def readers_plan(quick: bool) -> list[tuple[object, dict[str, str]]]:
     for i in range(READERS):
         page = HEAVY[i % len(HEAVY)]
         setting = found.get(page, {})
-        if "seed" in setting:  # each reader its own cache entry: the worst case for memory
-            setting = {**setting, "seed": str(int(setting["seed"]) // 2 + i)}
+        if page in SEEDED:  # each reader its own cache entry: the worst case for memory
+            setting = {**setting, "seed": str(int(setting.get("seed", "0")) // 2 + i)}
         out.append((info[page], setting))
     return out
 

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bench import rss
-from bench.controls import Control, Setting, describe, read_controls
+from bench.controls import Control, Setting, describe, query, read_controls
 
 SLOWER = 1.15  # a trial replaces the current worst only when this much slower (plus 5 ms)
 
@@ -46,8 +46,9 @@ class Trial:
     added_mb: float  # that peak minus the resident memory just before the run
 
 
-def cold_run(path: str, setting: Setting, timeout: float = 900):
-    """Clear every cache, open ``path`` at ``setting`` in a fresh session; the trial and the AppTest."""
+def cold_run(path: str, setting: Setting, timeout: float = 900, controls: list[Control] | None = None):
+    """Clear every cache, open ``path`` at ``setting`` in a fresh session; the trial and the AppTest.
+    With ``controls``, the URL leaves out the values at their default, as the app's own links do."""
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
@@ -58,7 +59,7 @@ def cold_run(path: str, setting: Setting, timeout: float = 900):
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.run()
     at.query_params.clear()
-    at.query_params.update(setting)
+    at.query_params.update(query(setting, controls) if controls else setting)
     at.switch_page(path)
     gc.collect()
     before = rss.current()
@@ -89,14 +90,14 @@ def starts(controls: list[Control]) -> list[Setting]:
 
 def ascend(path: str, controls: list[Control], start: Setting, passes: int) -> Trial:
     """Coordinate ascent from ``start`` over the controls' extremes (module docstring)."""
-    worst, _ = cold_run(path, start)
+    worst, _ = cold_run(path, start, controls=controls)
     for _ in range(passes):
         moved = False
         for c in controls:
             for value in c.extremes:
                 if value == worst.setting[c.key]:
                     continue
-                trial, _ = cold_run(path, {**worst.setting, c.key: value})
+                trial, _ = cold_run(path, {**worst.setting, c.key: value}, controls=controls)
                 if trial.cpu_s > worst.cpu_s * SLOWER + 0.005:
                     worst, moved = trial, True
         if not moved:
@@ -159,10 +160,10 @@ def run(quick: bool) -> Iterator[Row]:
     paths = {p.url_path: p.path for p in PAGES}
     found: dict[str, Setting] = {}
     for page, setting, controls in worst_settings(quick):
-        found[page] = setting
+        found[page] = query(setting, controls)
         (ROOT / FOUND).parent.mkdir(exist_ok=True)
         (ROOT / FOUND).write_text(json.dumps(found, indent=1, ensure_ascii=False), encoding="utf-8")
-        (a, _), (b, at) = cold_run(paths[page], setting), cold_run(paths[page], setting)
+        (a, _), (b, at) = (cold_run(paths[page], setting, controls=controls) for _ in range(2))
         first = min((a, b), key=lambda t: t.first_s)
         warm, warm_cpu = warm_median(at, 5 if quick else 15)
         yield Row(

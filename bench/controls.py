@@ -99,6 +99,13 @@ def random_setting(controls: list[Control], rng: random.Random, extreme_share: f
     return setting
 
 
+def query(setting: Setting, controls: list[Control]) -> Setting:
+    """The URL of ``setting`` as the app writes it: a control at its default is left out. It
+    matters: a link naming a preset and none of its values applies the preset (Multi-head)."""
+    defaults = {c.key: c.default for c in controls}
+    return {k: v for k, v in setting.items() if defaults.get(k) != v}
+
+
 def describe(setting: Setting, controls: list[Control]) -> str:
     """``key=value`` for every control away from its default (``defaults`` when none is)."""
     defaults = {c.key: c.default for c in controls}
