@@ -137,7 +137,7 @@ class Row:
         return (
             f"worst {self.page}: first run {self.first_ms:,.0f} ms (cpu {self.first_cpu_ms:,.0f}), "
             f"warm median {self.warm_ms:,.0f} ms (cpu {self.warm_cpu_ms:,.0f}), "
-            f"peak {self.peak_mb:,.0f} MB (+{self.added_mb:,.0f}) | {self.settings}"
+            f"peak {self.peak_mb:,.0f} MB (+{max(self.added_mb, 0):,.0f}) | {self.settings}"
         )
 
 
