@@ -4,7 +4,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import allocator
 from ui.pages import ABOUT, PAGES
+
+allocator.tune()  # once per process: freed NumPy arrays go back to the OS (see ui/allocator.py)
 
 st.set_page_config(
     page_title="Attention, with weights",
