@@ -1,6 +1,5 @@
 """Dropout (figure 04): the row that sums to zero, and why the survivors are scaled up."""
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -9,6 +8,7 @@ from core.sentence import weights_for
 from ui import checks, controls, figures
 from ui import dropout_checks as dchecks
 from ui import dropout_figures as dfig
+from ui import dropout_study as study
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.sentence import checks_note, sentence_control
@@ -25,13 +25,6 @@ MAX_CELLS = DRAWS[-1] * 6 * 6  # draws × n²: the book's 100,000 draws of 6 × 
 def _resample() -> None:
     # A click cannot live in the URL, so Resample bumps the bound seed: the new view is a link too.
     st.session_state["drop_seed"] = (st.session_state.get("drop_seed", 123) + 1) % (SEED_MAX + 1)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def run(p: float, scale: bool, seed: int, draws: int, generator: str, x: np.ndarray) -> dropout.DropoutStats:
-    """Dropout on the section 3.5 causal weights of inputs ``x``, ``draws`` times from ``seed``."""
-    w = masking.causal_weights(x, weights_for(weights.section_3_5(), x.shape[1]))
-    return dropout.dropout_stats(w, dropout.keep_masks(seed, draws, len(x), p, generator), p, scale)
 
 
 p = controls.slider("Dropout rate p", 0.0, 0.9, dropout.BOOK_P, key="p", step=0.05, format="%.2f")
@@ -69,7 +62,7 @@ st.caption(
     "still reproduces the view."
 )
 
-stats = run(p, scale, seed, draws, generator, sentence.embeddings)
+stats = study.study(p, scale, seed, draws, generator, sentence.embeddings)
 row_sums = stats.first.sum(axis=1)
 dead = int((~stats.first.any(axis=1)).sum())
 
@@ -108,7 +101,7 @@ d1, d2 = st.columns(2)
 with d1:
     figures.show(
         dfig.running_mean_chart(
-            stats.running_mean, stats.expectation, stats.std, title="Running mean row sum"
+            stats.running_at, stats.running_mean, stats.expectation, stats.std, title="Running mean row sum"
         ),
         key="fig04_running",
     )
@@ -163,8 +156,8 @@ reproduce_ui.expander(
 bx = tokens.inputs()
 book_run = dropout.book_dropout_run(bx, weights.section_3_5())
 bw = masking.causal_weights(bx, weights.section_3_5())
-on = run(dropout.BOOK_P, True, seed, dchecks.CHECK_DRAWS, generator, bx)
-off = run(dropout.BOOK_P, False, seed, dchecks.CHECK_DRAWS, generator, bx)
+on = study.study(dropout.BOOK_P, True, seed, dchecks.CHECK_DRAWS, generator, bx)
+off = study.study(dropout.BOOK_P, False, seed, dchecks.CHECK_DRAWS, generator, bx)
 checks.expander(
     dchecks.book_checks(bw, book_run, on, off),
     note=checks_note(

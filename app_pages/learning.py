@@ -9,6 +9,7 @@ from ui import format as fmt
 from ui import learning_readouts as rd
 from ui import reproduce as reproduce_ui
 from ui.learning_figures import loss_curves
+from ui.learning_study import train
 from ui.sentence import checks_note, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
@@ -73,7 +74,7 @@ width = controls.select_slider(
 )
 ws3 = weight_set_control(prefix="learn_")  # d_in = 3, as the book's sentence takes them
 ws = rd.widen(weights_for(ws3, sentence.width), width)
-every = max(1, steps // 200)
+every = learning.record_every(steps, sentence.n)
 step = controls.slider(
     "Step shown",
     0,
@@ -84,13 +85,6 @@ step = controls.slider(
     help=f"Weights and attention are recorded every {every} steps.",
 )
 step = min(steps, step // every * every)  # a value kept from a longer run or typed into the URL
-
-
-@st.cache_data(max_entries=64, show_spinner="Training all three modes…")
-def train(kind: str, token: int, optimiser: str, lr: float, steps: int, w_query, w_key, x):
-    target = learning.target_pattern(kind, len(x), token)
-    config = learning.TrainConfig(optimiser, lr, steps, record_every=max(1, steps // 200))
-    return target, learning.train_modes(x, target, w_query, w_key, config)
 
 
 X = sentence.embeddings

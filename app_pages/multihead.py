@@ -76,7 +76,7 @@ else:
     if width == 1:
         st.warning(view.HEAD_DIM_1, icon=":material/visibility_off:")
     run = view.run(kind, d_in, d_out, heads, seed, cfg.context_length, s.embeddings)
-    if run.result is None:
+    if run.error is not None:
         st.info(run.error, icon=":material/info:")
     else:
         wq, attn, out = view.figures_for(
@@ -90,7 +90,7 @@ else:
         if kind == "split":
             st.caption("out_proj mixes the heads, so the output has no stripes; the line before it does.")
         st.subheader("The shape trace, as it ran")
-        trace = view.trace_table(run.result, kind, heads)
+        trace = view.trace_table(run.steps, kind, heads)
         st.dataframe(trace, width="stretch", hide_index=True, height=35 * (len(trace) + 1) + 3)
 
 if cfg.divisible:

@@ -18,7 +18,7 @@ SAMPLER_LABELS = {"exact": "Exact: |q|·z", "brute": "Brute force: q and keys"}
 
 d_k = controls.select_slider("d_k, the query and key width", scaling.D_K_GRID, key="d_k", default=64)
 divisor = controls.toggle("Divide the scores by √d_k", True, key="divisor")
-draws = controls.select_slider("Draws", DRAWS, key="draws", default=500, help="The post used hundreds.")
+wanted = controls.select_slider("Draws", DRAWS, key="draws", default=500, help="The post used hundreds.")
 n_keys = controls.slider("Keys per row", 2, 64, 6, key="keys", help="The post's toy has six tokens.")
 seed = controls.slider(
     "Seed", 0, 999, 0, key="dk_seed", help="Same seed, same draws: every figure is reproducible."
@@ -31,6 +31,7 @@ sampler = controls.radio(
     format_func=SAMPLER_LABELS.__getitem__,
     captions=("O(n) a draw, any d_k", "materialises q and the keys"),
 )
+draws = scaling.affordable_draws(wanted, n_keys, DRAWS)
 config = scaling.StudyConfig(draws, n_keys, seed, sampler)
 
 st.title("Divide by √d_k")
@@ -41,6 +42,13 @@ st.markdown(
     "off, drag $d_k$ past a thousand, and watch the bars give up."
 )
 
+if draws < wanted:
+    st.info(
+        f"{wanted:,} draws of {n_keys} keys would be {wanted * n_keys:,} scores at each of the "
+        f"{len(scaling.D_K_GRID)} d_k, and the study would take many seconds. It stops at "
+        f"{scaling.MAX_SCORES:,} scores a d_k, so this view uses {draws:,} draws; fewer keys allow more.",
+        icon=":material/speed:",
+    )
 res = study.run_study(config)
 if len(res) < len(scaling.D_K_GRID):
     st.info(
@@ -127,11 +135,12 @@ reproduce_ui.expander(
 
 # The checks run at the post's setting (500 draws of six keys) whatever the draws and keys say.
 at_post = (draws, n_keys) == (scaling.POST_DRAWS, 6)
-post = (
-    res
-    if at_post
-    else {d: study.study_at(scaling.POST_DRAWS, 6, seed, sampler, d) for d in scaling.TABLE_D_KS}
-)
+with st.spinner(f"Sampling the post's setting for the checks: {scaling.POST_DRAWS} draws of 6 keys…"):
+    post = (
+        res
+        if at_post
+        else {d: study.study_at(scaling.POST_DRAWS, 6, seed, sampler, d) for d in scaling.TABLE_D_KS}
+    )
 checks.expander(
     readouts.post_checks(post, refs),
     note="Quoted: the post's section 02, from its own few hundred draws. True: the reference above. "

@@ -13,6 +13,7 @@ to reproduce the book's printed run. Statistics are float64.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +24,8 @@ from core.weights import WeightSet
 
 BOOK_DROPOUT_SEED = 123  # torch.manual_seed(123) before nn.Dropout(0.5), book section 3.5.2
 BOOK_P = 0.5  # the book's demo rate; GPT-2-style training uses 0.1 or 0.2
-MAX_DRAWS = 1_000_000  # a (draws, 6, 6) float64 array is 288 MB at this bound
+MAX_DRAWS = 1_000_000  # a (draws, 6, 6) float64 array is 288 MB at this bound: never made whole
+CHUNK_DRAWS = 4_096  # masks drawn and summarised at once; [4096, 6, 6] float64 is 1.2 MB
 
 
 def _check_p(p: float) -> float:
@@ -75,6 +77,28 @@ def keep_masks(seed: int, draws: int, n: int, p: float, generator: str = "numpy"
     raise ValueError(f"generator must be 'numpy' or 'torch', got {generator!r}")
 
 
+def keep_mask_chunks(
+    seed: int, draws: int, n: int, p: float, generator: str = "numpy", chunk: int = CHUNK_DRAWS
+) -> Iterator[np.ndarray]:
+    """:func:`keep_masks` in consecutive pieces of at most ``chunk`` draws, from the same stream.
+
+    Both generators fill an array element by element in row-major order, so pieces drawn one
+    after another concatenate to exactly the array one call would return; a summary of 100,000
+    draws then never holds more than a piece of them (the whole float64 array would be 28.8 MB).
+    """
+    p, draws = _check_p(p), _check_draws(draws)
+    if generator not in ("numpy", "torch"):
+        raise ValueError(f"generator must be 'numpy' or 'torch', got {generator!r}")
+    rng = np.random.default_rng(seed) if generator == "numpy" else None
+    gen = TorchGenerator(seed) if generator == "torch" else None
+    for start in range(0, draws, chunk):
+        size = min(chunk, draws - start)
+        if rng is not None:
+            yield keep_masks_numpy(rng, size, n, p)
+        else:
+            yield keep_masks_torch(gen, size, n, p)  # type: ignore[arg-type]
+
+
 def apply_dropout(weights: np.ndarray, keep: np.ndarray, p: float, scale: bool = True) -> np.ndarray:
     """Inverted dropout: ``weights * keep / (1 - p)`` (``[n, n]``, ``[..., n, n]`` -> ``[..., n, n]``)."""
     return np.asarray(weights, dtype=np.float64) * keep * scale_factor(p, scale)
@@ -120,45 +144,120 @@ def mean_row_sum_std(weights: np.ndarray, p: float, scale: bool = True) -> float
 
 @dataclass(frozen=True)
 class DropoutStats:
-    """What figure 04 shows about many draws: the first matrix, running means, zero-row rates."""
+    """What figure 04 shows about many draws: the first matrix, running means, zero-row rates.
+
+    Summaries only: a cache of these holds a few kilobytes an entry whatever ``draws`` is, where
+    the draws themselves are 288 bytes each.
+    """
 
     p: float
     scale: bool
     draws: int
-    first: np.ndarray  # one dropped matrix, the first draw  [n, n]
-    running_mean: np.ndarray  # mean row sum averaged over draws 1..k  [draws]
+    first: np.ndarray  # one dropped matrix, the first draw (its own array, not a view)  [n, n]
+    running_at: np.ndarray  # the draw counts k the running mean is recorded at, increasing  [m]
+    running_mean: np.ndarray  # mean row sum averaged over draws 1..k, for each recorded k  [m]
     row_sum_mean: np.ndarray  # each row's mean sum over all draws  [n]
     zero_rate: np.ndarray  # share of draws where row i is the zero vector  [n]
     zero_theory: np.ndarray  # p**i  [n]
     expectation: float  # 1 with scaling, 1 - p without
     std: float  # of one draw's mean row sum
 
+    def mean_after(self, k: int) -> float:
+        """The running mean after exactly ``k`` draws (``k`` must be one of ``running_at``)."""
+        i = int(np.searchsorted(self.running_at, k))
+        if i == len(self.running_at) or self.running_at[i] != k:
+            raise ValueError(f"the running mean was not recorded after {k:,} draws")
+        return float(self.running_mean[i])
 
-def dropout_stats(weights: np.ndarray, keep: np.ndarray, p: float, scale: bool = True) -> DropoutStats:
-    """Apply dropout with every mask in ``keep`` (``[draws, n, n]``) and summarise the draws.
 
+def log_spaced_counts(draws: int, points: int, always: Iterable[int] = ()) -> np.ndarray:
+    """About ``points`` draw counts from 1 to ``draws``, log-spaced (the early wobble keeps its
+    detail), plus every count of ``always`` up to ``draws``: where a chart of a running mean
+    needs its values."""
+    draws = _check_draws(draws)
+    if draws <= points:
+        return np.arange(1, draws + 1)
+    counts = np.geomspace(1, draws, points).astype(np.int64)
+    extra = [k for k in always if 1 <= k <= draws]
+    return np.unique(np.concatenate([counts, extra, [draws]]).astype(np.int64))
+
+
+def summarise(
+    weights: np.ndarray,
+    chunks: Iterable[np.ndarray],
+    p: float,
+    scale: bool = True,
+    record: np.ndarray | None = None,
+) -> DropoutStats:
+    """Apply dropout with every mask of ``chunks`` (each ``[c, n, n]``, in draw order) and
+    summarise the draws, one chunk at a time.
+
+    ``record`` lists the draw counts at which the running mean is kept (every count when None).
     A row counts as the zero vector when every entry of the dropped row is exactly 0, which is
     what makes its context vector ``Σⱼ αᵢⱼ vⱼ`` zero.
     """
-    keep = np.asarray(keep, dtype=bool)
-    if keep.ndim != 3 or keep.shape[1:] != np.shape(weights):
-        raise ValueError(f"keep must be [draws, n, n] matching weights {np.shape(weights)}, got {keep.shape}")
-    dropped = apply_dropout(weights, keep, p, scale)  # [draws, n, n]
-    row_sums = dropped.sum(axis=-1)  # [draws, n]
-    per_draw = row_sums.mean(axis=-1)  # [draws]
-    draws, n = row_sums.shape
+    w = np.asarray(weights, dtype=np.float64)
+    n = w.shape[-1]
+    total, draws, first = 0.0, 0, None
+    sums, zeros = np.zeros(n), np.zeros(n)
+    recorded: list[np.ndarray] = []
+    for keep in chunks:
+        keep = np.asarray(keep, dtype=bool)
+        if keep.ndim != 3 or keep.shape[1:] != w.shape:
+            raise ValueError(f"keep must be [draws, n, n] matching weights {w.shape}, got {keep.shape}")
+        dropped = apply_dropout(w, keep, p, scale)  # [c, n, n]
+        if first is None:
+            first = dropped[0].copy()  # a view would keep the whole chunk alive in a cache
+        row_sums = dropped.sum(axis=-1)  # [c, n]
+        # Prepending the total so far keeps the cumulative sum sequential across chunks.
+        cum = np.cumsum(np.concatenate([[total], row_sums.mean(axis=-1)]))[1:]  # [c]
+        counts = np.arange(draws + 1, draws + len(keep) + 1)
+        keep_at = slice(None) if record is None else np.isin(counts, record)
+        recorded.append(np.stack([counts[keep_at], cum[keep_at] / counts[keep_at]]))
+        sums += row_sums.sum(axis=0)
+        zeros += np.count_nonzero(~np.any(dropped != 0.0, axis=-1), axis=0)
+        total, draws = float(cum[-1]), draws + len(keep)
+    if first is None:
+        raise ValueError("dropout needs at least one draw")
+    running = np.concatenate(recorded, axis=1)
     return DropoutStats(
         p=float(p),
         scale=bool(scale),
         draws=draws,
-        first=dropped[0],
-        running_mean=np.cumsum(per_draw) / np.arange(1, draws + 1),
-        row_sum_mean=row_sums.mean(axis=0),
-        zero_rate=np.mean(~np.any(dropped != 0.0, axis=-1), axis=0),
+        first=first,
+        running_at=running[0].astype(np.int64),
+        running_mean=running[1],
+        row_sum_mean=sums / draws,
+        zero_rate=zeros / draws,
         zero_theory=zero_row_theory(p, n),
         expectation=mean_row_sum_expectation(p, scale),
-        std=mean_row_sum_std(weights, p, scale),
+        std=mean_row_sum_std(w, p, scale),
     )
+
+
+def dropout_stats(weights: np.ndarray, keep: np.ndarray, p: float, scale: bool = True) -> DropoutStats:
+    """:func:`summarise` for masks held in one array ``[draws, n, n]``, every running mean kept
+    (read in chunks all the same, so no float64 copy of every draw is made)."""
+    keep = np.asarray(keep, dtype=bool)
+    if keep.ndim != 3 or keep.shape[1:] != np.shape(weights):
+        raise ValueError(f"keep must be [draws, n, n] matching weights {np.shape(weights)}, got {keep.shape}")
+    chunks = (keep[i : i + CHUNK_DRAWS] for i in range(0, len(keep), CHUNK_DRAWS))
+    return summarise(weights, chunks, p, scale)
+
+
+def dropout_study(
+    weights: np.ndarray,
+    seed: int,
+    draws: int,
+    p: float,
+    scale: bool = True,
+    generator: str = "numpy",
+    record: np.ndarray | None = None,
+) -> DropoutStats:
+    """``draws`` dropout passes from ``seed`` on ``weights``, summarised chunk by chunk: the same
+    numbers as :func:`dropout_stats` on :func:`keep_masks`, in a few megabytes at any ``draws``."""
+    chunks = keep_mask_chunks(seed, draws, np.shape(weights)[-1], p, generator)
+    return summarise(weights, chunks, p, scale, record)
 
 
 def book_dropout_run(x: np.ndarray, ws: WeightSet) -> np.ndarray:  # -> [n, n] float32

@@ -197,6 +197,19 @@ def rows_right(attention: np.ndarray, target: np.ndarray, tol: float = UNIFORM_T
     return np.where(unique, by_argmax, by_distance)
 
 
+# Snapshots of attention and scores are what a cached run weighs: n² cells each, per mode. The
+# book's six tokens get 200 over any run (the step slider's resolution); a longer sentence gets
+# fewer, so a run of 32 tokens stays under a megabyte, and never fewer than 20.
+SNAPSHOTS = 200
+SNAPSHOT_CELLS = SNAPSHOTS * 6 * 6
+
+
+def record_every(steps: int, n: int) -> int:
+    """The step between snapshots of a ``steps``-step run on ``n`` tokens (see SNAPSHOT_CELLS)."""
+    snapshots = max(20, min(SNAPSHOTS, SNAPSHOT_CELLS // max(1, n * n)))
+    return max(1, steps // snapshots)
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """How to turn the dials. Adam's constants are PyTorch's defaults (β₁ 0.9, β₂ 0.999, ε 1e-8)."""

@@ -34,8 +34,15 @@ POST_DRAWS = 500  # the post's "hundreds" of draws: what its own sampling error 
 
 Sampler = Literal["exact", "brute"]
 SAMPLERS: tuple[Sampler, ...] = ("exact", "brute")
-BRUTE_MEMORY = 128 * 2**20  # bytes for one chunk of q and keys: half the 256 MB ceiling
-BRUTE_BUDGET = 30_000_000  # normal samples brute force may spend on one d_k (about a second)
+BRUTE_MEMORY = 16 * 2**20  # bytes for one chunk of q and keys (one draw may be more: 34 MB at most)
+# Normal samples brute force may spend on one d_k. The grid's d_k double, so a whole study costs
+# at most about twice this; 15M keeps the post's own setting (500 draws of 6 keys at d_k = 4,096,
+# 14.3M) within it, and a whole study plus the checks under 2 s on a 2-core machine.
+BRUTE_BUDGET = 15_000_000
+# Scores (draws × keys) one d_k of the study may sample: the grid's 19 d_k then take about a
+# second on a 2-core machine (about 100 ns a score, sampling and the statistic with and without
+# the divisor). 100,000 draws of 64 keys would be 6.4M scores a d_k, 30 s for the study.
+MAX_SCORES = 500_000
 CHUNK_DRAWS = 1 << 15  # draws sampled at once by the study, so the exact sampler stays small too
 
 
@@ -90,7 +97,9 @@ def log_odds_against_top(scores: np.ndarray) -> np.ndarray:  # [..., n] -> [...]
     w = np.asarray(scores, dtype=np.float64)
     if w.ndim == 0 or w.shape[-1] < 2:
         raise ValueError("a softmax Jacobian needs at least two scores per row")
-    keys = np.moveaxis(w, -1, 0)  # [n, ...]: one vector operation per key, fast for a short last axis
+    # [n, ...]: one vector operation per key. Contiguous, so each key is read as one block (a
+    # strided view reads a cache line per score: half the speed at 64 keys); same numbers.
+    keys = np.ascontiguousarray(np.moveaxis(w, -1, 0))
     top, second = np.array(keys[0]), np.full(keys.shape[1:], -np.inf)  # arrays even for one row
     for k in keys[1:]:  # the two largest scores (a tie gives top == second)
         np.maximum(second, np.minimum(top, k), out=second)
@@ -144,7 +153,9 @@ def sample_scores_exact(
     """
     _check_d_k(d_k)
     norm_q = np.sqrt(rng.chisquare(d_k, size=draws))  # [draws]
-    return norm_q[:, None] * rng.standard_normal((draws, n_keys))
+    scores = rng.standard_normal((draws, n_keys))
+    scores *= norm_q[:, None]  # in place: the same products, one array fewer
+    return scores
 
 
 def brute_chunk(d_k: int, n_keys: int, memory: int = BRUTE_MEMORY) -> int:
@@ -158,8 +169,9 @@ def sample_scores_brute(
     """Unscaled scores from materialised vectors: ``q`` [d_k] and keys [n, d_k] per draw, then dots.
 
     The post's way, and the check on :func:`sample_scores_exact`. Draws are made in chunks of
-    ``memory`` bytes (128 MB by default; one draw at d_k = 65,536 with 64 keys is 34 MB), so
-    the working set stays under 256 MB at any setting.
+    ``memory`` bytes (16 MB by default), so ten readers sampling at once stay under 200 MB. One
+    draw is never split: at d_k = 65,536 with 64 keys it is 34 MB, and only the bar chart's single
+    draw gets there (the study's budget stops brute force far below it).
     """
     _check_d_k(d_k)
     chunk = min(brute_chunk(d_k, n_keys, memory), draws)
@@ -186,6 +198,16 @@ def sample_scores(
     if sampler == "brute":
         return sample_scores_brute(rng, d_k, draws, n_keys)
     raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
+
+
+def affordable_draws(draws: int, n_keys: int, ladder: tuple[int, ...] | None = None) -> int:
+    """``draws``, or fewer when ``draws × n_keys`` passes :data:`MAX_SCORES`: the largest value of
+    ``ladder`` (the page's draw counts) within the budget, or the budget itself without a ladder."""
+    cap = max(1, MAX_SCORES // int(n_keys))
+    if draws <= cap:
+        return int(draws)
+    fits = [d for d in ladder or () if d <= cap]
+    return int(max(fits)) if fits else cap
 
 
 def study_grid(config: StudyConfig) -> tuple[int, ...]:
@@ -248,13 +270,20 @@ def _log_mean_exp(x: np.ndarray, axis: int | None = None) -> np.ndarray:
     away in the sum anyway; ``np.logaddexp.reduce`` gives the same value ten times slower.
     """
     top = np.max(x, axis=axis, keepdims=True)
-    out = top + np.log(np.mean(np.exp(x - top), axis=axis, keepdims=True))
+    shifted = x - top
+    np.exp(shifted, out=shifted)  # in place: one temporary the size of x, not two
+    out = top + np.log(np.mean(shifted, axis=axis, keepdims=True))
     return np.squeeze(out, axis=axis) if axis is not None else out.reshape(())
 
 
 def summarize(log_entries: np.ndarray, naive: np.ndarray) -> Summary:
     """Median, mean and live share of the largest Jacobian entry, from its natural log over draws."""
     x = np.sort(np.asarray(log_entries, dtype=np.float64))  # [draws]
+    return _summary_of_sorted(x, float(np.mean(np.asarray(naive) == 0)) if len(x) else 0.0)
+
+
+def _summary_of_sorted(x: np.ndarray, naive_zero_share: float) -> Summary:
+    """:func:`summarize` of log entries already sorted; one float64 array of temporaries at most."""
     n = len(x)
     if n == 0 or not np.all(np.isfinite(x)):
         raise ValueError("summarize needs at least one draw and finite log statistics")
@@ -262,19 +291,24 @@ def summarize(log_entries: np.ndarray, naive: np.ndarray) -> Summary:
     lo, hi = x[max(0, int(np.floor(n / 2 - half)))], x[min(n - 1, int(np.ceil(n / 2 + half)) - 1)]
     log_median = _log_median(x)
     log_mean = float(_log_mean_exp(x))
-    values = np.exp(x)  # underflow to 0 only inside this spread, never shown
     live = float(np.mean(x >= np.log(LIVE_THRESHOLD)))
+    underflow = float(np.mean(x < LOG_TINY))
+    dev = np.exp(x)  # underflow to 0 only inside this spread, never shown
+    dev -= np.mean(dev)  # np.std's own steps, in place: a million draws make 8 MB arrays
+    np.multiply(dev, dev, out=dev)
+    std = float(np.sqrt(np.mean(dev)))
+    del dev
     return Summary(
         median=float(np.exp(log_median)),
         median_se=float(np.exp(hi) - np.exp(lo)) / 2,
         log10_median=log_median / np.log(10),
         log10_median_se=float(hi - lo) / 2 / np.log(10),
         mean=float(np.exp(log_mean)),
-        mean_se=float(np.std(values) / np.sqrt(n)),
+        mean_se=std / float(np.sqrt(n)),
         live_share=live,
         live_se=float(np.sqrt(live * (1 - live) / n)),
-        underflow_share=float(np.mean(x < LOG_TINY)),
-        naive_zero_share=float(np.mean(np.asarray(naive) == 0)),
+        underflow_share=underflow,
+        naive_zero_share=naive_zero_share,
     )
 
 
@@ -352,6 +386,7 @@ REFERENCE_DRAWS = 1_000_000  # 2,000 runs of the post's 500: at least 10⁶ exac
 REFERENCE_SEED = 0
 REFERENCE_STREAM = 2  # independent of the page's study (stream 0) and its one draw (stream 1)
 REFERENCE_CHUNK = 1 << 17  # draws sampled at once: a [chunk, 6] float64 array is 6 MB
+RUN_BLOCK = 256  # runs of POST_DRAWS summarized at once (1 MB of draws)
 Z_TOLERANCE = 4.0  # a live value agrees with the reference within this many standard errors (as dropout)
 
 STATISTICS: tuple[str, ...] = (
@@ -437,16 +472,20 @@ def _percentile(sorted_runs: np.ndarray, x: float) -> float:
 
 
 def _run_statistics(log_entry: np.ndarray, runs: int) -> dict[str, np.ndarray]:  # [runs · 500] -> 3 × [runs]
-    """Median, mean and live share of the largest |J| in each run of POST_DRAWS draws (log domain)."""
-    x = np.sort(log_entry[: runs * POST_DRAWS].reshape(runs, POST_DRAWS), axis=1)  # [runs, 500]
+    """Median, mean and live share of the largest |J| in each run of POST_DRAWS draws (log domain).
+
+    A block of runs at a time: every statistic is per run, so blocks change no number, and the
+    temporaries stay near a megabyte instead of three copies of all the draws.
+    """
+    out = {name: np.empty(runs) for name in ("median", "mean", "live")}
     half = POST_DRAWS // 2  # an even count: the median is the mean of the two middle values
-    log_median = np.logaddexp(x[:, half - 1], x[:, half]) - np.log(2.0)
-    log_mean = _log_mean_exp(x, axis=1)
-    return {
-        "median": np.exp(log_median),
-        "mean": np.exp(log_mean),
-        "live": np.mean(x >= np.log(LIVE_THRESHOLD), axis=1),
-    }
+    for r0 in range(0, runs, RUN_BLOCK):
+        r1 = min(r0 + RUN_BLOCK, runs)
+        x = np.sort(log_entry[r0 * POST_DRAWS : r1 * POST_DRAWS].reshape(r1 - r0, POST_DRAWS), axis=1)
+        out["median"][r0:r1] = np.exp(np.logaddexp(x[:, half - 1], x[:, half]) - np.log(2.0))
+        out["mean"][r0:r1] = np.exp(_log_mean_exp(x, axis=1))
+        out["live"][r0:r1] = np.mean(x >= np.log(LIVE_THRESHOLD), axis=1)
+    return out
 
 
 def reference_at(
@@ -466,7 +505,8 @@ def reference_at(
     (the post's) to place among those runs as a percentile.
 
     Draws are made in chunks of :data:`REFERENCE_CHUNK` with the exact sampler; no array is
-    larger than one float64 per draw (8 MB at 10⁶ draws).
+    larger than one float64 per draw (8 MB at 10⁶ draws), and two such arrays are kept: about
+    40 MB at the peak, 80 MB before this was measured (tests/app/test_memory.py).
     """
     _check_d_k(d_k)
     if draws < 2 * POST_DRAWS:
@@ -477,21 +517,39 @@ def reference_at(
         raise ValueError(f"unknown statistics {sorted(unknown)}; choose from {STATISTICS}")
     rng = generator(seed, d_k, stream=REFERENCE_STREAM)
     root = np.sqrt(d_k)
-    log_s = {False: np.empty(draws), True: np.empty(draws)}
-    sq = np.empty(draws)  # per draw: the mean of ω² over the keys
+    runs = draws // POST_DRAWS
+    # Kept per draw: the log of the largest entry both ways and whether the naive formula reads 0.
+    # The rest is made chunk by chunk (the memory test's 50 MB); ω² is reduced run by run, the
+    # draws of a run a chunk cuts in two waiting in ``pending``.
+    log_entry = {False: np.empty(draws), True: np.empty(draws)}
+    naive_zero = {False: np.empty(draws, dtype=bool), True: np.empty(draws, dtype=bool)}
+    run_std, done, pending = np.empty(runs), 0, np.empty(0)
     for start in range(0, draws, REFERENCE_CHUNK):
         stop = min(start + REFERENCE_CHUNK, draws)
         w = sample_scores_exact(rng, d_k, stop - start, n_keys)
-        log_s[False][start:stop] = log_odds_against_top(w)
-        log_s[True][start:stop] = log_odds_against_top(w / root)
-        sq[start:stop] = np.mean(w * w, axis=-1)
-    runs = draws // POST_DRAWS
-    # The spread's true value is known exactly (√d_k); its runs still measure a 500-draw estimate's scatter.
-    run_std = np.sqrt(np.mean(sq[: runs * POST_DRAWS].reshape(runs, POST_DRAWS), axis=1))
+        sq = np.concatenate([pending, np.mean(w * w, axis=-1)])  # per draw: the mean of ω² over the keys
+        full = min(len(sq) // POST_DRAWS, runs - done)
+        # The spread's true value is known exactly (√d_k); its runs still measure a run's scatter.
+        run_std[done : done + full] = np.sqrt(
+            np.mean(sq[: full * POST_DRAWS].reshape(full, POST_DRAWS), axis=1)
+        )
+        pending, done = sq[full * POST_DRAWS :], done + full
+        for divisor in (False, True):
+            if divisor:
+                w /= root  # in place, after ω² is taken: the same quotients as w / root
+            log_s = log_odds_against_top(w)
+            s = np.exp(log_s)
+            a = 1.0 / (1.0 + s)  # α_max, for the naive α_max − α_max² the study counts zeros of
+            log_entry[divisor][start:stop] = log_s - 2 * np.log1p(s)
+            naive_zero[divisor][start:stop] = (a - a * a) == 0
+        del w
     values: dict[str, tuple[float, float, np.ndarray]] = {"std": (exact_std(d_k), 0.0, run_std)}
     for divisor, suffix in ((False, "raw"), (True, "scaled")):
-        summary = _summarize_log_s(log_s[divisor])
-        per_run = _run_statistics(log_s[divisor] - 2 * np.log1p(np.exp(log_s[divisor])), runs)
+        x = log_entry.pop(divisor)
+        per_run = _run_statistics(x, runs)  # needs the draws in order, so before the sort
+        x.sort()  # in place: the summary's sorted copy would be another 8 MB
+        summary = _summary_of_sorted(x, float(np.mean(naive_zero.pop(divisor))))
+        del x
         values[f"median_{suffix}"] = (summary.median, summary.log10_median_se, per_run["median"])
         values[f"mean_{suffix}"] = (summary.mean, summary.mean_se, per_run["mean"])
         values[f"live_{suffix}"] = (summary.live_share, summary.live_se, per_run["live"])

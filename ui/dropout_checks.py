@@ -13,9 +13,10 @@ import numpy as np
 from core import book, dropout
 from ui import checks
 from ui import format as fmt
+from ui.dropout_study import CHECK_DRAWS_MEAN
 
 CHECK_DRAWS = 20_000  # the post's zero-row figure; its mean row sums are read after 10,000
-SUM_DRAWS = 10_000
+SUM_DRAWS = CHECK_DRAWS_MEAN  # the running mean the study records for the checks
 
 
 def worked_factor(p: float) -> str:
@@ -30,7 +31,6 @@ def book_checks(
     q, post, p = book.FIGURE_04, checks.POST, dropout.BOOK_P
     n = len(weights)
     rate_sd = dropout.zero_row_std(p, n)
-    last = SUM_DRAWS - 1
     return [
         *(
             checks.exact(
@@ -63,9 +63,9 @@ def book_checks(
             checks.within(
                 f"Mean row sum, {SUM_DRAWS:,} draws, scaling {label}",
                 q[key],
-                stats.running_mean[last],
+                stats.mean_after(SUM_DRAWS),
                 *dropout.sampling_band(stats.expectation, stats.std, SUM_DRAWS),
-                live=fmt.num(stats.running_mean[last], 3),
+                live=fmt.num(stats.mean_after(SUM_DRAWS), 3),
                 source=post,
                 note=f"expectation {fmt.num(stats.expectation, 3)}",
             )

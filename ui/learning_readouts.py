@@ -19,7 +19,7 @@ import streamlit as st
 from core import attention, book, learning, tokens, weights
 from core.learning import Found, Reach, Trajectory
 from core.weights import WeightSet, init_weights
-from ui import checks
+from ui import caches, checks
 from ui import format as fmt
 from ui.sentence import md
 from ui.weights import MODE_LABELS
@@ -41,7 +41,7 @@ def widen(ws: WeightSet, width: int) -> WeightSet:
     )
 
 
-@st.cache_data(max_entries=32, show_spinner=SEARCH_SPINNER)
+@st.cache_data(show_spinner=SEARCH_SPINNER, **caches.data("ui.learning_readouts.limits"))
 def limits(kind: str, token: int, width: int, x: np.ndarray) -> tuple[dict[str, Found] | None, Reach | None]:
     """The search's best per mode at ``width`` and the linear program's reach on inputs ``x``
     (cached: ~0.5 s for the book's six tokens); neither past ``learning.MAX_SEARCH_TOKENS``."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -30,6 +31,17 @@ def _starts(size: int, parts: int) -> np.ndarray:
     return np.array([a for a, b in itertools.pairwise(edges) if b > a])
 
 
+def _kept(shape: tuple[int, ...], head_width: int, max_cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and columns :func:`thin` keeps of a matrix of ``shape``."""
+    rows, cols = shape
+    heads = max(1, cols // head_width)
+    r = _starts(rows, max_cells)
+    c = np.concatenate(
+        [h * head_width + _starts(head_width, max(1, max_cells // heads)) for h in range(heads)]
+    )
+    return r, c
+
+
 def thin(
     m: np.ndarray, head_width: int, max_cells: int = MAX_CELLS
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -39,18 +51,37 @@ def thin(
     its maximum near the bound everywhere, and either would draw flat bands with no texture.
     Columns are thinned inside each head, so no drawn column belongs to two heads.
     """
-    m = np.asarray(m, dtype=np.float64)
-    rows, cols = m.shape
-    heads = max(1, cols // head_width)
-    r = _starts(rows, max_cells)
-    c = np.concatenate(
-        [h * head_width + _starts(head_width, max(1, max_cells // heads)) for h in range(heads)]
-    )
-    return r, c, m[np.ix_(r, c)]
+    m = np.asarray(m)
+    r, c = _kept(m.shape, head_width, max_cells)
+    return r, c, m[np.ix_(r, c)].astype(np.float64)
+
+
+@dataclass(frozen=True)
+class Thinned:
+    """What :func:`striped_matrix` draws of a matrix: the kept rows, columns and cells, with the
+    matrix's shape and largest |value|. A cache holds this instead of the matrix: a 1.3M-cell W_q
+    is 5.3 MB, this at most ``MAX_CELLS`` squared."""
+
+    rows: np.ndarray  # kept row indices  [r]
+    cols: np.ndarray  # kept column indices, thinned inside each head  [c]
+    cells: np.ndarray  # m[rows][:, cols]  [r, c]
+    shape: tuple[int, int]  # the whole matrix's
+    vmax: float  # the whole matrix's largest |value| (1 for a zero matrix): the colour scale
+    head_width: int
+
+
+def thinned(m: np.ndarray, head_width: int, max_cells: int = MAX_CELLS) -> Thinned:
+    """``m`` reduced to what its striped figure draws (see :func:`thin`), read in place: only the
+    kept cells are converted to float64, so a 5.3 MB float32 W_q costs no 10.6 MB copy."""
+    m = np.asarray(m)
+    head_width = max(1, min(int(head_width), m.shape[1]))
+    r, c, cells = thin(m, head_width, max_cells)
+    vmax = float(max(np.max(m), -np.min(m)))  # the largest |value|, without an abs() copy
+    return Thinned(r, c, cells, (m.shape[0], m.shape[1]), vmax or 1.0, head_width)
 
 
 def striped_matrix(
-    m: np.ndarray,
+    m: np.ndarray | Thinned,
     head_width: int,
     *,
     row_labels: Sequence[str] | None = None,
@@ -62,17 +93,17 @@ def striped_matrix(
 
     Each head is drawn in its own hue, white at 0 and full colour at the largest |value| of
     either sign; hover shows the signed value and its real row and column. Vertical lines and
-    labels mark the heads (none when there is a single group).
+    labels mark the heads (none when there is a single group). ``m`` may come already
+    :func:`thinned` (with its own head width), as a cache keeps it.
     """
-    m = np.asarray(m, dtype=np.float64)
-    head_width = max(1, min(int(head_width), m.shape[1]))
-    heads = max(1, m.shape[1] // head_width)
-    r, c, sub = thin(m, head_width, max_cells)
-    thinned = len(r) < m.shape[0] or len(c) < m.shape[1]
-    vmax = float(np.abs(m).max()) or 1.0
+    t = m if isinstance(m, Thinned) else thinned(m, head_width, max_cells)
+    head_width, (n_rows, n_cols) = t.head_width, t.shape
+    heads = max(1, n_cols // head_width)
+    r, c, sub, vmax = t.rows, t.cols, t.cells, t.vmax
+    is_thin = len(r) < n_rows or len(c) < n_cols
     ys = (
-        [figures.plain(t) for t in row_labels]
-        if row_labels is not None and not len(r) < m.shape[0]
+        [figures.plain(label) for label in row_labels]
+        if row_labels is not None and not len(r) < n_rows
         else [str(i + 1) for i in r]
     )
     text_on = sub.size <= TEXT_CELLS
@@ -90,8 +121,8 @@ def striped_matrix(
             "zmax": vmax,
             "colorscale": [[0.0, hue], [0.5, "#ffffff"], [1.0, hue]],
             "showscale": False,
-            "xgap": 0 if thinned else 1,
-            "ygap": 0 if thinned else 1,
+            "xgap": 0 if is_thin else 1,
+            "ygap": 0 if is_thin else 1,
             "hovertemplate": f"head {h + 1}<br>row %{{y}}, column %{{x}}: %{{z:.4f}}<extra></extra>",
         }
         if text_on:

@@ -18,7 +18,7 @@ from core import multihead as mh
 from core import sentence as sent
 from core.config import GPT2_SMALL, AttentionConfig
 from core.sentence import Sentence
-from ui import checks, figures
+from ui import caches, checks, figures
 from ui import format as fmt
 from ui import multihead_figures as mf
 
@@ -86,15 +86,25 @@ def describe(kind: str, cfg: AttentionConfig, seed: int, s: Sentence) -> str:
 
 @dataclass(frozen=True)
 class Run:
-    """What the page draws for one setting, or why it draws nothing."""
+    """What the page draws for one setting, or why it draws nothing.
 
-    result: mh.MultiHeadResult | None
-    w_query: np.ndarray | None  # [d_in, width], head columns side by side
+    Not the forward's whole result: the batch is the sentence stacked twice, so the cache keeps
+    the first item only, and the output as its figure draws it (a [2, 32, 16,384] output is
+    8.4 MB; see ui.caches).
+    """
+
+    steps: tuple[mh.Step, ...]  # the shape trace, as it ran
+    weights: np.ndarray | None  # [H, n, n] attention per head, first batch item
+    output: mf.Thinned | None  # [n, d] first batch item, as the output figure draws it
+    output_shape: tuple[int, ...]  # the whole output's, [b, n, d]
+    w_query: mf.Thinned | None  # [d_in, width], head columns side by side, as the figure draws it
     head_width: int
     error: str | None = None
 
 
-@st.cache_data(max_entries=32, show_spinner="Drawing the weights and running the forward pass…")
+@st.cache_data(
+    show_spinner="Drawing the weights and running the forward pass…", **caches.data("ui.multihead_view.run")
+)
 def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int, x: np.ndarray) -> Run:
     """Draw the parameters and run the float64 forward on the sentence ``x`` [n, width], stacked
     twice (stand-ins when ``d_in`` is not its width; cached: GPT-2's 2.4M parameters take a
@@ -103,7 +113,10 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
     total = mh.counts(kind, cfg).total_params  # type: ignore[arg-type]
     if total > MAX_DRAWN_PARAMS:
         return Run(
+            (),
             None,
+            None,
+            (),
             None,
             0,
             f"This setting holds {fmt.integer(total)} parameters. The counts above are exact, but "
@@ -112,10 +125,23 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
         )
     params = mh.init_params(kind, cfg, seed)  # type: ignore[arg-type]
     w, width = mh.query_matrix(params)
-    return Run(mh.forward(sent.example_batch(x, d_in), params), w, width)
+    res = mh.forward(sent.example_batch(x, d_in), params)
+    out_width = width if kind == "wrapper" else res.output.shape[-1]
+    # The cache keeps what the figures draw, not W_q or the output themselves: ui.caches.
+    return Run(
+        res.steps,
+        res.weights[0],
+        mf.thinned(res.output[0], out_width),
+        res.output.shape,
+        mf.thinned(w, width),
+        width,
+    )
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(
+    show_spinner="Drawing W_q's stripes and every head's weights…",
+    **caches.resource("ui.multihead_view.figures_for"),
+)
 def figures_for(
     kind: str,
     d_in: int,
@@ -131,20 +157,19 @@ def figures_for(
     A resource cache (no copy): ``st.plotly_chart`` serialises a figure without changing it.
     """
     r = run(kind, d_in, d_out, heads, seed, context_length, x)
-    res = r.result
-    assert res is not None and r.w_query is not None  # the page asks only for drawable settings
+    assert r.weights is not None and r.output is not None and r.w_query is not None  # drawable only
     cols = "1 column" if r.head_width == 1 else f"{r.head_width} columns"
     wq = mf.striped_matrix(
         r.w_query,
         r.head_width,
         title=f"W_q {list(r.w_query.shape)}, as XW_q reads it: {heads} stripes of {cols}",
     )
-    attn = mf.head_grid(res.weights[0], labels, title="Attention weights, one heatmap per head")
+    attn = mf.head_grid(r.weights, labels, title="Attention weights, one heatmap per head")
     out = mf.striped_matrix(
-        res.output[0],
-        r.head_width if kind == "wrapper" else res.output.shape[-1],
+        r.output,
+        r.output.head_width,
         row_labels=labels,
-        title=f"Output {list(res.output.shape)}, first batch item",
+        title=f"Output {list(r.output_shape)}, first batch item",
         height=max(260, 100 + 15 * len(labels)),
     )
     return wq, attn, out
@@ -185,10 +210,10 @@ HEAD_DIM_1 = (
 )
 
 
-def trace_table(result: mh.MultiHeadResult, kind: str, heads: int) -> pd.DataFrame:
+def trace_table(steps: tuple[mh.Step, ...], kind: str, heads: int) -> pd.DataFrame:
     """The recorded steps; the wrapper's loop body is listed for head 1 and marked "× H"."""
     rows = []
-    for s in result.steps:
+    for s in steps:
         if s.head not in (None, 0):
             continue
         where = f"head 1 of {heads} (runs × {heads})" if s.head == 0 else ""
@@ -353,7 +378,7 @@ CHECKS_NOTE = (
 )
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, **caches.data("ui.multihead_view._book_outputs"))
 def _book_outputs() -> dict[str, np.ndarray]:
     x = mh.example_batch(3)
     toy, ex32 = AttentionConfig(), AttentionConfig(d_out=1)

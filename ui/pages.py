@@ -28,6 +28,12 @@ def _frozen(mapping: Mapping[str, str] | None = None) -> Mapping[str, str]:
     return MappingProxyType(dict(mapping or {}))
 
 
+ABOUT = (
+    "**Attention, with weights**: chapter 3 of *Build a Large Language Model (From Scratch)* as live "
+    "figures. Every number is computed here, in NumPy, from the book's six tokens and seeded weights."
+)
+
+
 @dataclass(frozen=True)
 class PageInfo:
     path: str  # the script, relative to the repository root (app_pages/, not pages/: see the README)

@@ -22,6 +22,7 @@ from core.config import AttentionConfig
 from core.learning import Trajectory
 from core.reproduce import Script
 from core.weights import WeightSet
+from ui import caches
 
 CODE_HEIGHT = 560  # pixels: a long script scrolls inside its box instead of stretching the page
 RUNTIME_WORDS = {"torch": "PyTorch 2.13 (CPU)", "numpy": "NumPy", "python": "Python's standard library"}
@@ -54,7 +55,9 @@ def expander(page: str, make: Callable[[], Script], *, label: str = "Reproduce i
         st.code(script.code, language="python", height=CODE_HEIGHT)
 
 
-@st.cache_data(max_entries=32, show_spinner="Probing how this run responds to a last-bit nudge…")
+@st.cache_data(
+    show_spinner="Probing how this run responds to a last-bit nudge…", **caches.data("ui.reproduce._nudged")
+)
 def _nudged(
     kind: str,
     token: int,
@@ -66,7 +69,8 @@ def _nudged(
     w_key: np.ndarray,
 ) -> dict[str, Trajectory]:
     target = core_learning.target_pattern(kind, len(x), token)  # type: ignore[arg-type]
-    config = core_learning.TrainConfig(optimiser, lr, steps, record_every=max(1, steps // 200))  # type: ignore[arg-type]
+    every = core_learning.record_every(steps, len(x))
+    config = core_learning.TrainConfig(optimiser, lr, steps, record_every=every)  # type: ignore[arg-type]
     return reproduce.nudged(x, target, w_query, w_key, config)
 
 

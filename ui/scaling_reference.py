@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core import book, scaling
+from ui import caches
 from ui import format as fmt
 from ui.scaling_figures import small
 
@@ -68,7 +69,7 @@ SPINNER = (
 )
 
 
-@st.cache_data(max_entries=1, show_spinner=SPINNER)
+@st.cache_data(show_spinner=SPINNER, **caches.data("ui.scaling_reference.references"))
 def references() -> dict[int, scaling.Reference]:
     """The reference at every d_k the post quotes, with each unrounded quote placed among 500-draw runs.
 

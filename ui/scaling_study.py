@@ -2,7 +2,8 @@
 
 ``st.cache_data`` holds every result keyed on the controls it depends on (draws, keys, seed,
 sampler; d_k and the divisor only select from a study that holds both settings). A study that
-would take more than about a second is run one cached d_k at a time under a progress bar.
+may take more than half a second is run one cached d_k at a time under a progress bar that names
+the d_k being sampled. Entries are summaries, never draws; their bounds are in :mod:`ui.caches`.
 """
 
 from __future__ import annotations
@@ -12,16 +13,19 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core import attention, scaling
+from ui import caches
 from ui import scaling_figures as sf
 
+PROGRESS_AFTER_S = 0.5  # a study estimated to take longer runs under a progress bar
 
-@st.cache_data(show_spinner=False, max_entries=4096)
+
+@st.cache_data(show_spinner=False, **caches.data("ui.scaling_study.study_at"))
 def study_at(draws: int, n_keys: int, seed: int, sampler: str, d_k: int) -> scaling.DkResult:
     """One d_k of the study (both divisor settings, from the same draws)."""
     return scaling.study_at(scaling.StudyConfig(draws, n_keys, seed, sampler), d_k)
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
+@st.cache_data(show_spinner=False, **caches.data("ui.scaling_study.whole_study"))
 def whole_study(draws: int, n_keys: int, seed: int, sampler: str) -> dict[int, scaling.DkResult]:
     """Every d_k the sampler can afford, in one cache entry: a warm rerun is one lookup."""
     config = scaling.StudyConfig(draws, n_keys, seed, sampler)
@@ -29,10 +33,12 @@ def whole_study(draws: int, n_keys: int, seed: int, sampler: str) -> dict[int, s
 
 
 def run_study(config: scaling.StudyConfig) -> dict[int, scaling.DkResult]:
-    """The whole study; when it would take more than about a second, d_k by d_k under a progress bar."""
+    """The whole study; when it may take more than half a second, d_k by d_k under a progress bar.
+
+    The estimate errs towards showing the bar (:data:`core.scaling.NORMALS_PER_SECOND`)."""
     args = (config.draws, config.n_keys, config.seed, config.sampler)
     grid = scaling.study_grid(config)
-    if scaling.estimated_seconds(config, grid) > 1.0:
+    if scaling.estimated_seconds(config, grid) > PROGRESS_AFTER_S:
         bar = st.progress(0.0, text="Sampling…")
         total, done = sum(scaling.work(config, d) for d in grid), 0
         for d in grid:
@@ -45,7 +51,7 @@ def run_study(config: scaling.StudyConfig) -> dict[int, scaling.DkResult]:
     return whole_study(*args)
 
 
-@st.cache_data(show_spinner=False, max_entries=1024)
+@st.cache_data(show_spinner=False, **caches.data("ui.scaling_study.one_draw"))
 def one_draw(n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool) -> np.ndarray:
     """One draw's scores as the softmax sees them (divided when the divisor is on)."""
     scores = scaling.one_draw(scaling.StudyConfig(1, n_keys, seed, sampler), d_k)

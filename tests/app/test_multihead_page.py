@@ -227,3 +227,15 @@ def test_gpt3_is_counted_per_layer_and_in_all():
     note = " ".join(c.value for c in at.caption)
     assert "96 heads *in each* of its 96 layers: 9,216 heads in all" in note
     assert "= 128 wide" in note
+
+
+@pytest.mark.parametrize("head_width", [1, 7, 50, 400])
+def test_a_cached_thinned_w_q_draws_the_figure_the_whole_matrix_draws(head_width):
+    # The run cache keeps W_q thinned to what the stripes figure draws (a 1.3M-cell W_q is 5.3 MB).
+    from ui import multihead_figures as mf
+
+    m = np.random.default_rng(0).uniform(-1, 1, (300, 400)).astype(np.float32)
+    kept = mf.thinned(m, head_width)
+    assert kept.shape == (300, 400) and kept.cells.shape[0] <= mf.MAX_CELLS
+    whole = mf.striped_matrix(m, head_width, title="W_q")
+    assert mf.striped_matrix(kept, head_width, title="W_q").to_json() == whole.to_json()

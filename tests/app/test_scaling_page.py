@@ -104,10 +104,10 @@ def test_every_sampler_and_divisor_runs(sampler, divisor):
 
 
 def test_brute_force_over_budget_says_where_it_stops_and_still_renders():
-    # 100,000 draws of two keys: brute force affords d_k up to 64 (3·10⁵·d_k normals ≤ 3·10⁷).
+    # 100,000 draws of two keys: brute force affords d_k up to 32 (3·10⁵·d_k normals ≤ 1.5·10⁷).
     at = open_page(PAGE, {"draws": "100000", "keys": "2", "sampler": "Brute force: q and keys"})
     assert_clean(at)
-    assert any("Brute force stops at d_k = 64" in i.value for i in at.info)
+    assert any("Brute force stops at d_k = 32" in i.value for i in at.info)
     table = at.dataframe[0].value
     assert (
         table.loc["Median largest |J|, no divisor, d_k = 768", "live (100,000 draws of 2)"] == "over budget"
@@ -164,3 +164,18 @@ def test_the_checks_compare_the_live_values_with_the_truth_in_standard_errors(de
     assert "within a factor of 10" not in table
     assert table.count("standard errors") == 13
     assert table.count("the post |") == 13
+
+
+def test_draws_times_keys_over_the_score_budget_runs_fewer_draws_and_says_why():
+    # 100,000 draws of 64 keys is 6.4M scores a d_k (30 s for the study); the page runs the
+    # largest draw count of its ladder within 500,000 scores, 5,000, and says so.
+    at = open_page(PAGE, {"draws": "100000", "keys": "64"})
+    assert_clean(at)
+    assert widget(at, "draws").value == 100_000  # the control and the URL keep what was asked
+    (note,) = [i.value for i in at.info if "scores a d_k" in i.value]
+    assert "100,000 draws of 64 keys" in note and "uses 5,000 draws" in note
+    assert "5,000 draws of one query and 64 keys" in " ".join(c.value for c in at.caption)
+    at = open_page(PAGE, {"draws": "100000", "keys": "5"})  # 500,000 scores: within the budget
+    assert_clean(at)
+    assert not [i for i in at.info if "scores a d_k" in i.value]
+    assert "100,000 draws of one query and 5 keys" in " ".join(c.value for c in at.caption)

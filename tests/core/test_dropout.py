@@ -219,3 +219,57 @@ def test_bad_generator_shape_and_size_raise():
         dropout.dropout_stats(W, np.ones((10, 5, 5), bool), 0.5)
     with pytest.raises(ValueError, match="at least one token"):
         masking.future_mask(0)
+
+
+# --- chunked draws: the page's study never holds every draw -------------------------------------
+
+
+@pytest.mark.parametrize("generator", ["numpy", "torch"])
+@pytest.mark.parametrize("p", [0.0, 0.5])
+def test_mask_chunks_are_the_one_array_in_pieces(generator, p):
+    whole = dropout.keep_masks(17, 100, N, p, generator)
+    pieces = list(dropout.keep_mask_chunks(17, 100, N, p, generator, chunk=7))
+    assert [len(c) for c in pieces] == [7] * 14 + [2]
+    np.testing.assert_array_equal(np.concatenate(pieces), whole)
+
+
+@pytest.mark.parametrize("generator", ["numpy", "torch"])
+def test_the_chunked_study_gives_the_numbers_of_the_whole_array(generator):
+    # The reference is the one-array computation the page used before: every draw at once.
+    keep = dropout.keep_masks(3, 10_000, N, 0.4, generator)
+    dropped = dropout.apply_dropout(W, keep, 0.4)  # [draws, n, n]
+    row_sums = dropped.sum(axis=-1)
+    chunked = dropout.dropout_study(W, 3, 10_000, 0.4, True, generator)
+    np.testing.assert_array_equal(chunked.first, dropped[0])
+    np.testing.assert_array_equal(
+        chunked.running_mean, np.cumsum(row_sums.mean(axis=-1)) / np.arange(1, 10_001)
+    )
+    np.testing.assert_array_equal(chunked.running_at, np.arange(1, 10_001))
+    np.testing.assert_array_equal(chunked.zero_rate, np.mean(~np.any(dropped != 0.0, axis=-1), axis=0))
+    np.testing.assert_allclose(chunked.row_sum_mean, row_sums.mean(axis=0), rtol=1e-12)
+    assert chunked.draws == 10_000
+
+
+def test_a_recorded_study_keeps_the_running_mean_only_where_asked():
+    record = dropout.log_spaced_counts(50_000, 600, always=(10_000,))
+    full = dropout.dropout_study(W, 8, 50_000, 0.5)
+    kept = dropout.dropout_study(W, 8, 50_000, 0.5, record=record)
+    np.testing.assert_array_equal(kept.running_at, record)
+    np.testing.assert_array_equal(kept.running_mean, full.running_mean[record - 1])
+    assert kept.mean_after(10_000) == full.running_mean[9_999]
+    assert kept.mean_after(50_000) == full.running_mean[-1]
+    with pytest.raises(ValueError, match="not recorded after 10,001"):
+        kept.mean_after(10_001)
+
+
+def test_the_first_draw_is_its_own_array_not_a_view_of_the_draws():
+    # A view keeps its base alive: a cached first matrix held every draw (28.8 MB at 100,000).
+    stats = dropout.dropout_study(W, 1, 5_000, 0.5)
+    assert stats.first.base is None and stats.first.shape == (N, N)
+
+
+def test_log_spaced_counts_run_from_one_to_the_last_draw():
+    counts = dropout.log_spaced_counts(100_000, 600, always=(10_000, 200_000))
+    assert counts[0] == 1 and counts[-1] == 100_000 and 10_000 in counts and 200_000 not in counts
+    assert np.all(np.diff(counts) > 0) and len(counts) <= 602
+    np.testing.assert_array_equal(dropout.log_spaced_counts(300, 600), np.arange(1, 301))

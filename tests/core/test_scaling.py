@@ -281,7 +281,8 @@ def test_same_seed_same_study_and_a_dk_does_not_depend_on_the_grid():
 def test_brute_force_covers_what_its_budget_affords():
     assert scaling.study_grid(StudyConfig(draws=500)) == scaling.D_K_GRID
     grid = scaling.study_grid(StudyConfig(draws=500, sampler="brute"))
-    assert grid[-1] == 8192 and 768 in grid
+    # The post's setting reaches its largest quoted d_k, 4,096 (14.3M normals), and no further.
+    assert grid[-1] == 4096 and 768 in grid
     with pytest.raises(ValueError, match="exact sampler"):
         scaling.study_at(StudyConfig(draws=500, sampler="brute"), 65536)
 
@@ -400,3 +401,18 @@ def test_a_reference_is_reproducible_and_chunking_does_not_change_it():
     a = scaling.reference_at(64, draws=3_000)
     assert a == scaling.reference_at(64, draws=3_000)
     assert a != scaling.reference_at(64, draws=3_000, seed=1)
+
+
+LADDER = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
+
+
+@pytest.mark.parametrize("n_keys", [2, 5, 6, 7, 64, 4096])
+def test_affordable_draws_stay_within_the_score_budget(n_keys):
+    for draws in LADDER:
+        got = scaling.affordable_draws(draws, n_keys, LADDER)
+        assert got <= draws
+        assert got == draws or got * n_keys <= scaling.MAX_SCORES  # fewer only when over it
+        assert got in LADDER or got == scaling.MAX_SCORES // n_keys
+    assert scaling.affordable_draws(100_000, 64, LADDER) == 5_000
+    assert scaling.affordable_draws(100_000, 5, LADDER) == 100_000
+    assert scaling.affordable_draws(100_000, 64) == scaling.MAX_SCORES // 64  # no ladder: the cap

@@ -366,7 +366,8 @@ def learning_case(
     ws = ws or weights.section_3_4()
     step = steps if step is None else step
     target = learning.target_pattern(kind, len(T), token)  # type: ignore[arg-type]
-    config = learning.TrainConfig(optimiser, lr, steps, record_every=max(1, steps // 200))  # type: ignore[arg-type]
+    every = learning.record_every(steps, len(X))
+    config = learning.TrainConfig(optimiser, lr, steps, record_every=every)  # type: ignore[arg-type]
     runs = learning.train_modes(X, target, ws.w_query, ws.w_key, config)
     out: dict[str, object] = {}
     for m, r in runs.items():
@@ -401,7 +402,7 @@ def learning_case(
 def learning_random(rng: random.Random) -> tuple[Case, reproduce.Drift]:
     kind = rng.choice(learning.TARGETS)
     steps = rng.choice(STEPS)
-    every = max(1, steps // 200)
+    every = learning.record_every(steps, len(tokens.TOKENS))
     step = steps if rng.random() < 0.5 else rng.randrange(0, steps + 1, every)
     ws = _weight_set(rng)
     width = rng.randint(1, 6)
