@@ -69,6 +69,14 @@ def edit_cell(page, grid, row: int, dim: int, value: str, expect: str) -> None:
         page.wait_for_timeout(300)
         page.keyboard.press("Control+A")
         page.keyboard.type(value)
+        try:  # Enter before the cell's editor has taken the keys commits the old value
+            page.wait_for_function(
+                "v => document.activeElement && document.activeElement.value === v", arg=value, timeout=5_000
+            )
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            settle(page)
+            continue
         page.keyboard.press("Enter")
         try:
             page.wait_for_function(f"() => location.search.includes({expect!r})", timeout=15_000)
@@ -76,6 +84,8 @@ def edit_cell(page, grid, row: int, dim: int, value: str, expect: str) -> None:
         except PlaywrightTimeout:
             page.keyboard.press("Escape")
             settle(page)
+    else:
+        raise AssertionError(f"three tries could not type {value!r} into row {row}, dimension {dim}")
     settle(page)
 
 
