@@ -101,3 +101,11 @@ def test_bad_arguments_raise_value_error():
         weights.init_weights(1, "xavier")
     with pytest.raises(ValueError):
         attention.attention_in_mode(X, weights.section_3_4(), "four")
+
+
+def test_mix_is_the_context_step_of_attend():
+    """Z = AV from weights alone: the same context vectors the forward pass returned."""
+    tr = attention.self_attention(tokens.inputs(), weights.section_3_4())
+    np.testing.assert_allclose(attention.mix(tr.weights, tr.values), tr.context, rtol=0, atol=1e-15)
+    # A dropped-out row of zeros gives the zero vector.
+    assert not attention.mix(np.zeros((1, 6)), tr.values).any()
