@@ -3,10 +3,11 @@
 import pandas as pd
 import streamlit as st
 
-from core import book, dropout, masking, tokens, weights
+from core import attention, book, dropout, masking, tokens, weights
 from ui import checks, controls, figures
 from ui import dropout_figures as dfig
 from ui import format as fmt
+from ui.focus import context_note, focus_control
 
 T = tokens.TOKENS
 GENERATORS = {"numpy": "NumPy", "torch": "PyTorch"}  # the URL holds these labels
@@ -43,6 +44,7 @@ controls.button("Resample", key="resample", on_click=_resample, help="Adds one t
 draws = controls.select_slider(
     "Draws", DRAWS, key="drop_draws", default=10_000, help="Independent dropout passes"
 )
+fq = focus_control(T, key="drop_focus")
 
 st.title("Dropout: the row that sums to zero")
 st.markdown(
@@ -70,16 +72,23 @@ m4.metric("Expected mean row sum", fmt.num(stats.expectation), help="1 with scal
 w = masking.causal_weights(tokens.inputs(), weights.section_3_5())
 c1, c2 = st.columns([1, 1.15])
 with c1:
-    figures.show(figures.heatmap(w, T, T, title="Causal weights, before dropout"), key="fig04_weights")
+    figures.show(
+        figures.heatmap(w, T, T, title="Causal weights, before dropout", focus=fq), key="fig04_weights"
+    )
 with c2:
     figures.show(
-        dfig.dropped_heatmap(stats.first, row_sums, T, title="One draw after dropout, row sums"),
+        dfig.dropped_heatmap(stats.first, row_sums, T, title="One draw after dropout, row sums", focus=fq),
         key="fig04_dropped",
     )
     st.caption(
-        "Row sums are coloured around 1: white sums to 1, blue falls short, red overshoots. With "
-        "**PyTorch** random numbers, seed 123 and p = 0.5, this draw is the one the book prints: its "
-        "second row is the zero vector."
+        dfig.draw_caption(stats.first, p, scale, book_draw=(generator, seed, p) == ("torch", 123, 0.5))
+    )
+if fq is not None:
+    values = attention.self_attention(tokens.inputs(), weights.section_3_5()).values
+    before = fmt.vec(attention.mix(w, values)[fq])
+    after = attention.mix(stats.first, values)[fq]
+    context_note(
+        T, fq, after, weights=stats.first[fq], what="this draw's A", extra=f"Before dropout: {before}."
     )
 
 st.subheader(f"{draws:,} draws")

@@ -6,6 +6,7 @@ import streamlit as st
 from core import attention, book, learning, tokens, weights
 from ui import checks, controls, figures
 from ui import format as fmt
+from ui.focus import context_note, focus_control
 from ui.learning_figures import loss_curves
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
@@ -65,6 +66,7 @@ step = controls.slider(
     help=f"Weights and attention are recorded every {every} steps.",
 )
 step = min(steps, step // every * every)  # a value kept from a longer run or typed into the URL
+fq = focus_control(T, key="learn_focus")
 
 
 @st.cache_data(max_entries=64, show_spinner="Training all three modes…")
@@ -91,7 +93,7 @@ weight_set_caption(ws)
 figures.show(loss_curves(runs, MODE_LABELS, step=step, entropy_floor=floor), key="learn_loss")
 if floor > 0:
     st.caption(
-        f"The uniform target's rows have entropy log 6 = {fmt.num(floor)}, the lowest cross-entropy "
+        f"The uniform target's rows have entropy log {len(T)} = {fmt.num(floor)}, the lowest cross-entropy "
         "any attention can reach, so the chart draws the cross-entropy above it."
     )
 
@@ -117,7 +119,7 @@ st.dataframe(pd.DataFrame(rows).set_index("mode"), width="stretch")
 st.caption(
     "A row is right when its largest weight sits on the target's token. The uniform target has "
     f"no such token, so there a row is right when every weight is within {learning.UNIFORM_TOL} "
-    "of 1/6."
+    f"of 1/{len(T)}."
 )
 
 i = run.at(step)
@@ -131,15 +133,24 @@ m2.metric("Rows right", f"{learning.rows_right(a, target).sum()} of {len(T)}")
 m3.metric("Score error max|Ω − Ωᵀ|", fmt.num(attention.asymmetry_error(omega)))
 c1, c2 = st.columns(2)
 with c1:
-    figures.show(figures.heatmap(a, T, T, title="Attention A", zmin=0, zmax=1), key="learn_attention")
+    figures.show(
+        figures.heatmap(a, T, T, title="Attention A", zmin=0, zmax=1, focus=fq), key="learn_attention"
+    )
 with c2:
-    figures.show(figures.heatmap(target, T, T, title="Target", zmin=0, zmax=1), key="learn_target")
+    figures.show(figures.heatmap(target, T, T, title="Target", zmin=0, zmax=1, focus=fq), key="learn_target")
+if fq is not None:
+    values = attention.attention_in_mode(X, ws, mode).values  # W_v is not trained: V stays put
+    context_note(T, fq, attention.mix(a, values)[fq], weights=a[fq], extra="W_v is not trained here.")
 c3, c4 = st.columns(2)
 with c3:
-    figures.show(figures.heatmap(omega, T, T, title="Scores Ω", decimals=places), key="learn_scores")
+    figures.show(
+        figures.heatmap(omega, T, T, title="Scores Ω", decimals=places, focus=fq), key="learn_scores"
+    )
 with c4:
     figures.show(
-        figures.heatmap(attention.asymmetry(omega), T, T, title="Ω − Ωᵀ", diverging=True, decimals=places),
+        figures.heatmap(
+            attention.asymmetry(omega), T, T, title="Ω − Ωᵀ", diverging=True, decimals=places, focus=fq
+        ),
         key="learn_asym",
     )
 

@@ -7,6 +7,7 @@ import streamlit as st
 from core import attention, book, masking, tokens, weights
 from ui import checks, controls, figures
 from ui import format as fmt
+from ui.focus import context_note, focus_control
 from ui.masking_figures import diff_text, difference_grid, softmax_bars, stage_heatmap
 from ui.weights import weight_set_caption, weight_set_control
 
@@ -30,6 +31,7 @@ fill_key = controls.radio(
     default="-inf",
     format_func=FILL_LABELS.__getitem__,
 )
+fq = focus_control(T, key="mask_focus")
 
 st.title("Masking the future")
 st.markdown(
@@ -52,7 +54,17 @@ for col, path, name in zip(st.columns(2), (naive, efficient), ("Naive", "Efficie
     with col:
         st.markdown(f"**{name}, step {stage} of {masking.STAGES}: {s.name}**")
         st.latex(s.formula)
-        figures.show(stage_heatmap(s.matrix, T), key=f"fig03_{name.lower()}")
+        figures.show(stage_heatmap(s.matrix, T, focus=fq), key=f"fig03_{name.lower()}")
+if fq is not None:
+    leak = attention.mix(efficient[-1].matrix, trace.values)[fq]
+    context_note(
+        T,
+        fq,
+        attention.mix(causal, trace.values)[fq],
+        weights=causal[fq],
+        what="the masked A",
+        extra="" if fill_key == "-inf" else f"With the 0 fill it is {fmt.vec(leak)}: the future leaks in.",
+    )
 
 m1, m2, m3 = st.columns(3)
 m1.metric("Naive path masks (first entry)", fmt.num(naive[1].matrix[0, 0]), help="A post-softmax weight.")
@@ -67,7 +79,9 @@ st.markdown(
 st.subheader("The difference grid")
 left, right = st.columns([3, 2])
 with left:
-    figures.show(difference_grid(diff, T, title="Naive − efficient, after step 4"), key="fig03_diff")
+    figures.show(
+        difference_grid(diff, T, title="Naive − efficient, after step 4", focus=fq), key="fig03_diff"
+    )
 share = {
     k: masking.future_share(masking.efficient_path(trace.scores, trace.divisor, f)[-1].matrix)
     for k, f in FILLS.items()

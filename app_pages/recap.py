@@ -8,7 +8,9 @@ from ui import checks, controls, figures
 from ui import format as fmt
 
 T = tokens.TOKENS
-query = controls.select("Query token", T, key="query", default="journey", help="The row of XXᵀ to follow.")
+query = controls.select(
+    "Query token", T, key="query", default="journey", help="The row to follow: picked out in every figure."
+)
 key_token = controls.select(
     "Key token", T, key="key", default="starts", help="The other end of the raw affinity."
 )
@@ -26,12 +28,11 @@ qi, ki = T.index(query), T.index(key_token)
 
 c1, c2 = st.columns(2)
 with c1:
-    figures.show(
-        figures.heatmap(trace.scores, T, T, title="Scores Ω = XXᵀ", colorbar=False), key="recap_scores"
-    )
+    figures.show(figures.heatmap(trace.scores, T, T, title="Scores Ω = XXᵀ", focus=qi), key="recap_scores")
 with c2:
     figures.show(
-        figures.heatmap(trace.weights, T, T, title="Weights A = softmax(Ω), row by row"), key="recap_w"
+        figures.heatmap(trace.weights, T, T, title="Weights A = softmax(Ω), row by row", focus=qi),
+        key="recap_w",
     )
 
 m1, m2, m3 = st.columns([2, 1, 1])
@@ -53,7 +54,7 @@ s2.metric("Mean pairwise distance, outputs", fmt.num(spread_out))
 s3.metric("Outputs' spread as a share of the inputs'", fmt.percent(spread_out / spread_in))
 figures.show(
     figures.scatter3d_tokens(
-        [("inputs X", x), ("outputs Z = AX", trace.context)], T, title="Inputs and outputs"
+        [("inputs X", x), ("outputs Z = AX", trace.context)], T, title="Inputs and outputs", focus=qi
     ),
     key="recap_3d",
 )

@@ -6,6 +6,7 @@ import streamlit as st
 from core import attention, book, tokens, weights
 from ui import checks, controls, figures, tables
 from ui import format as fmt
+from ui.focus import context_note, focus_control, marked
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
 T = tokens.TOKENS
@@ -14,6 +15,7 @@ mode = controls.radio(
     "Mode", attention.MODES, key="mode", default="three", format_func=MODE_LABELS.__getitem__
 )
 ws = weight_set_control()
+fq = focus_control(T, key="focus")
 
 st.title("Three matrices, and the asymmetry they buy")
 st.markdown(
@@ -37,14 +39,18 @@ e3.metric("Divisor √d_k", fmt.num(tr.divisor), help="Every mode divides by √
 
 c1, c2, c3 = st.columns(3)
 with c1:
-    figures.show(figures.heatmap(tr.scores, T, T, title="Scores Ω"), key="fig01_scores")
+    figures.show(figures.heatmap(tr.scores, T, T, title="Scores Ω", focus=fq), key="fig01_scores")
 with c2:
     figures.show(
-        figures.heatmap(attention.asymmetry(tr.scores), T, T, title="Ω − Ωᵀ", diverging=True),
+        figures.heatmap(attention.asymmetry(tr.scores), T, T, title="Ω − Ωᵀ", diverging=True, focus=fq),
         key="fig01_asym",
     )
 with c3:
-    figures.show(figures.heatmap(tr.weights, T, T, title="Weights A = softmax(Ω/√d_k)"), key="fig01_weights")
+    figures.show(
+        figures.heatmap(tr.weights, T, T, title="Weights A = softmax(Ω/√d_k)", focus=fq), key="fig01_weights"
+    )
+if fq is not None:
+    context_note(T, fq, tr.context[fq], weights=tr.weights[fq], extra="Its row of Z = AV below is marked ▸.")
 
 st.subheader("All three modes at once")
 rows = []
@@ -78,7 +84,7 @@ for col, name, m in (
     (q4, "Z = AV", tr.context),
 ):
     col.markdown(f"**{name}** {m.shape}")
-    tables.matrix(m, T, where=col)
+    tables.matrix(m, marked(T, fq) if name == "Z = AV" else T, where=col)
 w1, w2, w3 = st.columns(3)
 for col, name, w in ((w1, "W_q", ws.w_query), (w2, "W_k", ws.w_key), (w3, "W_v", ws.w_value)):
     col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if mode == "none" else ""))

@@ -9,7 +9,19 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ui.figures import ACCENT, HEATMAP_X, HEATMAP_Y, MUTED, SECOND, cell_text, figure, heatmap_trace, layout
+from ui.figures import (
+    ACCENT,
+    MUTED,
+    SECOND,
+    cell_text,
+    figure,
+    focus_shapes,
+    heatmap_axes,
+    heatmap_height,
+    heatmap_trace,
+    layout,
+    log_ticks,
+)
 
 MAX_POINTS = 600  # a 100,000-draw running mean is drawn from this many log-spaced points
 SPLIT = 0.8148  # the matrix's share of the width; the row-sum column starts 0.03 further right
@@ -21,34 +33,64 @@ def dropped_heatmap(
     labels: Sequence[str],
     *,
     title: str | None = None,
-    zmax: float | None = None,
     height: int = 360,
+    focus: int | None = None,
 ) -> go.Figure:
-    """One dropped matrix beside a column of its row sums, coloured around 1 (white = sums to 1,
-    blue falls short, red overshoots)."""
+    """One dropped matrix beside a column of its row sums.
+
+    The weights keep the 0–1 scale of the matrix before dropout, so a survivor scaled up by
+    1/(1 − p) reads darker than it was (past 1 it saturates; its cell still prints the value).
+    The sums are coloured around 1: white sums to 1, blue falls short, red overshoots. Both
+    panels share the query axis, so a focused row runs through the matrix and its sum.
+    """
     m, s = np.asarray(matrix, dtype=np.float64), np.asarray(row_sums, dtype=np.float64)
-    top = zmax if zmax is not None else max(float(m.max()), 1e-12)
-    weights = heatmap_trace(m, labels, labels, zmin=0.0, zmax=top)
+    weights = heatmap_trace(m, labels, labels, zmin=0.0, zmax=1.0)
     bound = max(float(np.max(np.abs(s - 1.0))), 1e-12)
     sums = heatmap_trace(
         (s - 1.0)[:, None],
         labels,
-        ["row sum"],
+        ["sum"],
         diverging=True,
         zmin=-bound,
         zmax=bound,
         text=[[cell_text(v, 4)] for v in s],
+        colorbar=False,  # the column prints its sums
     )
-    sums.update(xaxis="x2", yaxis="y2", hovertemplate="%{y}: row sum %{text}<extra></extra>")
+    sums.update(xaxis="x2", hovertemplate="%{y}: row sum %{text}<extra></extra>")
+    xaxis, yaxis = heatmap_axes(labels, labels, focus=focus)
+    xaxis2, _ = heatmap_axes(labels, ["sum"], x_title="row sum")
+    n = len(labels)
     spec = layout(
         title,
-        height,
-        xaxis={**HEATMAP_X, "domain": [0.0, SPLIT]},
-        yaxis=HEATMAP_Y,
-        xaxis2={**HEATMAP_X, "domain": [SPLIT + 0.03, 1.0], "anchor": "y2"},
-        yaxis2={**HEATMAP_Y, "anchor": "x2", "showticklabels": False},
+        heatmap_height(n, height),
+        xaxis={**xaxis, "domain": [0.0, SPLIT]},
+        yaxis=yaxis,
+        xaxis2={**xaxis2, "domain": [SPLIT + 0.03, 1.0], "anchor": "y", "showticklabels": False},
+        shapes=focus_shapes(focus, n, n) + focus_shapes(focus, n, 1, xref="x2"),
     )
     return figure([weights, sums], spec)
+
+
+def draw_caption(dropped: np.ndarray, p: float, scale: bool, *, book_draw: bool) -> str:
+    """The caption under one draw, from the draw itself: how to read the colours, which rows died."""
+    dead = [i + 1 for i, row in enumerate(np.asarray(dropped)) if not row.any()]
+    factor = f"scaled up by 1/(1 − p) = {1 / (1 - p):.4g}" if scale and p > 0 else "not scaled"
+    text = (
+        f"Both matrices share the 0–1 scale; this draw's survivors are {factor}. Row sums are coloured "
+        "around 1: white sums to 1, blue falls short, red overshoots. "
+    )
+    if not dead:
+        text += "No row is the zero vector in this draw."
+    else:
+        rows = ", ".join(str(i) for i in dead)
+        text += (
+            f"Row{'s' if len(dead) > 1 else ''} {rows} {'are' if len(dead) > 1 else 'is'} the zero vector."
+        )
+    if book_draw:
+        text += " This is the draw the book prints (PyTorch random numbers, seed 123, p = 0.5)."
+    else:
+        text += " PyTorch random numbers with seed 123 and p = 0.5 give the draw the book prints."
+    return text
 
 
 def _thin(count: int, points: int = MAX_POINTS) -> np.ndarray:
@@ -105,7 +147,7 @@ def running_mean_chart(
     spec = layout(
         title,
         height,
-        xaxis={"type": "log", "title": {"text": "draws"}},
+        xaxis={"type": "log", "title": {"text": "draws"}, **log_ticks(1, len(r), counts=True)},
         yaxis={
             "range": [max(expectation - half, -0.05), expectation + half],
             "title": {"text": "mean row sum"},

@@ -111,11 +111,11 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
     return Run(mh.forward(mh.example_batch(d_in), params), w, width)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=32, show_spinner=False)
 def figures_for(
-    kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int
+    kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int, focus: int | None = None
 ) -> tuple[go.Figure, go.Figure, go.Figure]:
-    """W_q's stripes, the per-head weights and the output, built once per setting.
+    """W_q's stripes, the per-head weights and the output, built once per setting and focus.
 
     A resource cache (no copy): ``st.plotly_chart`` serialises a figure without changing it.
     """
@@ -127,14 +127,19 @@ def figures_for(
         r.w_query,
         r.head_width,
         title=f"W_q {list(r.w_query.shape)}, as XW_q reads it: {heads} stripes of {cols}",
+        x_title="column of W_q, head by head",
+        y_title="row (input feature)",
     )
-    attn = mf.head_grid(res.weights[0], TOKENS, title="Attention weights, one heatmap per head")
+    attn = mf.head_grid(res.weights[0], TOKENS, title="Attention weights, one heatmap per head", focus=focus)
     out = mf.striped_matrix(
         res.output[0],
         r.head_width if kind == "wrapper" else res.output.shape[-1],
         row_labels=TOKENS,
         title=f"Output {list(res.output.shape)}, first batch item",
-        height=260,
+        height=280,
+        x_title="output column",
+        y_title="query",
+        focus=focus,
     )
     return wq, attn, out
 

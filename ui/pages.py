@@ -71,7 +71,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/grid_on:",
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
-        keys=("mode", *_WEIGHT_KEYS),
+        keys=("mode", *_WEIGHT_KEYS, "focus"),
     ),
     PageInfo(
         "app_pages/masking.py",
@@ -79,7 +79,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/visibility_off:",
         "masking",
         "Two causal paths that look unrelated half-way and end identical; a zero is not a mask.",
-        keys=(*_prefixed("mask_", _WEIGHT_KEYS), "stage", "fill", "logits"),
+        keys=(*_prefixed("mask_", _WEIGHT_KEYS), "stage", "fill", "logits", "mask_focus"),
         legacy=_renamed("mask_", _WEIGHT_KEYS),
     ),
     PageInfo(
@@ -106,6 +106,7 @@ PAGES: tuple[PageInfo, ...] = (
             "steps",
             "step",
             *_prefixed("learn_", _WEIGHT_KEYS),
+            "learn_focus",
         ),
         legacy=_renamed("learn_", ("mode", *_WEIGHT_KEYS)),
     ),
@@ -127,6 +128,7 @@ PAGES: tuple[PageInfo, ...] = (
             "kv_bytes",
             "kv_batch",
             "perm",
+            "next_focus",
         ),
         legacy=_frozen({"preset": "block"}),
     ),
@@ -136,7 +138,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/grain:",
         "dropout",
         "Inverted dropout on causal weights: rows sum to 1 only on average, and row 1 dies half the time.",
-        keys=("p", "scaling", "generator", "drop_seed", "drop_draws"),
+        keys=("p", "scaling", "generator", "drop_seed", "drop_draws", "drop_focus"),
         legacy=_renamed("drop_", ("seed", "draws")),
     ),
     PageInfo(
@@ -145,7 +147,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/functions:",
         "divide-by-sqrt-dk",
         "Scores spread like √d_k; without the divisor the softmax's gradient dies.",
-        keys=("d_k", "divisor", "draws", "keys", "dk_seed", "sampler"),
+        keys=("d_k", "divisor", "draws", "keys", "dk_seed", "sampler", "dk_tail"),
         legacy=_renamed("dk_", ("seed",)),
     ),
     PageInfo(
@@ -154,7 +156,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/view_column:",
         "multi-head",
         "One W_q sliced into stripes: the wrapper against the split class, and a stopwatch.",
-        keys=("preset", "kind", "heads", "d_in", "d_out", "mh_seed"),
+        keys=("preset", "kind", "heads", "d_in", "d_out", "mh_seed", "mh_focus"),
         legacy=_renamed("mh_", ("seed",)),
     ),
 )
