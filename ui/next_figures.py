@@ -7,7 +7,18 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ui.figures import ACCENT, MUTED, PALETTE, SECOND, figure, heatmap_trace, layout
+from ui.figures import (
+    ACCENT,
+    MUTED,
+    PALETTE,
+    SECOND,
+    figure,
+    focus_shapes,
+    heatmap_axes,
+    heatmap_height,
+    heatmap_trace,
+    layout,
+)
 
 PART_COLOURS = {"attention": ACCENT, "layer norm": MUTED, "feed-forward": SECOND}
 BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
@@ -66,10 +77,14 @@ def kv_curves(
     weights_bytes: int,
     point: tuple[int, int],
     title: str,
-    height: int = 420,
+    context_length: int | None = None,
+    height: int = 440,
 ) -> go.Figure:
     """KV-cache bytes against tokens on log axes: one line per configuration (the current one
-    bold), the current stack's weight bytes as a level, and the reader's setting as a marker."""
+    bold), the current stack's weight bytes as a level, and the reader's setting as a marker.
+
+    Past ``context_length`` the chart is shaded: the model attends to no more tokens than that,
+    so its cache never gets there (a longer context is what it would take)."""
     xs = np.asarray(tokens).tolist()
     data = [
         {
@@ -109,6 +124,17 @@ def kv_curves(
     low, high = max(min(ys_all), 1.0), max(ys_all)
     vals, text = binary_ticks(low / 2, high * 2)
     decades = [10**i for i in range(int(np.log10(max(float(np.max(tokens)), 1.0))) + 1)]
+    shapes, notes = [], []
+    if context_length is not None and context_length < xs[-1]:
+        shapes.append(
+            {"type": "rect", "xref": "x", "yref": "paper", "x0": context_length, "x1": xs[-1], "y0": 0,
+             "y1": 1, "fillcolor": "rgba(160, 174, 192, 0.18)", "line": {"width": 0}, "layer": "below"}
+        )  # fmt: skip
+        notes.append(
+            {"xref": "x", "yref": "paper", "x": float(np.log10(context_length)), "y": 1, "xanchor": "left",
+             "yanchor": "top", "showarrow": False, "font": {"size": 11, "color": "#4a5568"},
+             "text": f" beyond the context length ({context_length:,})"}
+        )  # fmt: skip
     spec = layout(
         title,
         height,
@@ -120,6 +146,8 @@ def kv_curves(
         },
         yaxis={"type": "log", "title": {"text": "bytes"}, "tickvals": vals, "ticktext": text},
         legend={"orientation": "h", "y": -0.2, "x": 0},
+        shapes=shapes,
+        annotations=notes,
     )
     return figure(data, spec)
 
@@ -133,16 +161,28 @@ def _short(n: int) -> str:
 
 
 def difference_heatmap(
-    diff: np.ndarray, rows: Sequence[str], *, bound: float, title: str, height: int = 300
+    diff: np.ndarray,
+    rows: Sequence[str],
+    *,
+    bound: float,
+    title: str,
+    height: int = 300,
+    focus: int | None = None,
 ) -> go.Figure:
     """``P·f(X) − f(P·X)`` per token and output dimension, on a colour scale shared by both panels
-    (``±bound``), so float64 rounding noise reads as white rather than as a saturated colour."""
+    (``±bound``), so float64 rounding noise reads as white rather than as a saturated colour.
+    Rows are positions in the shuffled order, each holding the token named; ``focus`` picks one."""
     d = np.asarray(diff, dtype=np.float64)
     bound = bound if np.isfinite(bound) and bound > 0 else 1.0
     dims = [f"dim {j + 1}" for j in range(d.shape[1])]
     trace = heatmap_trace(d, rows, dims, diverging=True, zmin=-bound, zmax=bound)
     trace["hovertemplate"] = "%{y}, %{x}: %{z:.3e}<extra></extra>"
-    return figure([trace], layout(title, height, yaxis={"autorange": "reversed"}))
+    xaxis, yaxis = heatmap_axes(
+        rows, dims, x_title="output dimension", y_title="position (token)", focus=focus
+    )
+    spec = layout(title, heatmap_height(len(rows), height), xaxis=xaxis, yaxis=yaxis)
+    spec["shapes"] = focus_shapes(focus, len(rows), len(dims))
+    return figure([trace], spec)
 
 
 def binary_size(n: int) -> str:
