@@ -6,12 +6,15 @@ import streamlit as st
 
 from ui.links import keep_history_clean, upgrade_legacy_keys
 from ui.pages import PAGES
+from ui.phone import fit_phones
 
 st.set_page_config(
     page_title="Attention, with weights",
     page_icon=str(Path(__file__).parent / "ui" / "assets" / "favicon.png"),  # local: no CDN fetch
     layout="wide",
-    initial_sidebar_state="expanded",
+    # "auto": open on a desktop, collapsed on a phone, which then opens on the figures; the
+    # sidebar's button in the top-left corner still reaches every control.
+    initial_sidebar_state="auto",
 )
 
 pages = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES]
@@ -26,3 +29,4 @@ if info is not None:
     upgrade_legacy_keys(info)
 page.run()
 keep_history_clean()
+fit_phones()
