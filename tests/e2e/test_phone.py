@@ -73,12 +73,11 @@ def test_the_collapsed_sidebar_still_opens_onto_every_control(server, phone):
     page = phone.new_page()
     open_settled(page, page_url(server, info))
     assert not sidebar_open(page)
-    page.locator(
-        "[data-testid='stExpandSidebarButton'], [data-testid='stSidebarCollapsedControl'] button"
-    ).first.click()
+    page.locator("[data-testid='stExpandSidebarButton']").click()
     page.wait_for_function(
-        "() => document.querySelector(\"[data-testid='stSidebar']\").getBoundingClientRect().right > 300"
+        "() => document.querySelector(\"[data-testid='stSidebar']\").getBoundingClientRect().left >= 0"
     )
+    assert sidebar_open(page)
     sidebar = page.locator("[data-testid='stSidebarUserContent']")
     for label in ("Mode", "Weights", "Focus on a query"):
         assert sidebar.get_by_text(label, exact=True).first.is_visible(), label
