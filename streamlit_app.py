@@ -6,7 +6,7 @@ import streamlit as st
 
 from ui.links import keep_history_clean, upgrade_legacy_keys
 from ui.pages import PAGES
-from ui.phone import fit_phones
+from ui.style import apply_style
 
 st.set_page_config(
     page_title="Attention, with weights",
@@ -29,4 +29,4 @@ if info is not None:
     upgrade_legacy_keys(info)
 page.run()
 keep_history_clean()
-fit_phones()
+apply_style()

@@ -46,8 +46,9 @@ st.caption(view.describe(kind, cfg, seed))
 
 shapes = view.output_shapes(cfg)
 width = mh.head_width(kind, cfg) if kind == "wrapper" or cfg.divisible else None
-# Three a row, both output shapes in the second: six a row cut GPT-2's "[2, 6, 9216]" short.
-c1, c2, c5, c3, c4, c6 = (*st.columns(3), *st.columns(3))
+# Three a row, both output shapes in the second: six a row cut GPT-2's "[2, 6, 9216]" short. Three a
+# row on a phone too (no stacking): six stacked metrics pushed the figures two screens down.
+c1, c2, c5, c3, c4, c6 = (*st.columns(3, wrap=False), *st.columns(3, wrap=False))
 c1.metric("head_dim" if kind == "split" else "Head width = d_out", "—" if width is None else str(width))
 c2.metric("Divisor √keys.shape[-1]", "—" if width is None else view.divisor_text(width))
 c3.metric("Output, wrapper", shapes["wrapper"], help="d_out × H wide: d_out is per head.")
