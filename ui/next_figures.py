@@ -143,6 +143,7 @@ def kv_curves(
             "title": {"text": "tokens in the cache"},
             "tickvals": decades,
             "ticktext": [_short(t) for t in decades],
+            "tickangle": 0,
         },
         yaxis={"type": "log", "title": {"text": "bytes"}, "tickvals": vals, "ticktext": text},
         legend={"orientation": "h", "y": -0.2, "x": 0},
