@@ -83,7 +83,7 @@ def log_ticks(low: float, high: float, *, counts: bool = False, max_ticks: int =
     within three decades, 1, 2 and 5 of each decade (and 3 within two) written plainly (0.2, 0.5, 1,
     2); wider, powers
     of ten only (10⁻³), every k-th decade so at most ``max_ticks`` remain; ``counts`` (draws,
-    steps, tokens) are written 1, 10, 100, 1k, 1M.
+    steps, tokens) are written 1, 10, 100, 1k, 1M, every other decade labelled past five.
     """
     low, high = float(min(low, high)), float(max(low, high))
     lo, hi = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
@@ -97,6 +97,8 @@ def log_ticks(low: float, high: float, *, counts: bool = False, max_ticks: int =
         ks = [k for k in range(lo, hi + 1) if k % step == 0 and low / 3 <= 10.0**k <= high * 3]
         vals = [10.0**k for k in ks]
         text = [short_count(v) if counts else power_of_ten(k) for v, k in zip(vals, ks, strict=True)]
+        if counts and len(vals) > 5:  # "1 10 100 1k 10k 100k 1M" runs together on a phone: label every other
+            text = [t if (k - ks[0]) % 2 == 0 else "" for t, k in zip(text, ks, strict=True)]
     # Short labels that fit level even on a phone; left to itself Plotly turns them on narrow charts
     # and the turned labels run into the legend below.
     return {"tickvals": vals, "ticktext": text, "tickangle": 0}

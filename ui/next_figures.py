@@ -131,9 +131,9 @@ def kv_curves(
              "y1": 1, "fillcolor": "rgba(160, 174, 192, 0.18)", "line": {"width": 0}, "layer": "below"}
         )  # fmt: skip
         notes.append(
-            {"xref": "x", "yref": "paper", "x": float(np.log10(context_length)), "y": 1, "xanchor": "left",
-             "yanchor": "top", "showarrow": False, "font": {"size": 11, "color": "#4a5568"},
-             "text": f" beyond the context length ({context_length:,})"}
+            {"xref": "paper", "yref": "paper", "x": 1, "y": 1, "xanchor": "right", "yanchor": "top",
+             "showarrow": False, "font": {"size": 11, "color": "#4a5568"}, "bgcolor": "rgba(255,255,255,0.7)",
+             "text": f"shaded: beyond the context length ({context_length:,})"}
         )  # fmt: skip
     spec = layout(
         title,
@@ -142,7 +142,7 @@ def kv_curves(
             "type": "log",
             "title": {"text": "tokens in the cache"},
             "tickvals": decades,
-            "ticktext": [_short(t) for t in decades],
+            "ticktext": [_short(t) if i % 2 == 0 else "" for i, t in enumerate(decades)],  # fit on a phone
             "tickangle": 0,
         },
         yaxis={"type": "log", "title": {"text": "bytes"}, "tickvals": vals, "ticktext": text},
