@@ -51,7 +51,7 @@ def param_split(
         title,
         height,
         yaxis={"categoryorder": "array", "categoryarray": names[::-1]},
-        xaxis={"title": {"text": "parameters"}, "range": [0, 1.25 * top], "tickformat": ","},
+        xaxis={"title": {"text": "parameters"}, "range": [0, 1.4 * top], "tickformat": ","},
         legend={"orientation": "h", "y": -0.25, "x": 0},
         bargap=0.25,
     )
