@@ -8,6 +8,7 @@ from ui import allocator
 from ui.links import keep_history_clean, upgrade_legacy_keys
 from ui.pages import ABOUT, PAGES
 from ui.sentence import draw_for_page
+from ui.style import apply_style
 
 allocator.tune()  # once per process: freed NumPy arrays go back to the OS (see ui/allocator.py)
 
@@ -15,7 +16,9 @@ st.set_page_config(
     page_title="Attention, with weights",
     page_icon=str(Path(__file__).parent / "ui" / "assets" / "favicon.png"),  # local: no CDN fetch
     layout="wide",
-    initial_sidebar_state="expanded",
+    # "auto": open on a desktop, collapsed on a phone, which then opens on the figures; the
+    # sidebar's button in the top-left corner still reaches every control.
+    initial_sidebar_state="auto",
     # With toolbarMode = "minimal" and no menu item, Streamlit hides its whole toolbar, and with
     # it the running indicator: a reader could not tell a pending rerun from a settled page.
     # One item keeps the toolbar, the indicator, and a menu holding only this.
@@ -36,3 +39,4 @@ if info is not None:
         draw_for_page()  # here, not in the page, so Back and Forward keep the sentence (ui.sentence)
 page.run()
 keep_history_clean()
+apply_style()

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from core import book, dropout, masking, reproduce, tokens, weights
+from core import attention, book, dropout, masking, reproduce, tokens, weights
 from core.sentence import weights_for
 from ui import checks, controls, figures
 from ui import dropout_checks as dchecks
@@ -11,6 +11,7 @@ from ui import dropout_figures as dfig
 from ui import dropout_study as study
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
+from ui.focus import context_note, focus_control
 from ui.sentence import checks_note, sentence_control
 
 sentence = sentence_control()
@@ -48,6 +49,7 @@ draws = controls.select_slider(
     help="Independent dropout passes"
     + ("" if fits == DRAWS else f"; at most {fits[-1]:,} for {len(T)} tokens"),
 )
+fq = focus_control(T, key="drop_focus")
 
 st.title("Dropout: the row that sums to zero")
 st.markdown(
@@ -80,20 +82,30 @@ m5.metric(
 w = masking.causal_weights(sentence.embeddings, weights_for(weights.section_3_5(), sentence.width))
 c1, c2 = st.columns([1, 1.15])
 with c1:
-    figures.show(figures.heatmap(w, T, T, title="Causal weights, before dropout"), key="fig04_weights")
+    figures.show(
+        figures.heatmap(w, T, T, title="Causal weights, before dropout", focus=fq), key="fig04_weights"
+    )
 with c2:
     figures.show(
-        dfig.dropped_heatmap(stats.first, row_sums, T, title="One draw after dropout, row sums"),
+        dfig.dropped_heatmap(stats.first, row_sums, T, title="One draw after dropout, row sums", focus=fq),
         key="fig04_dropped",
     )
     st.caption(
-        "Row sums are coloured around 1: white sums to 1, blue falls short, red overshoots. With "
-        "**PyTorch** random numbers, seed 123 and p = 0.5, "
-        + (
-            "this draw is the one the book prints: its second row is the zero vector."
-            if sentence.is_book
-            else "this is the book's random stream; on the book's sentence it draws the printed matrix."
+        dfig.draw_caption(
+            stats.first,
+            p,
+            scale,
+            book_draw=sentence.is_book and (generator, seed, p) == ("torch", 123, 0.5),
+            book_sentence=sentence.is_book,
         )
+    )
+if fq is not None:
+    ws35 = weights_for(weights.section_3_5(), sentence.width)
+    values = attention.self_attention(sentence.embeddings, ws35).values
+    before = fmt.vec(attention.mix(w, values)[fq])
+    after = attention.mix(stats.first, values)[fq]
+    context_note(
+        T, fq, after, weights=stats.first[fq], what="this draw's A", extra=f"Before dropout: {before}."
     )
 
 st.subheader(f"{draws:,} draws")

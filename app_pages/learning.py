@@ -8,6 +8,7 @@ from ui import checks, controls, figures
 from ui import format as fmt
 from ui import learning_readouts as rd
 from ui import reproduce as reproduce_ui
+from ui.focus import context_note, focus_control
 from ui.learning_figures import loss_curves
 from ui.learning_study import train
 from ui.sentence import checks_note, pick, sentence_control
@@ -85,6 +86,7 @@ step = controls.slider(
     help=f"Weights and attention are recorded every {every} steps.",
 )
 step = min(steps, step // every * every)  # a value kept from a longer run or typed into the URL
+fq = focus_control(T, key="learn_focus")
 
 
 X = sentence.embeddings
@@ -126,15 +128,24 @@ m2.metric("Rows right", f"{learning.rows_right(a, target).sum()} of {len(T)}")
 m3.metric("Score error max|Ω − Ωᵀ|", fmt.num(attention.asymmetry_error(omega)))
 c1, c2 = st.columns(2)
 with c1:
-    figures.show(figures.heatmap(a, T, T, title="Attention A", zmin=0, zmax=1), key="learn_attention")
+    figures.show(
+        figures.heatmap(a, T, T, title="Attention A", zmin=0, zmax=1, focus=fq), key="learn_attention"
+    )
 with c2:
-    figures.show(figures.heatmap(target, T, T, title="Target", zmin=0, zmax=1), key="learn_target")
+    figures.show(figures.heatmap(target, T, T, title="Target", zmin=0, zmax=1, focus=fq), key="learn_target")
+if fq is not None:
+    values = attention.attention_in_mode(X, ws, mode).values  # W_v is not trained: V stays put
+    context_note(T, fq, attention.mix(a, values)[fq], weights=a[fq], extra="W_v is not trained here.")
 c3, c4 = st.columns(2)
 with c3:
-    figures.show(figures.heatmap(omega, T, T, title="Scores Ω", decimals=places), key="learn_scores")
+    figures.show(
+        figures.heatmap(omega, T, T, title="Scores Ω", decimals=places, focus=fq), key="learn_scores"
+    )
 with c4:
     figures.show(
-        figures.heatmap(attention.asymmetry(omega), T, T, title="Ω − Ωᵀ", diverging=True, decimals=places),
+        figures.heatmap(
+            attention.asymmetry(omega), T, T, title="Ω − Ωᵀ", diverging=True, decimals=places, focus=fq
+        ),
         key="learn_asym",
     )
 

@@ -10,6 +10,7 @@ from ui import checks, controls, figures
 from ui import format as fmt
 from ui import masking_figures as mf
 from ui import reproduce as reproduce_ui
+from ui.focus import context_note, focus_control
 from ui.masking_figures import diff_text, difference_grid, parse_box, softmax_bars, stage_heatmap, stage_prose
 from ui.sentence import checks_note, sentence_control
 from ui.weights import weight_set_caption, weight_set_control
@@ -34,6 +35,7 @@ fill_key = controls.radio(
     default="-inf",
     format_func=FILL_LABELS.__getitem__,
 )
+fq = focus_control(T, key="mask_focus")
 
 st.title("Masking the future")
 st.markdown(
@@ -49,13 +51,24 @@ trace = attention.self_attention(sentence.embeddings, ws)
 naive = masking.naive_path(trace.scores, trace.divisor)
 efficient = masking.efficient_path(trace.scores, trace.divisor, FILLS[fill_key])
 diff = masking.difference(naive, efficient)
+causal = masking.efficient_path(trace.scores, trace.divisor)[-1].matrix  # the −∞ fill: the true mask
 
 for col, path, name in zip(st.columns(2), (naive, efficient), ("Naive", "Efficient"), strict=True):
     s = path[stage - 1]
     with col:
         st.markdown(f"**{name}, step {stage} of {masking.STAGES}: {s.name}**")
         st.latex(s.formula)
-        figures.show(stage_heatmap(s.matrix, T), key=f"fig03_{name.lower()}")
+        figures.show(stage_heatmap(s.matrix, T, focus=fq), key=f"fig03_{name.lower()}")
+if fq is not None:
+    leak = attention.mix(efficient[-1].matrix, trace.values)[fq]
+    context_note(
+        T,
+        fq,
+        attention.mix(causal, trace.values)[fq],
+        weights=causal[fq],
+        what="the masked A",
+        extra="" if fill_key == "-inf" else f"With the 0 fill it is {fmt.vec(leak)}: the future leaks in.",
+    )
 
 m1, m2, m3 = st.columns(3)
 m1.metric("Naive path masks (first entry)", fmt.num(naive[1].matrix[0, 0]), help="A post-softmax weight.")
@@ -74,7 +87,9 @@ st.markdown(stage_prose(efficient[-1].matrix, fill_key == "-inf", float(np.max(n
 st.subheader("The difference grid")
 left, right = st.columns([3, 2])
 with left:
-    figures.show(difference_grid(diff, T, title="Naive − efficient, after step 4"), key="fig03_diff")
+    figures.show(
+        difference_grid(diff, T, title="Naive − efficient, after step 4", focus=fq), key="fig03_diff"
+    )
 share = {
     k: masking.future_share(masking.efficient_path(trace.scores, trace.divisor, f)[-1].matrix)
     for k, f in FILLS.items()

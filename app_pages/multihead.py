@@ -10,6 +10,7 @@ from ui import format as fmt
 from ui import multihead_figures as mf
 from ui import multihead_view as view
 from ui import reproduce as reproduce_ui
+from ui.focus import context_note, focus_control
 from ui.sentence import checks_note, sentence_control
 
 KIND_CAPTIONS = ("H separate heads, outputs glued", "one matrix per role, sliced")
@@ -37,6 +38,7 @@ d_out = controls.select_slider(
 seed = controls.slider(
     "Seed", 0, 1000, 123, key="mh_seed", help="torch.manual_seed(seed); the book uses 123."
 )
+fq = focus_control(s.labels, key="mh_focus")
 view.rerun_if_preset_stale(preset)
 cfg = AttentionConfig(d_in, d_out, heads, 1024 if preset == "GPT-2 small" else s.n)
 
@@ -52,7 +54,9 @@ st.caption(view.gpt3_note())
 
 shapes = view.output_shapes(cfg, n=s.n)
 width = mh.head_width(kind, cfg) if kind == "wrapper" or cfg.divisible else None
-c1, c2, c3, c4, c5, c6 = st.columns(6)
+# Three a row, both output shapes in the second: six a row cut GPT-2's "[2, 6, 9216]" short. Three a
+# row on a phone too (no stacking): six stacked metrics pushed the figures two screens down.
+c1, c2, c5, c3, c4, c6 = (*st.columns(3, wrap=False), *st.columns(3, wrap=False))
 c1.metric("head_dim" if kind == "split" else "Head width = d_out", "—" if width is None else str(width))
 c2.metric("Divisor √keys.shape[-1]", "—" if width is None else view.divisor_text(width))
 c3.metric("Output, wrapper", shapes["wrapper"], help="d_out × H wide: d_out is per head.")
@@ -80,13 +84,15 @@ else:
         st.info(run.error, icon=":material/info:")
     else:
         wq, attn, out = view.figures_for(
-            kind, d_in, d_out, heads, seed, cfg.context_length, s.embeddings, s.labels
+            kind, d_in, d_out, heads, seed, cfg.context_length, s.embeddings, s.labels, fq
         )
         figures.show(wq, key="mh_wq")
         if max(run.w_query.shape) > mf.MAX_CELLS:
             st.caption("Thinned for the screen: every k-th row and column of each head is drawn.")
         figures.show(attn, key="mh_a")
         figures.show(out, key="mh_o")
+        if fq is not None:
+            context_note(s.labels, fq, run.output_rows[fq], extra="That is its row of the output above.")
         if kind == "split":
             st.caption("out_proj mixes the heads, so the output has no stripes; the line before it does.")
         st.subheader("The shape trace, as it ran")

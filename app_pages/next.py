@@ -12,6 +12,7 @@ from ui import next_text as text
 from ui import reproduce as reproduce_ui
 from ui.block_controls import block_config_control, kv_cache_control, permutation_control
 from ui.figures import show
+from ui.focus import focus_control
 from ui.sentence import md, sentence_control
 
 sentence = sentence_control()
@@ -77,37 +78,67 @@ x, ws = sentence.embeddings, weights_for(weights.section_3_4(), sentence.width)
 free, masked = (equivariance.permutation_test(x, ws, perm, causal) for causal in (False, True))
 bound = max(free.gap, masked.gap)
 rows = [T[i] for i in perm]
+st.sidebar.header("Shuffle")
+fq = focus_control(T, key="next_focus", label="Focus on a token")
+focus_row = None if fq is None else perm.index(fq)  # its row: its position in the shuffled order
 for col, result, label in zip(
     st.columns(2), (free, masked), ("Without the mask", "With the causal mask"), strict=True
 ):
     with col:
         st.metric(f"{label}: max |P·f(X) − f(P·X)|", fmt.num(result.gap), help=f"exactly {result.gap:.3e}")
         diff = result.permuted_outputs - result.outputs_of_permuted
-        show(next_figures.difference_heatmap(diff, rows, bound=bound, title="P·f(X) − f(P·X)"), key=label)
+        heatmap = next_figures.difference_heatmap(
+            diff, rows, bound=bound, title="P·f(X) − f(P·X)", focus=focus_row
+        )
+        show(heatmap, key=label)
+if focus_row is not None:
+    shuffled, before, free_z = (
+        fmt.vec(m[focus_row])
+        for m in (masked.outputs_of_permuted, masked.permuted_outputs, free.permuted_outputs)
+    )
+    st.markdown(
+        f"**Focus: {md(T[fq])}**, at position {focus_row + 1} of the shuffled sentence ({fq + 1} before). "
+        f"With the causal mask its context vector is **{before}** in the original order and "
+        f"**{shuffled}** shuffled; without the mask it is {free_z} either way."
+    )
 st.markdown(text.order_text(free, masked, perm, T))
 
 st.header("What attention computes at a position")
 st.markdown(text.first_token_text(limits.first_token()))
 
 st.header("The KV cache")
+cached = min(kv_tokens, cfg.context_length)  # a model attends to at most its context length
 per_token = block.kv_cache_bytes(cfg.n_layers, 1, cfg.emb_dim, kv_bytes, kv_batch)
-cache = block.kv_cache_bytes(cfg.n_layers, kv_tokens, cfg.emb_dim, kv_bytes, kv_batch)
+cache = block.kv_cache_bytes(cfg.n_layers, cached, cfg.emb_dim, kv_bytes, kv_batch)
+full = block.kv_cache_bytes(cfg.n_layers, cfg.context_length, cfg.emb_dim, kv_bytes, kv_batch)
 weight_bytes = block.stack_params(cfg) * kv_bytes
-k = st.columns(3)
+k = st.columns(4)
 k[0].metric("Cache size", next_figures.binary_size(cache), help="Keys and values of every layer, every token")
 k[1].metric("Per token", fmt.integer(per_token) + " bytes")
 k[2].metric(
+    f"At the full context, {cfg.context_length:,} tokens",
+    next_figures.binary_size(full),
+    help="The most this model ever caches for one sequence: the context length caps the cache.",
+)
+k[3].metric(
     "Outgrows the blocks' weights at",
     fmt.integer(block.tokens_to_outgrow(per_token, weight_bytes)) + " tokens",
     help="Weights stored with the same bytes per number as the cache",
 )
-factors = (2, cfg.n_layers, kv_tokens, cfg.emb_dim, kv_bytes, kv_batch)
+if kv_tokens > cfg.context_length:
+    st.warning(
+        f"{kv_tokens:,} tokens asked for, but this model attends to at most its context length, "
+        f"{cfg.context_length:,} tokens, so its cache stops there. Raise the context length in the "
+        "sidebar to cache more.",
+        icon=":material/block:",
+    )
+factors = (2, cfg.n_layers, cached, cfg.emb_dim, kv_bytes, kv_batch)
 st.latex(
     r" \times ".join(fmt.integer(f) for f in factors).replace(",", "{,}")
     + rf" = {cache:,}".replace(",", "{,}")
 )
 st.caption("2 (a key and a value) × layers × tokens × width × bytes per number × batch.")
-grid = np.unique(np.concatenate([2 ** np.arange(22), [kv_tokens]])).astype(np.int64)
+grid = np.unique(np.concatenate([2 ** np.arange(22), [cached]])).astype(np.int64)
 curves = [
     (
         f"{name} (current)",
@@ -125,7 +156,8 @@ show(
         grid,
         curves,
         weights_bytes=weight_bytes,
-        point=(kv_tokens, cache),
+        point=(cached, cache),
+        context_length=cfg.context_length,
         title="KV cache against context length",
     ),
     key="kv",

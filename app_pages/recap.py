@@ -13,7 +13,11 @@ from ui.sentence import checks_note, md, pick, sentence_control
 s = sentence_control()
 T = s.labels
 query = controls.select(
-    "Query token", T, key="query", default=pick(s, "journey", 1), help="The row of XXᵀ to follow."
+    "Query token",
+    T,
+    key="query",
+    default=pick(s, "journey", 1),
+    help="The row to follow: picked out in every figure.",
 )
 key_token = controls.select(
     "Key token", T, key="key", default=pick(s, "starts", 2), help="The other end of the raw affinity."
@@ -32,12 +36,11 @@ qi, ki = T.index(query), T.index(key_token)
 
 c1, c2 = st.columns(2)
 with c1:
-    figures.show(
-        figures.heatmap(trace.scores, T, T, title="Scores Ω = XXᵀ", colorbar=False), key="recap_scores"
-    )
+    figures.show(figures.heatmap(trace.scores, T, T, title="Scores Ω = XXᵀ", focus=qi), key="recap_scores")
 with c2:
     figures.show(
-        figures.heatmap(trace.weights, T, T, title="Weights A = softmax(Ω), row by row"), key="recap_w"
+        figures.heatmap(trace.weights, T, T, title="Weights A = softmax(Ω), row by row", focus=qi),
+        key="recap_w",
     )
 
 m1, m2, m3, m4 = st.columns([2, 1, 1, 1])
@@ -83,6 +86,7 @@ figures.show(
         [("inputs X", x), ("outputs Z = AX", trace.context)],
         T,
         title="Inputs and outputs" + (f", the first 3 of {s.width} dimensions" if s.width > 3 else ""),
+        focus=qi,
     ),
     key="recap_3d",
 )

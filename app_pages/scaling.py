@@ -32,6 +32,12 @@ sampler = controls.radio(
     captions=("O(n) a draw, any d_k", "materialises q and the keys"),
 )
 draws = scaling.affordable_draws(wanted, n_keys, DRAWS)
+tail = controls.toggle(
+    "Jacobian chart: the whole tail",
+    False,
+    key="dk_tail",
+    help="Off: the chart spans 1e-8 to 0.5, where the post's numbers sit. On: down to the smallest entry.",
+)
 config = scaling.StudyConfig(draws, n_keys, seed, sampler)
 
 st.title("Divide by √d_k")
@@ -73,16 +79,10 @@ with right:
     m2.metric("This draw's largest |J|", sf.small_log10(draw_entry))
     st.caption(f"{draws:,} draws of one query and {n_keys} keys, {'÷√d_k' if divisor else 'no divisor'}.")
 
-jacobian, spread, live = study.study_figures(draws, n_keys, seed, sampler, d_k, divisor)
+jacobian, spread, live = study.study_figures(draws, n_keys, seed, sampler, d_k, divisor, tail)
 figures.show(jacobian, key="fig02_jacobian")
 if here:
-    st.caption(
-        f"At d_k = {d_k:,} without the divisor, {fmt.percent(here.raw.naive_zero_share)} of draws read "
-        "exactly 0 when 1 − α_max is taken as a difference; here it is the sum of the other weights, so "
-        "none does. "
-        f"{fmt.percent(here.raw.underflow_share)} fall below the smallest float64 (2.2e-308): they are kept "
-        "as logarithms, counted as dead and never drawn as 0."
-    )
+    st.caption(sf.rounding_note(d_k, here.raw.naive_zero_share, here.raw.underflow_share))
 c1, c2 = st.columns(2)
 with c1:
     figures.show(spread, key="fig02_std")

@@ -8,6 +8,7 @@ from ui import checks, controls, figures, tables
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui import three_matrices_view as view
+from ui.focus import context_note, focus_control, marked
 from ui.sentence import checks_note, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
@@ -18,6 +19,7 @@ mode = controls.radio(
     "Mode", attention.MODES, key="mode", default="three", format_func=MODE_LABELS.__getitem__
 )
 ws = weights_for(weight_set_control(), s.width)
+fq = focus_control(T, key="focus")
 
 st.title("Three matrices, and the asymmetry they buy")
 st.markdown(
@@ -45,14 +47,18 @@ e3.metric(
 
 c1, c2, c3 = st.columns(3)
 with c1:
-    figures.show(figures.heatmap(tr.scores, T, T, title="Scores Ω"), key="fig01_scores")
+    figures.show(figures.heatmap(tr.scores, T, T, title="Scores Ω", focus=fq), key="fig01_scores")
 with c2:
     figures.show(
-        figures.heatmap(attention.asymmetry(tr.scores), T, T, title="Ω − Ωᵀ", diverging=True),
+        figures.heatmap(attention.asymmetry(tr.scores), T, T, title="Ω − Ωᵀ", diverging=True, focus=fq),
         key="fig01_asym",
     )
 with c3:
-    figures.show(figures.heatmap(tr.weights, T, T, title="Weights A = softmax(Ω/√d_k)"), key="fig01_weights")
+    figures.show(
+        figures.heatmap(tr.weights, T, T, title="Weights A = softmax(Ω/√d_k)", focus=fq), key="fig01_weights"
+    )
+if fq is not None:
+    context_note(T, fq, tr.context[fq], weights=tr.weights[fq], extra="Its row of Z = AV below is marked ▸.")
 
 st.subheader("All three modes at once")
 pair = T.index(pick(s, "journey", 1)), T.index(pick(s, "starts", 2))  # the post's pair, or the sentence's
@@ -68,7 +74,7 @@ for col, name, m in (
     (q4, "Z = AV", tr.context),
 ):
     col.markdown(f"**{name}** {m.shape}")
-    tables.matrix(m, T, where=col)
+    tables.matrix(m, marked(T, fq) if name == "Z = AV" else T, where=col)
 w1, w2, w3 = st.columns(3)
 for col, name, w in ((w1, "W_q", ws.w_query), (w2, "W_k", ws.w_key), (w3, "W_v", ws.w_value)):
     col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if mode == "none" else ""))

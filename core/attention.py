@@ -98,6 +98,12 @@ def attend(
     return AttentionTrace(q, k, v, scores, weights, context, float(divisor), tuple(record))
 
 
+def mix(weights: np.ndarray, values: np.ndarray) -> np.ndarray:  # [n_q, n_k], [n_k, d_v] -> [n_q, d_v]
+    """``Z = AV`` for weights that did not come out of :func:`attend`: a trained, a masked or a
+    dropped-out ``A``. Row ``i`` is query ``i``'s context vector, the weighted sum of the values."""
+    return np.asarray(weights, dtype=np.float64) @ np.asarray(values, dtype=np.float64)
+
+
 def attention_without_weights(x: np.ndarray) -> AttentionTrace:
     """Section 3.3: ``softmax(XXᵀ) X``, no parameters and no divisor (the post's recap)."""
     return attend(x, x, x, divisor=1.0, names=("X", "X", "X"))

@@ -34,10 +34,7 @@ class BlockConfig:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if self.emb_dim % self.n_heads:
-            raise ValueError(
-                f"emb_dim ({self.emb_dim}) must be divisible by n_heads ({self.n_heads}): each head "
-                f"takes emb_dim / n_heads columns. Try {_nearest_divisor(self.emb_dim, self.n_heads)} heads."
-            )
+            raise ValueError(_indivisible(self.emb_dim, self.n_heads))
 
     @property
     def head_dim(self) -> int:
@@ -49,7 +46,26 @@ class BlockConfig:
 
 
 def _nearest_divisor(n: int, near: int) -> int:
-    return min((d for d in range(1, n + 1) if n % d == 0), key=lambda d: (abs(d - near), d))
+    return min((d for d in range(1, n + 1) if n % d == 0), key=lambda d: (abs(d - near), -d))
+
+
+def _indivisible(emb_dim: int, n_heads: int) -> str:
+    """What to change when ``n_heads`` does not divide ``emb_dim``: the nearest widths that keep the
+    heads, and the nearest head count that keeps the width. A width no count but 1 and itself
+    divides (a prime such as 769, or 1) is named as such: "Try 1 heads" helps no one."""
+    below, above = emb_dim // n_heads * n_heads, (emb_dim // n_heads + 1) * n_heads
+    widths = " or ".join(f"{w:,}" for w in (below, above) if w >= 1)
+    text = (
+        f"emb_dim = {emb_dim:,} is not divisible by n_heads = {n_heads}: each head takes emb_dim / "
+        f"n_heads columns, and {emb_dim:,} / {n_heads} is not a whole number. Keep {n_heads} heads with "
+        f"emb_dim = {widths}"
+    )
+    if emb_dim == 1:
+        return text + "; a width of 1 holds a single head."
+    if not any(emb_dim % d == 0 for d in range(2, int(emb_dim**0.5) + 1)):
+        return text + f". {emb_dim:,} is prime: only 1 head or {emb_dim:,} heads divide it."
+    heads = _nearest_divisor(emb_dim, n_heads)
+    return text + f", or keep emb_dim = {emb_dim:,} with {heads} head{'' if heads == 1 else 's'}."
 
 
 # GPT-2's four sizes as the book names them (chapter 5's ``model_configs``; exercise 4.2 asks for

@@ -30,7 +30,13 @@ LIMITS = {  # key: (label, min, max, help)
         "Must divide emb_dim; the count of parameters does not depend on it.",
     ),
     "n_layers": ("Layers n_layers", 1, 256, "Blocks in the stack."),
-    "context_length": ("Context length", 1, 2_097_152, "Sizes the mask buffer, not the block's parameters."),
+    "context_length": (
+        "Context length",
+        1,
+        2_097_152,
+        "The most tokens the model attends to: it caps the KV cache. It sizes the mask buffer, not the "
+        "block's parameters.",
+    ),
     "ff_mult": ("Feed-forward multiplier", 1, 16, "Hidden width of the feed-forward = multiplier × emb_dim."),
 }
 _LAST_GOOD = "_block_last_good"

@@ -16,26 +16,33 @@ import plotly.graph_objects as go
 
 from core import cost
 from ui import cost_format
-from ui.figures import ACCENT, MUTED, SECOND, figure, layout
+from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 Spec = dict[str, Any]
-LEGEND = dict(x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.85)")
+# Below the plot: inside it, the legend sat on the curves it names.
+LEGEND = dict(orientation="h", x=0, xanchor="left", y=-0.22, yanchor="top")
 BINARY_TICKS = tuple(
     (1 << (10 * k), name)
     for k, name in enumerate(("1 B", "1 KiB", "1 MiB", "1 GiB", "1 TiB", "1 PiB", "1 EiB"))
 )
-X_AXIS = dict(type="log", title=dict(text="context length n (tokens)"), exponentformat="power")
+X_AXIS = dict(
+    type="log",
+    title=dict(text="context length n (tokens)"),
+    **log_ticks(1, cost.context_ladder()[-1], counts=True),
+)
 
 
 def _layout(title: str, height: int, **axes: Any) -> Spec:
-    return layout(title, height, legend=LEGEND, hovermode="closest", **axes)
+    spec = layout(title, height, legend=LEGEND, hovermode="closest", **axes)
+    spec["margin"]["b"] = 20  # the legend sits below the axis title; automargin makes room for it
+    return spec
 
 
 def _line(x: list[int], y: list[int], name: str, color: str, **extra: Any) -> Spec:
     return dict(type="scatter", mode="lines", x=x, y=y, name=name, line=dict(color=color, width=3), **extra)
 
 
-def memory_spec(cfg: cost.CostConfig, *, height: int = 420) -> Spec:
+def memory_spec(cfg: cost.CostConfig, *, height: int = 480) -> Spec:
     """Bytes of the score matrices against n, each catalogue GPU's memory as a horizontal line."""
     ns = list(cost.context_ladder())
     nbytes = [cost.attention_bytes(n, cfg.bytes_per_score, cfg.heads, cfg.layers) for n in ns]
@@ -94,7 +101,7 @@ def memory_spec(cfg: cost.CostConfig, *, height: int = 420) -> Spec:
     )
 
 
-def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 380) -> Spec:
+def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 440) -> Spec:
     """Multiply-adds of one head: projections (linear in n) against QKᵀ + AV (quadratic)."""
     ns = list(cost.context_ladder())
     split = [cost.head_macs(m, d_in, d_k) for m in ns]
@@ -120,7 +127,11 @@ def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 380) -> Spec:
         f"Where one head's work goes (d_in = {d_in:,}, d_k = {d_k:,})",
         height,
         xaxis=X_AXIS,
-        yaxis=dict(type="log", title=dict(text="multiply-adds, one head"), exponentformat="power"),
+        yaxis=dict(
+            type="log",
+            title=dict(text="multiply-adds, one head"),
+            **log_ticks(min(split[0].linear, split[0].quadratic), max(split[-1].linear, split[-1].quadratic)),
+        ),
         shapes=[
             dict(
                 type="line",
@@ -149,11 +160,11 @@ def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 380) -> Spec:
     return dict(data=data, layout=spec)
 
 
-def memory_chart(cfg: cost.CostConfig, *, height: int = 420) -> go.Figure:
+def memory_chart(cfg: cost.CostConfig, *, height: int = 480) -> go.Figure:
     spec = memory_spec(cfg, height=height)
     return figure(spec["data"], spec["layout"])
 
 
-def flops_chart(n: int, d_in: int, d_k: int, *, height: int = 380) -> go.Figure:
+def flops_chart(n: int, d_in: int, d_k: int, *, height: int = 440) -> go.Figure:
     spec = flops_spec(n, d_in, d_k, height=height)
     return figure(spec["data"], spec["layout"])

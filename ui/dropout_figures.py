@@ -13,13 +13,15 @@ from ui.figures import (
     ACCENT,
     MUTED,
     SECOND,
-    TEXT_CELLS_MAX,
+    TEXT_MAX,
     cell_text,
     figure,
+    focus_shapes,
     heatmap_axes,
     heatmap_height,
     heatmap_trace,
     layout,
+    log_ticks,
     plain,
 )
 
@@ -33,36 +35,71 @@ def dropped_heatmap(
     labels: Sequence[str],
     *,
     title: str | None = None,
-    zmax: float | None = None,
     height: int = 360,
+    focus: int | None = None,
 ) -> go.Figure:
-    """One dropped matrix beside a column of its row sums, coloured around 1 (white = sums to 1,
-    blue falls short, red overshoots)."""
+    """One dropped matrix beside a column of its row sums.
+
+    The weights keep the 0–1 scale of the matrix before dropout, so a survivor scaled up by
+    1/(1 − p) reads darker than it was (past 1 it saturates; its cell still prints the value).
+    The sums are coloured around 1: white sums to 1, blue falls short, red overshoots. Both
+    panels share the query axis, so a focused row runs through the matrix and its sum.
+    """
     m, s = np.asarray(matrix, dtype=np.float64), np.asarray(row_sums, dtype=np.float64)
-    top = zmax if zmax is not None else max(float(m.max()), 1e-12)
-    weights = heatmap_trace(m, labels, labels, zmin=0.0, zmax=top)
+    weights = heatmap_trace(m, labels, labels, zmin=0.0, zmax=1.0)
     bound = max(float(np.max(np.abs(s - 1.0))), 1e-12)
     sums = heatmap_trace(
         (s - 1.0)[:, None],
         labels,
-        ["row sum"],
+        ["sum"],
         diverging=True,
         zmin=-bound,
         zmax=bound,
         text=[[cell_text(v, 4)] for v in s],
+        colorbar=False,  # the column prints its sums
     )
-    sums.update(xaxis="x2", yaxis="y2", hovertemplate="%{y}: row sum %{text}<extra></extra>")
-    x, y = heatmap_axes(len(labels), len(labels))
-    x2, _ = heatmap_axes(len(labels), 1)
+    sums.update(xaxis="x2", hovertemplate="%{y}: row sum %{text}<extra></extra>")
+    xaxis, yaxis = heatmap_axes(labels, labels, focus=focus)
+    xaxis2, _ = heatmap_axes(labels, ["sum"], x_title="row sum")
+    n = len(labels)
     spec = layout(
         title,
-        heatmap_height(len(labels), height),
-        xaxis={**x, "domain": [0.0, SPLIT]},
-        yaxis=y,
-        xaxis2={**x2, "domain": [SPLIT + 0.03, 1.0], "anchor": "y2"},
-        yaxis2={**y, "anchor": "x2", "showticklabels": False},
+        heatmap_height(n, height),
+        xaxis={**xaxis, "domain": [0.0, SPLIT]},
+        yaxis=yaxis,
+        xaxis2={**xaxis2, "domain": [SPLIT + 0.03, 1.0], "anchor": "y", "showticklabels": False},
+        shapes=focus_shapes(focus, n, n) + focus_shapes(focus, n, 1, xref="x2"),
     )
     return figure([weights, sums], spec)
+
+
+def draw_caption(
+    dropped: np.ndarray, p: float, scale: bool, *, book_draw: bool, book_sentence: bool = True
+) -> str:
+    """The caption under one draw, from the draw itself: how to read the colours, which rows died."""
+    dead = [i + 1 for i, row in enumerate(np.asarray(dropped)) if not row.any()]
+    factor = f"scaled up by 1/(1 − p) = {1 / (1 - p):.4g}" if scale and p > 0 else "not scaled"
+    text = (
+        f"Both matrices share the 0–1 scale; this draw's survivors are {factor}. Row sums are coloured "
+        "around 1: white sums to 1, blue falls short, red overshoots. "
+    )
+    if not dead:
+        text += "No row is the zero vector in this draw."
+    else:
+        rows = ", ".join(str(i) for i in dead)
+        text += (
+            f"Row{'s' if len(dead) > 1 else ''} {rows} {'are' if len(dead) > 1 else 'is'} the zero vector."
+        )
+    if book_draw:
+        text += " This is the draw the book prints (PyTorch random numbers, seed 123, p = 0.5)."
+    elif book_sentence:
+        text += " PyTorch random numbers with seed 123 and p = 0.5 give the draw the book prints."
+    else:
+        text += (
+            " On the book's sentence, PyTorch random numbers with seed 123 and p = 0.5 give the draw the "
+            "book prints."
+        )
+    return text
 
 
 def running_mean_chart(
@@ -116,7 +153,7 @@ def running_mean_chart(
     spec = layout(
         title,
         height,
-        xaxis={"type": "log", "title": {"text": "draws"}},
+        xaxis={"type": "log", "title": {"text": "draws"}, **log_ticks(1, float(k[-1]), counts=True)},
         yaxis={
             "range": [max(expectation - half, -0.05), expectation + half],
             "title": {"text": "mean row sum"},
@@ -136,9 +173,9 @@ def zero_rate_chart(
 ) -> go.Figure:
     """Measured share of draws where each row is the zero vector (bars) against ``pᶦ`` (markers).
 
-    Past ``TEXT_CELLS_MAX`` tokens a bar is named by its row number alone, the token on hover."""
+    Past ``TEXT_MAX`` tokens a bar is named by its row number alone, the token on hover."""
     r, t = np.asarray(rate, dtype=np.float64), np.asarray(theory, dtype=np.float64)
-    many = len(labels) > TEXT_CELLS_MAX
+    many = len(labels) > TEXT_MAX
     names = [str(i + 1) if many else f"{plain(lab)}<br>i = {i + 1}" for i, lab in enumerate(labels)]
     data = [
         {

@@ -1,8 +1,12 @@
 """Plotly figure builders with one look for the whole app.
 
-Heatmaps carry token labels and 4-decimal cell text, as the book prints tensors. Sequential
-quantities (scores, weights) use ``SEQUENTIAL``; signed differences (Ω − Ωᵀ, the two masking
-paths) use ``DIVERGING`` centred on zero, so white always means "no difference".
+Heatmaps carry token labels and 4-decimal cell text, as the book prints tensors, and say what their
+axes hold (rows are queries, columns keys, unless a figure says otherwise). Their colours never
+stretch to a matrix's own minimum and maximum (:func:`value_range`): weights, masks and
+probabilities sit on the fixed 0–1 ``SEQUENTIAL`` scale, so near-uniform weights look near-uniform;
+signed quantities (scores of signed weights, Ω − Ωᵀ, the two masking paths) use ``DIVERGING``
+centred on zero, so white always means 0. Past ``TEXT_MAX`` tokens the cells stop printing values
+and a colour bar reads the scale instead. Any heatmap can pick out one query's row (``focus``).
 
 Builders write the figure as a plain Plotly spec and wrap it without validating it
 (``figure``): ``st.plotly_chart`` validates every figure once anyway, and building through
@@ -36,34 +40,11 @@ MUTED = "#a0aec0"
 PALETTE = (ACCENT, SECOND, THIRD, "#805ad5", "#c53030", "#319795")
 FONT = dict(family="Inter, system-ui, sans-serif", size=13)
 
-PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
-TEXT_CELLS_MAX = 12  # tokens a side past which cells lose their printed values (hover keeps them)
-
-
-def plain(label: str) -> str:
-    """A label as Plotly text that shows exactly what it says: Plotly reads a subset of HTML
-    (``<b>``, ``<a href>``) in every label, and a reader's token is text, never markup."""
-    return html.escape(str(label), quote=False)
-
-
-def heatmap_axes(rows: int, cols: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``HEATMAP_X`` and ``HEATMAP_Y`` fitted to a matrix of ``rows`` × ``cols`` tokens: smaller
-    labels past a dozen, column labels free to turn when they would overlap. Category axes, so
-    tokens such as ``1`` or ``2024-01-01`` are never read as numbers or dates."""
-
-    def size(count: int, big: int) -> int:
-        return big if count <= TEXT_CELLS_MAX else big - 2 if count <= 20 else big - 3
-
-    x = {**HEATMAP_X, "type": "category", "tickfont": {"size": size(cols, 11)}}
-    if cols > 8:
-        x.pop("tickangle")
-    y = {**HEATMAP_Y, "type": "category", "tickfont": {"size": size(rows, 12)}}
-    return x, y
-
-
-def heatmap_height(rows: int, height: int) -> int:
-    """``height``, or taller when the rows would be squeezed below a readable 15 px each."""
-    return max(height, 120 + 15 * rows)
+# No Plotly toolbar. On a touch screen it never hides, and it sat over chart titles and the first
+# row of the masking heatmaps; on a desktop it covered titles on every hover. What it offered stays
+# reachable without it: drag to zoom, double-click to reset, hover for values, and Streamlit's own
+# full-screen button on every chart. A download button was the one thing lost.
+PLOTLY_CONFIG = {"displayModeBar": False, "displaylogo": False}
 
 
 def layout(title: str | None, height: int, **extra: Any) -> dict[str, Any]:
@@ -78,6 +59,50 @@ def layout(title: str | None, height: int, **extra: Any) -> dict[str, Any]:
         base["title"] = {"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}}
     base.update(extra)
     return base
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_of_ten(k: int) -> str:
+    """``10⁻³``: the one way a log axis writes a power of ten (``1`` and ``10`` stay as they are)."""
+    return "1" if k == 0 else "10" if k == 1 else "10" + str(k).translate(_SUPERSCRIPT)
+
+
+def short_count(n: float) -> str:
+    """``1k``, ``10k``, ``1M``: a count on an axis, never colliding with its neighbours."""
+    for size, suffix in ((10**9, "G"), (10**6, "M"), (10**3, "k")):
+        if n >= size:
+            return f"{n / size:g}{suffix}"
+    return f"{n:g}"
+
+
+def log_ticks(low: float, high: float, *, counts: bool = False, max_ticks: int = 9) -> dict[str, Any]:
+    """``tickvals`` and ``ticktext`` for a log axis from ``low`` to ``high``, in one format app-wide.
+
+    Plotly's own log ticks mix styles on one axis ("2, 1, 0.9, 0.8", "10, 2, 5, 10²"). Here:
+    within three decades, 1, 2 and 5 of each decade (and 3 within two) written plainly (0.2, 0.5, 1,
+    2); wider, powers
+    of ten only (10⁻³), every k-th decade so at most ``max_ticks`` remain; ``counts`` (draws,
+    steps, tokens) are written 1, 10, 100, 1k, 1M, every other decade labelled past five.
+    """
+    low, high = float(min(low, high)), float(max(low, high))
+    lo, hi = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
+    if hi - lo <= 3:
+        steps = (1, 2, 3, 5) if hi - lo <= 2 else (1, 2, 5)
+        vals = [m * 10.0**k for k in range(lo, hi + 1) for m in steps]
+        vals = [v for v in vals if low / 2 <= v <= high * 2]  # Plotly leaves out any past the range
+        text = [short_count(v) if counts else f"{v:,.{max(0, -int(np.floor(np.log10(v))))}f}" for v in vals]
+    else:
+        step = max(1, -(-(hi - lo + 1) // max_ticks))
+        ks = [k for k in range(lo, hi + 1) if k % step == 0 and low / 3 <= 10.0**k <= high * 3]
+        vals = [10.0**k for k in ks]
+        text = [short_count(v) if counts else power_of_ten(k) for v, k in zip(vals, ks, strict=True)]
+        if counts and len(vals) > 5:  # "1 10 100 1k 10k 100k 1M" runs together on a phone: label every other
+            text = [t if (k - ks[0]) % 2 == 0 else "" for t, k in zip(text, ks, strict=True)]
+    # Short labels that fit level even on a phone; left to itself Plotly turns them on narrow charts
+    # and the turned labels run into the legend below.
+    return {"tickvals": vals, "ticktext": text, "tickangle": 0}
 
 
 def figure(data: list[dict[str, Any]], layout_spec: dict[str, Any]) -> go.Figure:
@@ -95,6 +120,69 @@ def cell_text(v: float, decimals: int = 4) -> str:
     return s[1:] if s.startswith("-") and float(s) == 0 else s
 
 
+# Cells print their values up to this many rows and columns; past it a 4-decimal number no longer
+# fits a cell at any width the app is read at, so the values move to the hover and a colour bar.
+TEXT_MAX = 8
+FOCUS = "#1a202c"  # the outline of a focused query's row
+DIM = "rgba(255, 255, 255, 0.45)"  # laid over the rows that are not in focus
+
+
+def plain(label: str) -> str:
+    """A label as Plotly text that shows exactly what it says: Plotly reads a subset of HTML
+    (``<b>``, ``<a href>``) in every label, and a reader's token is text, never markup."""
+    return html.escape(str(label), quote=False)
+
+
+def value_range(
+    matrix: np.ndarray, *, diverging: bool = False, zmin: float | None = None, zmax: float | None = None
+) -> tuple[float, float, bool]:
+    """``(zmin, zmax, signed)`` for a heatmap: where its colour scale starts and ends, and whether
+    the scale is diverging.
+
+    Colours are never stretched to a matrix's own minimum and maximum: a row of weights between
+    0.10 and 0.24 would run from white to navy and look anything but uniform. So:
+    - explicit ``zmin``/``zmax`` win;
+    - signed values (``diverging``, or any negative entry) get a diverging scale centred on 0,
+      ``±`` the largest finite magnitude, so white always means 0;
+    - non-negative values start at 0 and end at 1, or at their maximum when it is above 1: weights,
+      masks and probabilities are always drawn on the fixed 0–1 scale.
+    """
+    m = np.asarray(matrix, dtype=np.float64)
+    finite = m[np.isfinite(m)]
+    signed = diverging or (finite.size > 0 and float(finite.min()) < 0)
+    if zmin is not None and zmax is not None:
+        return float(zmin), float(zmax), signed and zmin < 0 < zmax
+    if signed:
+        bound = float(np.max(np.abs(finite))) if finite.size else 1.0
+        bound = bound if bound > 0 else 1.0
+        return -bound, bound, True
+    top = float(finite.max()) if finite.size else 1.0
+    return 0.0, max(1.0, top), False
+
+
+def distinct(labels: Sequence[str]) -> list[str]:
+    """Labels made distinct for a category axis, which would merge two equal ones into one row: a
+    repeat gets invisible zero-width spaces appended, so it prints the same and stays its own row."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        k = seen.get(label, 0)
+        seen[label] = k + 1
+        out.append(label + "\u200b" * k)
+    return out
+
+
+def axis_labels(labels: Sequence[str]) -> list[str]:
+    """A heatmap axis's categories: each label as plain text (:func:`plain`), repeats kept apart
+    (:func:`distinct`)."""
+    return distinct([plain(t) for t in labels])
+
+
+def prints_values(n_rows: int, n_cols: int) -> bool:
+    """Whether a heatmap this size prints its values in the cells (see ``TEXT_MAX``)."""
+    return max(n_rows, n_cols) <= TEXT_MAX
+
+
 def heatmap_trace(
     matrix: np.ndarray,
     rows: Sequence[str],
@@ -105,54 +193,133 @@ def heatmap_trace(
     zmin: float | None = None,
     zmax: float | None = None,
     text: Sequence[Sequence[str]] | None = None,
-    colorbar: bool = False,
+    colorbar: bool | None = None,
 ) -> dict[str, Any]:
     """The trace of :func:`heatmap`, for figures that place several heatmaps or change a key.
 
-    Labels are plain text (:func:`plain`). Past ``TEXT_CELLS_MAX`` tokens a side the values are
-    left to the hover, as 32 × 32 printed cells would be unreadable. Non-finite cells (a ``-inf``
-    mask fill) are shown blank with their text kept, never as a colour, so no NaN or inf reaches
-    the colour scale. A diverging scale is centred on zero, ``±`` the largest finite magnitude
-    unless ``zmin``/``zmax`` say otherwise.
+    Labels are plain text (:func:`plain`). Non-finite cells (a ``-inf`` mask fill) are shown
+    blank with their text kept, never as a colour, so no NaN or inf reaches the colour scale. The
+    scale is :func:`value_range`'s. Cells print their values up to ``TEXT_MAX`` a side; a larger
+    heatmap shows its values on hover and a colour bar instead (``colorbar`` forces the bar
+    either way).
     """
     m = np.asarray(matrix, dtype=np.float64)
     finite = np.isfinite(m)
-    printed = max(len(rows), len(cols)) <= TEXT_CELLS_MAX
+    printed = prints_values(len(rows), len(cols))
     # Unprinted and all finite: the hover formats z itself, and no 32 × 32 text array is built,
     # copied twice by Plotly and shipped.
     hover_z = text is None and not printed and bool(finite.all())
     if text is None and not hover_z:
         text = [[cell_text(v, decimals) for v in row] for row in m]
-    if diverging and zmin is None and zmax is None:
-        bound = float(np.max(np.abs(m[finite]))) if finite.any() else 1.0
-        bound = bound if bound > 0 else 1.0
-        zmin, zmax = -bound, bound
+    lo, hi, signed = value_range(m, diverging=diverging, zmin=zmin, zmax=zmax)
     trace: dict[str, Any] = {
         "type": "heatmap",
         "z": np.where(finite, m, None).tolist(),
-        "x": [plain(c) for c in cols],
-        "y": [plain(r) for r in rows],
+        "x": axis_labels(cols),
+        "y": axis_labels(rows),
         "hovertemplate": f"%{{y}} → %{{x}}: %{{z:.{decimals}f}}<extra></extra>"
         if hover_z
         else "%{y} → %{x}: %{text}<extra></extra>",
-        "colorscale": DIVERGING if diverging else SEQUENTIAL,
-        "showscale": colorbar,
-        "xgap": 1,
-        "ygap": 1,
+        "colorscale": DIVERGING if signed else SEQUENTIAL,
+        "zmin": lo,
+        "zmax": hi,
+        "showscale": (not printed) if colorbar is None else colorbar,
+        "colorbar": {"thickness": 10, "len": 0.9, "outlinewidth": 0, "tickfont": {"size": 10}},
+        "xgap": 1 if len(cols) <= 16 else 0,
+        "ygap": 1 if len(rows) <= 16 else 0,
     }
     if text is not None:
         trace["text"] = [list(r) for r in text]
-        trace["texttemplate"] = "%{text}" if printed else ""
-    if zmin is not None:
-        trace["zmin"] = zmin
-    if zmax is not None:
-        trace["zmax"] = zmax
+    if printed and text is not None:
+        longest = max((len(t) for r in text for t in r), default=0)
+        trace["texttemplate"] = "%{text}"
+        # An explicit size: left to itself Plotly shrinks the text to fit the cell, down to ~7 px.
+        trace["textfont"] = {"size": 11 if longest <= 5 and len(cols) <= 6 else 10}
     return trace
 
 
-# A heatmap's axes: rows top to bottom as the matrix prints, level column labels.
-HEATMAP_Y = {"autorange": "reversed", "tickfont": {"size": 12}}
-HEATMAP_X = {"side": "bottom", "tickangle": 0, "tickfont": {"size": 11}}
+def _tick_size(count: int, large: int) -> int:
+    return large if count <= TEXT_MAX else 10 if count <= 16 else 9
+
+
+def heatmap_axes(
+    rows: Sequence[str],
+    cols: Sequence[str],
+    *,
+    x_title: str = "key",
+    y_title: str = "query",
+    focus: int | None = None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A heatmap's ``(xaxis, yaxis)``: rows top to bottom as the matrix prints, both axes titled.
+
+    Axes are categories (a token such as "1984" must not turn the axis numeric); column labels
+    stay level while they fit and turn when they would run together; tick labels shrink past
+    ``TEXT_MAX`` tokens. A focused row's label is marked ``▸`` (plain text: a bold tag would be markup).
+    """
+    title_font = {"size": 11}
+    x = {
+        "type": "category",
+        "side": "bottom",
+        "autotickangles": [0, 45, 90],
+        "tickfont": {"size": _tick_size(len(cols), 10)},  # "journey starts" stays apart in a 300 px chart
+        "title": {"text": x_title, "font": title_font},
+        "ticks": "",
+        "automargin": True,
+        "showgrid": False,
+        "zeroline": False,
+    }
+    y = {
+        "type": "category",
+        "autorange": "reversed",
+        "tickfont": {"size": _tick_size(len(rows), 11)},
+        "title": {"text": y_title, "font": title_font, "standoff": 4},  # Plotly's default wastes ~25 px
+        "ticks": "",
+        "automargin": True,
+        "showgrid": False,
+        "zeroline": False,
+    }
+    if focus is not None and 0 <= focus < len(rows):
+        labels = axis_labels(rows)
+        y["tickvals"] = labels
+        y["ticktext"] = [f"▸ {t}" if i == focus else t for i, t in enumerate(labels)]
+    return x, y
+
+
+def focus_shapes(
+    row: int | None,
+    n_rows: int,
+    n_cols: int,
+    *,
+    xref: str = "x",
+    yref: str = "y",
+    x0: float = 0,
+    y0: float = 0,
+) -> list[dict[str, Any]]:
+    """Shapes that pick out one query's row of a heatmap: the other rows veiled, the row outlined.
+
+    Coordinates are category positions (cell ``(i, j)`` is centred on ``(x0 + j, y0 + i)``), so a
+    tiled figure passes the tile's offset. No row (``None``) gives no shapes.
+    """
+    if row is None or not 0 <= row < n_rows:
+        return []
+    left, right = x0 - 0.5, x0 + n_cols - 0.5
+    veil = {"type": "rect", "xref": xref, "yref": yref, "x0": left, "x1": right, "line": {"width": 0},
+            "fillcolor": DIM, "layer": "above"}  # fmt: skip
+    shapes = []
+    if row > 0:
+        shapes.append({**veil, "y0": y0 - 0.5, "y1": y0 + row - 0.5})
+    if row < n_rows - 1:
+        shapes.append({**veil, "y0": y0 + row + 0.5, "y1": y0 + n_rows - 0.5})
+    shapes.append(
+        {"type": "rect", "xref": xref, "yref": yref, "x0": left, "x1": right, "y0": y0 + row - 0.5,
+         "y1": y0 + row + 0.5, "line": {"color": FOCUS, "width": 2.5}, "layer": "above"}
+    )  # fmt: skip
+    return shapes
+
+
+def heatmap_height(n_rows: int, height: int = 340) -> int:
+    """Tall enough for ``n_rows`` readable rows: ``height`` for the book's six, more past a dozen."""
+    return max(height, 120 + 15 * n_rows)
 
 
 def heatmap(
@@ -167,9 +334,16 @@ def heatmap(
     zmax: float | None = None,
     height: int = 340,
     text: Sequence[Sequence[str]] | None = None,
-    colorbar: bool = False,
+    colorbar: bool | None = None,
+    x_title: str = "key",
+    y_title: str = "query",
+    focus: int | None = None,
 ) -> go.Figure:
-    """A token-labelled heatmap, rows top to bottom as the matrix prints (see :func:`heatmap_trace`)."""
+    """A token-labelled heatmap, rows top to bottom as the matrix prints (see :func:`heatmap_trace`).
+
+    Rows are queries and columns keys unless ``y_title``/``x_title`` say otherwise; ``focus``
+    picks out one row (:func:`focus_shapes`).
+    """
     trace = heatmap_trace(
         matrix,
         rows,
@@ -181,8 +355,11 @@ def heatmap(
         text=text,
         colorbar=colorbar,
     )
-    x, y = heatmap_axes(len(rows), len(cols))
-    return figure([trace], layout(title, heatmap_height(len(rows), height), yaxis=y, xaxis=x))
+    xaxis, yaxis = heatmap_axes(rows, cols, x_title=x_title, y_title=y_title, focus=focus)
+    spec = layout(title, heatmap_height(len(rows), height), xaxis=xaxis, yaxis=yaxis)
+    spec["margin"].update(l=0, r=2)  # a third of a page is ~300 px: every pixel goes to the cells
+    spec["shapes"] = focus_shapes(focus, len(rows), len(cols))
+    return figure([trace], spec)
 
 
 def bars(
@@ -201,7 +378,7 @@ def bars(
     v = np.asarray(values, dtype=np.float64)
     trace = {
         "type": "bar",
-        "x": list(labels),
+        "x": [plain(t) for t in labels],
         "y": v.tolist(),
         "marker": {"color": color},
         "text": [cell_text(x, decimals) for x in v],
@@ -220,41 +397,77 @@ def scatter3d_tokens(
     labels: Sequence[str],
     *,
     title: str | None = None,
-    height: int = 460,
+    height: int = 520,
+    focus: int | None = None,
 ) -> go.Figure:
-    """Several sets of 3-d points (inputs, outputs), each point labelled with its token (past
-    ``TEXT_CELLS_MAX`` tokens, on hover only). Wider points are drawn by their first three numbers."""
+    """Sets of 3-d points (inputs, then outputs), each set in its own colour and marker.
+
+    Only the first set prints its token labels (up to ``TEXT_MAX`` tokens): the outputs of
+    weightless attention huddle within a few hundredths of each other, and six labels there pile
+    into one blob. Every point
+    names its token on hover; the ``focus`` token's points are labelled, enlarged and joined by
+    a dashed line, so its input can be followed to its output.
+    """
+    symbols = ("circle", "diamond", "square", "cross")
     data = []
-    for (name, pts), color in zip(sets, PALETTE, strict=False):
+    for k, ((name, pts), color) in enumerate(zip(sets, PALETTE, strict=False)):
         p = np.asarray(pts, dtype=np.float64)
+        trace = {
+            "type": "scatter3d",
+            "x": p[:, 0].tolist(),
+            "y": p[:, 1].tolist(),
+            "z": p[:, 2].tolist(),
+            "mode": "markers+text" if k == 0 and len(labels) <= TEXT_MAX else "markers",
+            "name": name,
+            "text": [plain(t) for t in labels],
+            "textposition": "top center",
+            "textfont": {"color": color, "size": 12},
+            "marker": {"size": 5 if k == 0 else 4, "color": color, "symbol": symbols[k % len(symbols)]},
+            "hovertemplate": "%{text}<br>(%{x:.4f}, %{y:.4f}, %{z:.4f})<extra>" + name + "</extra>",
+        }
+        data.append(trace)
+    if focus is not None and 0 <= focus < len(labels) and len(sets) > 1:
+        pts = np.array([np.asarray(p, dtype=np.float64)[focus] for _, p in sets])
+        who = plain(labels[focus])
+        names = [""] + [f"z for {who}"] * (len(sets) - 1)  # the input is labelled already
         data.append(
             {
                 "type": "scatter3d",
-                "x": p[:, 0].tolist(),
-                "y": p[:, 1].tolist(),
-                "z": p[:, 2].tolist(),
-                "mode": "markers+text" if len(labels) <= TEXT_CELLS_MAX else "markers",
-                "name": name,
-                "text": [plain(t) for t in labels],
-                "textposition": "top center",
-                "marker": {"size": 6, "color": color},
-                "hovertemplate": "%{text}<br>(%{x:.4f}, %{y:.4f}, %{z:.4f})<extra>" + name + "</extra>",
+                "x": pts[:, 0].tolist(),
+                "y": pts[:, 1].tolist(),
+                "z": pts[:, 2].tolist(),
+                "mode": "lines+markers+text",
+                "name": f"{who}, followed",
+                "text": names,
+                "textposition": "middle left",
+                "textfont": {"color": FOCUS, "size": 12},
+                "line": {"color": FOCUS, "width": 3, "dash": "dash"},
+                "marker": {
+                    "size": 7,
+                    "color": list(PALETTE[: len(sets)]),
+                    "line": {"color": FOCUS, "width": 2},
+                },
+                "hovertemplate": "%{text}<br>(%{x:.4f}, %{y:.4f}, %{z:.4f})<extra></extra>",
             }
         )
+    axis = {"tickfont": {"size": 10}, "nticks": 5}
     spec = layout(
         title,
         height,
         scene={
-            "xaxis": {"title": {"text": "dim 1"}},
-            "yaxis": {"title": {"text": "dim 2"}},
-            "zaxis": {"title": {"text": "dim 3"}},
+            "xaxis": {**axis, "title": {"text": "dim 1"}},
+            "yaxis": {**axis, "title": {"text": "dim 2"}},
+            "zaxis": {**axis, "title": {"text": "dim 3"}},
             "aspectmode": "cube",
+            # Far enough out that no corner of the cube, and none of its tick labels, leaves the frame.
+            "camera": {"eye": {"x": 1.45, "y": 1.45, "z": 0.9}, "center": {"x": 0, "y": 0, "z": -0.05}},
+            "domain": {"x": [0, 1], "y": [0.08, 1]},
         },
-        legend={"orientation": "h", "y": 1.02, "x": 0},
+        legend={"orientation": "h", "y": 0, "yanchor": "bottom", "x": 0},
     )
     return figure(data, spec)
 
 
 def show(fig: go.Figure | dict[str, Any], key: str | None = None) -> None:
-    """Draw a figure at full width with the app's toolbar settings."""
+    """Draw a figure at full width with the app's chart settings (``PLOTLY_CONFIG``)."""
     st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key)

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.learning import Trajectory
-from ui.figures import ACCENT, MUTED, SECOND, figure, layout
+from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 MODE_COLOURS = {"none": MUTED, "tied": SECOND, "three": ACCENT}
 FLOOR = 1e-12  # the log axis needs a positive value; a loss gap this small is drawn at the floor
@@ -25,6 +25,9 @@ def loss_curves(
     height: int = 360,
 ) -> go.Figure:
     """Loss against step for every mode, log y, with the scrubbed step marked.
+
+    Both axes write numbers the app's way: steps with thousands separators, the log axis in
+    1-2-5 steps or powers of ten (:func:`ui.figures.log_ticks`), never Plotly's mix of the two.
 
     What is drawn is the cross-entropy minus its floor (the target's own entropy), so every
     target can fall towards zero on a log axis; for one-hot targets the floor is 0. Long runs
@@ -58,12 +61,14 @@ def loss_curves(
                 }
             )
     title = "cross-entropy" if entropy_floor == 0 else "cross-entropy above its floor"
+    drawn = [v for t in traces for v in t["y"]]
+    ticks = log_ticks(min(drawn), max(drawn))
     spec = layout(
         None,
         height,
         legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
-        yaxis={"type": "log", "title": {"text": title}, "tickformat": ".3~g"},  # 3.3 and 3.5 differ
-        xaxis={"title": {"text": "step"}, "rangemode": "tozero"},
+        yaxis={"type": "log", "title": {"text": title}, **ticks},
+        xaxis={"title": {"text": "step"}, "rangemode": "tozero", "tickformat": ","},
         shapes=[
             {
                 "type": "line",

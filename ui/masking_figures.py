@@ -8,6 +8,8 @@ zeros as 0, and the zero fill's leak (tenths) prints with 4 decimals like every 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
@@ -33,15 +35,21 @@ def sci_cells(matrix: np.ndarray) -> list[list[str]]:
     return [[diff_text(v) for v in row] for row in np.asarray(matrix, dtype=np.float64)]
 
 
-def stage_heatmap(matrix: np.ndarray, labels: tuple[str, ...]) -> go.Figure:
-    """One stage of a masking path; ``-inf`` cells read "−∞" and take no colour."""
-    return figures.heatmap(matrix, labels, labels)
+def stage_heatmap(matrix: np.ndarray, labels: Sequence[str], *, focus: int | None = None) -> go.Figure:
+    """One stage of a masking path; ``-inf`` cells read "−∞" and take no colour.
+
+    Score stages are signed (diverging scale, white at 0); weight stages lie in [0, 1] and are
+    drawn on the fixed 0–1 scale, so the two paths' weights compare cell for cell.
+    """
+    return figures.heatmap(matrix, labels, labels, focus=focus)
 
 
-def difference_grid(diff: np.ndarray, labels: tuple[str, ...], *, title: str, height: int = 340) -> go.Figure:
+def difference_grid(
+    diff: np.ndarray, labels: Sequence[str], *, title: str, height: int = 340, focus: int | None = None
+) -> go.Figure:
     """Naive minus efficient weights on a diverging scale centred on zero (white = identical)."""
     return figures.heatmap(
-        diff, labels, labels, title=title, diverging=True, text=sci_cells(diff), height=height
+        diff, labels, labels, title=title, diverging=True, text=sci_cells(diff), height=height, focus=focus
     )
 
 

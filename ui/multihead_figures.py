@@ -1,7 +1,8 @@
 """Figure builders for the multi-head page: W_q's stripes, one heatmap per head, the speed-up.
 
-The stripes figure draws each head's columns in its own hue (the post's picture: every head's
-weights sit side by side in adjacent column groups). Matrices larger than ``MAX_CELLS`` a side
+The stripes figure draws every weight on the app's diverging scale, so a weight's sign shows, and
+marks each head's columns with a band of its own hue (the post's picture: every head's weights sit
+side by side in adjacent column groups). Matrices larger than ``MAX_CELLS`` a side
 are thinned to every k-th row and column within each head, so the bands stay exact however
 large the matrix. Builders add shapes and annotations in one layout update and keep per-cell
 text to small matrices: GPT-2's W_q must not cost the page a second per rerun.
@@ -88,24 +89,26 @@ def striped_matrix(
     title: str | None = None,
     max_cells: int = MAX_CELLS,
     height: int = 320,
+    x_title: str = "column, head by head",
+    y_title: str = "row",
+    focus: int | None = None,
 ) -> go.Figure:
     """A matrix whose consecutive groups of ``head_width`` columns belong to head 1, 2, ...
 
-    Each head is drawn in its own hue, white at 0 and full colour at the largest |value| of
-    either sign; hover shows the signed value and its real row and column. Vertical lines and
-    labels mark the heads (none when there is a single group). ``m`` may come already
-    :func:`thinned` (with its own head width), as a cache keeps it.
+    Weights are signed, so every cell is drawn on the app's diverging scale centred on 0 (blue
+    negative, white 0, red positive), from ``−max|m|`` to ``+max|m|``. Each head is marked by a
+    band of its own hue above its columns, a label and a dividing line (none for a single
+    group); hover shows the signed value and its real row and column. Values print in the cells
+    of small matrices; otherwise a colour bar reads the scale. ``focus`` picks out one row.
+    ``m`` may come already :func:`thinned` (with its own head width), as a cache keeps it.
     """
     t = m if isinstance(m, Thinned) else thinned(m, head_width, max_cells)
     head_width, (n_rows, n_cols) = t.head_width, t.shape
     heads = max(1, n_cols // head_width)
     r, c, sub, vmax = t.rows, t.cols, t.cells, t.vmax
     is_thin = len(r) < n_rows or len(c) < n_cols
-    ys = (
-        [figures.plain(label) for label in row_labels]
-        if row_labels is not None and not len(r) < n_rows
-        else [str(i + 1) for i in r]
-    )
+    ys = list(row_labels) if row_labels is not None and not len(r) < n_rows else [str(i + 1) for i in r]
+    ys = figures.axis_labels(ys)
     text_on = sub.size <= TEXT_CELLS
     data, shapes, notes = [], [], []
     for h in range(heads):
@@ -119,14 +122,16 @@ def striped_matrix(
             "y": ys,
             "zmin": -vmax,
             "zmax": vmax,
-            "colorscale": [[0.0, hue], [0.5, "#ffffff"], [1.0, hue]],
-            "showscale": False,
+            "colorscale": figures.DIVERGING,
+            "showscale": not text_on and h == heads - 1,
+            "colorbar": {"thickness": 10, "len": 0.9, "outlinewidth": 0, "tickfont": {"size": 10}},
             "xgap": 0 if is_thin else 1,
             "ygap": 0 if is_thin else 1,
             "hovertemplate": f"head {h + 1}<br>row %{{y}}, column %{{x}}: %{{z:.4f}}<extra></extra>",
         }
         if text_on:
             trace["texttemplate"] = "%{z:.4f}"
+            trace["textfont"] = {"size": 11}
         data.append(trace)
         if heads > 1:
             step = x[1] - x[0] if len(x) > 1 else 1
@@ -135,34 +140,60 @@ def striped_matrix(
                 shapes.append(
                     dict(type="line", x0=left, x1=left, y0=0, y1=1, yref="paper", line=dict(width=1.5))
                 )
+            shapes.append(
+                dict(
+                    type="rect",
+                    x0=left,
+                    x1=right,
+                    y0=1.01,
+                    y1=1.045,
+                    yref="paper",
+                    fillcolor=hue,
+                    line=dict(width=0),
+                )
+            )
             notes.append(
-                dict(x=(left + right) / 2, y=1.0, yref="paper", yanchor="bottom", text=f"h{h + 1}",
+                dict(x=(left + right) / 2, y=1.05, yref="paper", yanchor="bottom", text=f"h{h + 1}",
                      showarrow=False, font=dict(color=hue, size=12))
             )  # fmt: skip
+    if focus is not None and 0 <= focus < len(ys) and not len(r) < n_rows:
+        left, right = float(c[0] + 1 - 0.5), float(c[-1] + 1 + 0.5)
+        for shape in figures.focus_shapes(focus, len(ys), 1):
+            shapes.append({**shape, "x0": left, "x1": right})
+    title_font = {"size": 12}
     spec = figures.layout(
         title,
         height,
         shapes=shapes,
         annotations=notes,
-        xaxis={"showticklabels": False, "showgrid": False, "zeroline": False},
-        yaxis={"autorange": "reversed", "type": "category", "showgrid": False},
-    )
-    spec["margin"]["t"] = 60 if title else 30
+        xaxis={"showticklabels": False, "showgrid": False, "zeroline": False,
+               "title": {"text": x_title, "font": title_font}},
+        yaxis={"autorange": "reversed", "type": "category", "showgrid": False, "automargin": True,
+               "title": {"text": y_title, "font": title_font}},
+    )  # fmt: skip
+    spec["margin"]["t"] = 70 if title else 40
     return figures.figure(data, spec)
 
 
 def head_grid(
-    weights: np.ndarray, labels: Sequence[str], *, per_row: int = 4, title: str | None = None
+    weights: np.ndarray,
+    labels: Sequence[str],
+    *,
+    per_row: int = 4,
+    title: str | None = None,
+    focus: int | None = None,
 ) -> go.Figure:
     """Every head's attention weights ``[H, n, n]`` as one tiled heatmap (one trace: fast).
 
     Heads are laid out ``per_row`` to a row with a blank column and row between tiles; the
-    blank cells are null, which Plotly leaves undrawn. Each tile keeps the token labels; tiles
-    grow with the tokens, and past ``figures.TEXT_CELLS_MAX`` tokens they hold fewer per row.
+    blank cells are null, which Plotly leaves undrawn. Each tile keeps the token labels, rows are
+    queries and columns keys, on the fixed 0–1 scale; ``focus`` picks out the same query's row in
+    every tile. Tiles grow with the tokens, and past ``figures.TEXT_MAX`` tokens they hold fewer
+    per row.
     """
     w = np.asarray(weights, dtype=np.float64)
     h, n, _ = w.shape
-    if n > figures.TEXT_CELLS_MAX:
+    if n > figures.TEXT_MAX:
         per_row = min(per_row, 2)
     cols = min(h, per_row)
     rows = -(-h // cols)
@@ -172,38 +203,48 @@ def head_grid(
         z[r0 : r0 + n, c0 : c0 + n] = w[i]
     xt = [c * (n + 1) + j for c in range(cols) for j in range(n)]
     yt = [r * (n + 1) + j for r in range(rows) for j in range(n)]
+    printed = h <= per_row and n <= figures.TEXT_MAX
     trace = {
         "type": "heatmap",
         "z": np.where(np.isnan(z), None, z).tolist(),
         "zmin": 0.0,
         "zmax": 1.0,
         "colorscale": figures.SEQUENTIAL,
-        "showscale": False,
+        "showscale": not printed,
+        "colorbar": {"thickness": 10, "len": 0.9, "outlinewidth": 0, "tickfont": {"size": 10}},
         "xgap": 1,
         "ygap": 1,
         "hovertemplate": "%{z:.4f}<extra></extra>",
     }
-    if h <= per_row and n <= figures.TEXT_CELLS_MAX:
+    if printed:
+        # Left to Plotly's own fit: four tiles in a row leave a phone ~10 px a cell, a desktop ~30.
         trace["texttemplate"] = "%{z:.2f}"
     notes = [
         dict(x=(i % cols) * (n + 1) + (n - 1) / 2, y=(i // cols) * (n + 1) - 0.6, text=f"head {i + 1}",
              showarrow=False, yanchor="bottom", font=dict(size=13))
         for i in range(h)
     ]  # fmt: skip
-    axis = {
-        "tickfont": {"size": 10 if n <= figures.TEXT_CELLS_MAX else 8},
-        "showgrid": False,
-        "zeroline": False,
-    }
-    xticks = [figures.plain(labels[j]) for _ in range(cols) for j in range(n)]
-    yticks = [figures.plain(labels[j]) for _ in range(rows) for j in range(n)]
+    shapes = [
+        shape
+        for i in range(h)
+        for shape in figures.focus_shapes(focus, n, n, x0=(i % cols) * (n + 1), y0=(i // cols) * (n + 1))
+    ]
+    size = 10 if n <= figures.TEXT_MAX else 8
+    axis = {"tickfont": {"size": size}, "showgrid": False, "zeroline": False, "automargin": True}
+    title_font = {"size": 12}
+    names = [figures.plain(t) for t in labels]
+    xticks = [names[j] for _ in range(cols) for j in range(n)]
+    yticks = [f"▸ {names[j]}" if j == focus else names[j] for _ in range(rows) for j in range(n)]
     spec = figures.layout(
         title,
-        90 + max(230, 12 * n) * rows,
+        90 + max(230, 15 * n) * rows,
         annotations=notes,
-        xaxis={"tickvals": xt, "ticktext": xticks, "tickangle": -45, **axis},
-        yaxis={"tickvals": yt, "ticktext": yticks, "autorange": "reversed", **axis},
-    )
+        shapes=shapes,
+        xaxis={"tickvals": xt, "ticktext": xticks, "tickangle": -45, **axis,
+               "title": {"text": "key", "font": title_font}},
+        yaxis={"tickvals": yt, "ticktext": yticks, "autorange": "reversed", **axis,
+               "title": {"text": "query", "font": title_font}},
+    )  # fmt: skip
     spec["margin"]["t"] = 70 if title else 30
     return figures.figure([trace], spec)
 

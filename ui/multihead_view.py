@@ -21,6 +21,7 @@ from core.sentence import Sentence
 from ui import caches, checks, figures
 from ui import format as fmt
 from ui import multihead_figures as mf
+from ui.focus import short_vec
 
 CUSTOM = "Custom"
 PRESETS: dict[str, dict[str, object]] = {
@@ -97,6 +98,7 @@ class Run:
     weights: np.ndarray | None  # [H, n, n] attention per head, first batch item
     output: mf.Thinned | None  # [n, d] first batch item, as the output figure draws it
     output_shape: tuple[int, ...]  # the whole output's, [b, n, d]
+    output_rows: tuple[str, ...]  # each output row of the first item as a focus note prints it
     w_query: mf.Thinned | None  # [d_in, width], head columns side by side, as the figure draws it
     head_width: int
     error: str | None = None
@@ -117,6 +119,7 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
             None,
             None,
             (),
+            (),
             None,
             0,
             f"This setting holds {fmt.integer(total)} parameters. The counts above are exact, but "
@@ -133,6 +136,7 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
         res.weights[0],
         mf.thinned(res.output[0], out_width),
         res.output.shape,
+        tuple(short_vec(z) for z in res.output[0]),
         mf.thinned(w, width),
         width,
     )
@@ -151,8 +155,9 @@ def figures_for(
     context_length: int,
     x: np.ndarray,
     labels: tuple[str, ...],
+    focus: int | None = None,
 ) -> tuple[go.Figure, go.Figure, go.Figure]:
-    """W_q's stripes, the per-head weights and the output, built once per setting.
+    """W_q's stripes, the per-head weights and the output, built once per setting and focus.
 
     A resource cache (no copy): ``st.plotly_chart`` serialises a figure without changing it.
     """
@@ -163,14 +168,19 @@ def figures_for(
         r.w_query,
         r.head_width,
         title=f"W_q {list(r.w_query.shape)}, as XW_q reads it: {heads} stripes of {cols}",
+        x_title="column of W_q, head by head",
+        y_title="row (input feature)",
     )
-    attn = mf.head_grid(r.weights, labels, title="Attention weights, one heatmap per head")
+    attn = mf.head_grid(r.weights, labels, title="Attention weights, one heatmap per head", focus=focus)
     out = mf.striped_matrix(
         r.output,
         r.output.head_width,
         row_labels=labels,
         title=f"Output {list(r.output_shape)}, first batch item",
-        height=max(260, 100 + 15 * len(labels)),
+        height=max(280, 100 + 15 * len(labels)),
+        x_title="output column",
+        y_title="query",
+        focus=focus,
     )
     return wq, attn, out
 

@@ -13,6 +13,7 @@ from ui.figures import (
     PALETTE,
     SECOND,
     figure,
+    focus_shapes,
     heatmap_axes,
     heatmap_height,
     heatmap_trace,
@@ -50,7 +51,7 @@ def param_split(
         title,
         height,
         yaxis={"categoryorder": "array", "categoryarray": names[::-1]},
-        xaxis={"title": {"text": "parameters"}, "range": [0, 1.25 * top], "tickformat": ","},
+        xaxis={"title": {"text": "parameters"}, "range": [0, 1.4 * top], "tickformat": ","},
         legend={"orientation": "h", "y": -0.25, "x": 0},
         bargap=0.25,
     )
@@ -76,10 +77,14 @@ def kv_curves(
     weights_bytes: int,
     point: tuple[int, int],
     title: str,
-    height: int = 420,
+    context_length: int | None = None,
+    height: int = 440,
 ) -> go.Figure:
     """KV-cache bytes against tokens on log axes: one line per configuration (the current one
-    bold), the current stack's weight bytes as a level, and the reader's setting as a marker."""
+    bold), the current stack's weight bytes as a level, and the reader's setting as a marker.
+
+    Past ``context_length`` the chart is shaded: the model attends to no more tokens than that,
+    so its cache never gets there (a longer context is what it would take)."""
     xs = np.asarray(tokens).tolist()
     data = [
         {
@@ -119,6 +124,17 @@ def kv_curves(
     low, high = max(min(ys_all), 1.0), max(ys_all)
     vals, text = binary_ticks(low / 2, high * 2)
     decades = [10**i for i in range(int(np.log10(max(float(np.max(tokens)), 1.0))) + 1)]
+    shapes, notes = [], []
+    if context_length is not None and context_length < xs[-1]:
+        shapes.append(
+            {"type": "rect", "xref": "x", "yref": "paper", "x0": context_length, "x1": xs[-1], "y0": 0,
+             "y1": 1, "fillcolor": "rgba(160, 174, 192, 0.18)", "line": {"width": 0}, "layer": "below"}
+        )  # fmt: skip
+        notes.append(
+            {"xref": "paper", "yref": "paper", "x": 1, "y": 1, "xanchor": "right", "yanchor": "top",
+             "showarrow": False, "font": {"size": 11, "color": "#4a5568"}, "bgcolor": "rgba(255,255,255,0.7)",
+             "text": f"shaded: beyond the context length ({context_length:,})"}
+        )  # fmt: skip
     spec = layout(
         title,
         height,
@@ -126,10 +142,13 @@ def kv_curves(
             "type": "log",
             "title": {"text": "tokens in the cache"},
             "tickvals": decades,
-            "ticktext": [_short(t) for t in decades],
+            "ticktext": [_short(t) if i % 2 == 0 else "" for i, t in enumerate(decades)],  # fit on a phone
+            "tickangle": 0,
         },
         yaxis={"type": "log", "title": {"text": "bytes"}, "tickvals": vals, "ticktext": text},
         legend={"orientation": "h", "y": -0.2, "x": 0},
+        shapes=shapes,
+        annotations=notes,
     )
     return figure(data, spec)
 
@@ -143,17 +162,28 @@ def _short(n: int) -> str:
 
 
 def difference_heatmap(
-    diff: np.ndarray, rows: Sequence[str], *, bound: float, title: str, height: int = 300
+    diff: np.ndarray,
+    rows: Sequence[str],
+    *,
+    bound: float,
+    title: str,
+    height: int = 300,
+    focus: int | None = None,
 ) -> go.Figure:
     """``P·f(X) − f(P·X)`` per token and output dimension, on a colour scale shared by both panels
-    (``±bound``), so float64 rounding noise reads as white rather than as a saturated colour."""
+    (``±bound``), so float64 rounding noise reads as white rather than as a saturated colour.
+    Rows are positions in the shuffled order, each holding the token named; ``focus`` picks one."""
     d = np.asarray(diff, dtype=np.float64)
     bound = bound if np.isfinite(bound) and bound > 0 else 1.0
     dims = [f"dim {j + 1}" for j in range(d.shape[1])]
     trace = heatmap_trace(d, rows, dims, diverging=True, zmin=-bound, zmax=bound)
     trace["hovertemplate"] = "%{y}, %{x}: %{z:.3e}<extra></extra>"
-    _, y = heatmap_axes(len(rows), len(dims))
-    return figure([trace], layout(title, heatmap_height(len(rows), height), yaxis=y))
+    xaxis, yaxis = heatmap_axes(
+        rows, dims, x_title="output dimension", y_title="position (token)", focus=focus
+    )
+    spec = layout(title, heatmap_height(len(rows), height), xaxis=xaxis, yaxis=yaxis)
+    spec["shapes"] = focus_shapes(focus, len(rows), len(dims))
+    return figure([trace], spec)
 
 
 def binary_size(n: int) -> str:

@@ -84,7 +84,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/grid_on:",
         "three-matrices",
         "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
-        keys=(*SENTENCE_KEYS, "mode", *_WEIGHT_KEYS),
+        keys=(*SENTENCE_KEYS, "mode", *_WEIGHT_KEYS, "focus"),
     ),
     PageInfo(
         "app_pages/masking.py",
@@ -92,7 +92,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/visibility_off:",
         "masking",
         "Two causal paths that look unrelated half-way and end identical; a zero is not a mask.",
-        keys=(*SENTENCE_KEYS, *_prefixed("mask_", _WEIGHT_KEYS), "stage", "fill", "logits"),
+        keys=(*SENTENCE_KEYS, *_prefixed("mask_", _WEIGHT_KEYS), "stage", "fill", "logits", "mask_focus"),
         legacy=_renamed("mask_", _WEIGHT_KEYS),
     ),
     PageInfo(
@@ -121,6 +121,7 @@ PAGES: tuple[PageInfo, ...] = (
             "step",
             "learn_width",
             *_prefixed("learn_", _WEIGHT_KEYS),
+            "learn_focus",
         ),
         legacy=_renamed("learn_", ("mode", *_WEIGHT_KEYS)),
     ),
@@ -143,6 +144,7 @@ PAGES: tuple[PageInfo, ...] = (
             "kv_bytes",
             "kv_batch",
             "perm",
+            "next_focus",
         ),
         legacy=_frozen({"preset": "block"}),
     ),
@@ -152,7 +154,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/grain:",
         "dropout",
         "Inverted dropout on causal weights: rows sum to 1 only on average, and row 1 dies half the time.",
-        keys=(*SENTENCE_KEYS, "p", "scaling", "generator", "drop_seed", "drop_draws"),
+        keys=(*SENTENCE_KEYS, "p", "scaling", "generator", "drop_seed", "drop_draws", "drop_focus"),
         legacy=_renamed("drop_", ("seed", "draws")),
     ),
     PageInfo(
@@ -161,7 +163,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/functions:",
         "divide-by-sqrt-dk",
         "Scores spread like √d_k; without the divisor the softmax's gradient dies.",
-        keys=("d_k", "divisor", "draws", "keys", "dk_seed", "sampler"),
+        keys=("d_k", "divisor", "draws", "keys", "dk_seed", "sampler", "dk_tail"),
         legacy=_renamed("dk_", ("seed",)),
     ),
     PageInfo(
@@ -170,7 +172,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/view_column:",
         "multi-head",
         "One W_q sliced into stripes: the wrapper against the split class, and a stopwatch.",
-        keys=(*SENTENCE_KEYS, "preset", "kind", "heads", "d_in", "d_out", "mh_seed"),
+        keys=(*SENTENCE_KEYS, "preset", "kind", "heads", "d_in", "d_out", "mh_seed", "mh_focus"),
         legacy=_renamed("mh_", ("seed",)),
     ),
 )

@@ -14,12 +14,18 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.scaling import DkResult
-from ui.figures import ACCENT, MUTED, SECOND, figure, layout
+from ui import format as fmt
+from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 RAW, SCALED = SECOND, ACCENT
 DK_TICKS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536)
 DK_TICKS_NARROW = (1, 16, 256, 4096, 65536)  # for half-width charts, so the labels stay level
 MARK = dict(color=MUTED, dash="dot", width=1)
+LABELLED_BARS = 16  # keys named and valued on the bars up to this many; past it, the hover does
+# The Jacobian chart's default y range: the post's story, 0.22 at d_k = 2, 0.022 at 64, 3e-6 at 768,
+# fills the height. No entry exceeds 1/4 (α(1 − α) ≤ 1/4); the deep tail (1e-56 at 65,536) is one
+# toggle away.
+J_RANGE = (1e-8, 0.5)
 
 
 def sci_from_log10(log10: float, digits: int = 1) -> str:
@@ -39,6 +45,29 @@ def small(x: float) -> str:
 def small_log10(log10: float) -> str:
     """:func:`small` for a number given by its base-10 log (a weight or entry below float64's range)."""
     return f"{10**log10:.4f}" if log10 >= -3 else sci_from_log10(log10)
+
+
+def rounding_note(d_k: int, rounds_to_zero: float, underflows: float) -> str:
+    """The Jacobian chart's caption in plain words, from the study's own shares at ``d_k``."""
+    if rounds_to_zero == 0:
+        text = (
+            f"At d_k = {d_k:,} without the divisor, no draw's top weight comes close enough to 1 for "
+            "1 minus it to round to exactly 0."
+        )
+    else:
+        text = (
+            f"At d_k = {d_k:,} without the divisor, the top weight is so close to 1 in "
+            f"{fmt.percent(rounds_to_zero)} of draws that computing 1 minus it gives exactly 0, and the "
+            "gradient would read as exactly 0 too. This page adds up the other weights instead, so no "
+            "draw reads 0."
+        )
+    if underflows > 0:
+        text += (
+            f" In {fmt.percent(underflows)} of draws even that sum is smaller than the smallest number a "
+            "float64 can hold (2.2e-308): those draws count as dead, and their size is kept as a logarithm "
+            "rather than drawn as 0."
+        )
+    return text
 
 
 def _positive(values: Sequence[float]) -> list[float | None]:
@@ -75,21 +104,27 @@ def weight_bars(log10_alpha: np.ndarray, scores: np.ndarray, *, divisor: bool, t
     rest_log10 = float(np.logaddexp.reduce(rest) / np.log(10))  # log10(1 − α_top), never from a difference
     if rest_log10 < -4:
         text[top] = "1 − " + sci_from_log10(rest_log10)
+    n = len(alpha)
     bars = dict(
         type="bar",
-        x=[f"k{j + 1}" for j in range(len(alpha))],
+        x=list(range(1, n + 1)),
         y=alpha.tolist(),
         marker=dict(color=SCALED if divisor else RAW),
-        text=text if len(text) <= 24 else None,  # beyond that the hover carries them
+        text=text if n <= LABELLED_BARS else None,  # beyond that the hover carries them
         textposition="outside",
-        textangle=0 if len(text) <= 8 else -90,
+        textangle=0 if n <= 8 else -90,
         constraintext="none",
         textfont=dict(size=11),
         cliponaxis=False,
         customdata=np.asarray(scores, dtype=np.float64).tolist(),
-        hovertemplate="%{x}: weight %{text}<br>score %{customdata:.4f}<extra></extra>",
+        hovertext=text,
+        hovertemplate="k%{x}: weight %{hovertext}<br>score %{customdata:.4f}<extra></extra>",
     )
-    axes = dict(yaxis=dict(range=[0, 1.08], title=dict(text="weight α")), xaxis=dict(tickangle=0))
+    # Every key named while the names fit ("k1".."k16"); past that, numbered ticks Plotly spaces out.
+    xaxis: dict[str, Any] = dict(tickangle=0, title=dict(text="key"), range=[0.4, n + 0.6])
+    if n <= LABELLED_BARS:
+        xaxis.update(tickvals=list(range(1, n + 1)), ticktext=[f"k{j}" for j in range(1, n + 1)])
+    axes = dict(yaxis=dict(range=[0, 1.08], title=dict(text="weight α")), xaxis=xaxis)
     return figure([bars], layout(title, 320, **axes))
 
 
@@ -130,7 +165,11 @@ def std_figure(
         380,
         selected,
         DK_TICKS_NARROW,
-        yaxis=dict(type="log", dtick=1, title=dict(text="standard deviation"), exponentformat="power"),
+        yaxis=dict(
+            type="log",
+            title=dict(text="standard deviation"),
+            **log_ticks(min(min(p for p in _positive(s) if p), 1.0), float(np.sqrt(d.max()))),
+        ),
         legend=dict(orientation="h", y=-0.3, x=0),
     )
     return figure(data, spec)
@@ -144,8 +183,14 @@ def jacobian_figure(
     selected: int,
     divisor: bool,
     threshold: float,
+    tail: bool = False,
 ) -> go.Figure:
-    """Median (solid) and mean (dashed) largest Jacobian entry against d_k, both divisors, log-log."""
+    """Median (solid) and mean (dashed) largest Jacobian entry against d_k, both divisors, log-log.
+
+    The y axis spans ``J_RANGE`` so the decades the post talks about fill the chart; a curve that
+    leaves through the floor is labelled where it leaves. ``tail`` widens the axis to the
+    smallest value drawn, 1e-56 or so at the largest d_k.
+    """
     data = []
     for on in (False, True):
         colour, name = (SCALED, "÷√d_k") if on else (RAW, "no divisor")
@@ -170,26 +215,62 @@ def jacobian_figure(
             ),
         ]
     level = dict(type="line", xref="x domain", yref="y", x0=0, x1=1, y0=threshold, y1=threshold, line=MARK)
-    label = dict(
-        text="live ≥ 1e-3",
-        showarrow=False,
-        xref="x domain",
-        x=1,
-        xanchor="right",
-        yref="y",
-        y=float(np.log10(threshold)),
-        yanchor="top",  # on a log axis, the exponent
+    notes = [
+        dict(
+            text="live ≥ 1e-3",
+            showarrow=False,
+            xref="x domain",
+            x=1,
+            xanchor="right",
+            yref="y",
+            y=float(np.log10(threshold)),
+            yanchor="top",  # on a log axis, the exponent
+        )
+    ]
+    drawn = [v for t in data for v in t["y"] if v is not None]
+    low = min(drawn, default=J_RANGE[0]) if tail else J_RANGE[0]
+    low = min(low, J_RANGE[0])
+    if not tail:
+        notes += _exits(d_ks, median, floor=J_RANGE[0])
+    yaxis = dict(
+        type="log",
+        title=dict(text="largest |J_ij|"),
+        range=[float(np.log10(low)) - (0.5 if tail else 0.1), float(np.log10(J_RANGE[1]))],
+        **log_ticks(low, J_RANGE[1]),
     )
     spec = _dk_layout(
-        "Largest entry of the softmax Jacobian",
+        "Largest entry of the softmax Jacobian" + (", the whole tail" if tail else ""),
         420,
         selected,
         shapes=[level],
-        annotations=[label],
-        yaxis=dict(type="log", title=dict(text="largest |J_ij|"), exponentformat="power"),
+        annotations=notes,
+        yaxis=yaxis,
         legend=dict(orientation="h", y=-0.25, x=0),
     )
     return figure(data, spec)
+
+
+def _exits(d_ks: Sequence[int], median: dict[bool, Sequence[float]], *, floor: float) -> list[dict[str, Any]]:
+    """A label where each median curve drops below the chart's floor: its value at that d_k."""
+    notes = []
+    for on in (False, True):
+        below = [(d, v) for d, v in zip(d_ks, median[on], strict=True) if v is not None and 0 < v < floor]
+        if below:
+            d, v = below[0]
+            notes.append(
+                dict(
+                    text=f"↓ {small(v)} at {d:,}",
+                    showarrow=False,
+                    xref="x",
+                    x=float(np.log10(d)),
+                    xanchor="left",
+                    yref="y",
+                    y=float(np.log10(floor)),
+                    yanchor="bottom",
+                    font=dict(size=11, color=SCALED if on else RAW),
+                )
+            )
+    return notes
 
 
 def live_figure(
@@ -221,7 +302,7 @@ def live_figure(
 
 
 def study_figures(
-    results: Mapping[int, DkResult], *, selected: int, divisor: bool, threshold: float
+    results: Mapping[int, DkResult], *, selected: int, divisor: bool, threshold: float, tail: bool = False
 ) -> tuple[go.Figure, go.Figure, go.Figure]:
     """The study's three figures against d_k: the Jacobian's largest entry, the spread, the live share."""
     grid = list(results)
@@ -233,6 +314,7 @@ def study_figures(
         selected=selected,
         divisor=divisor,
         threshold=threshold,
+        tail=tail,
     )
     spread = std_figure(
         grid, [results[d].std for d in grid], [results[d].std_se for d in grid], selected=selected

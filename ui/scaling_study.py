@@ -65,7 +65,9 @@ def bars_figure(n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool) -
 
 
 def study_figures(
-    draws: int, n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool
+    draws: int, n_keys: int, seed: int, sampler: str, d_k: int, divisor: bool, tail: bool = False
 ) -> tuple[go.Figure, go.Figure, go.Figure]:
     results = whole_study(draws, n_keys, seed, sampler)
-    return sf.study_figures(results, selected=d_k, divisor=divisor, threshold=scaling.LIVE_THRESHOLD)
+    return sf.study_figures(
+        results, selected=d_k, divisor=divisor, threshold=scaling.LIVE_THRESHOLD, tail=tail
+    )

@@ -227,9 +227,25 @@ def test_a_url_with_every_bound_key_renders_that_view():
     p = block.block_params(cfg)
     m = metrics(at)
     assert (m["Attention"], m["Feed-forward"]) == (f"{p.attention:,}", f"{p.feed_forward:,}")
-    assert m["Cache size"] == binary_size(block.kv_cache_bytes(6, 8192, 1024, 4, 2))
+    # 8,192 tokens asked for, but the context length (4,096) caps what the model can cache.
+    assert m["Cache size"] == binary_size(block.kv_cache_bytes(6, 4096, 1024, 4, 2))
+    assert any("context length" in w.value for w in at.warning)
     assert gaps(at)[1] == live_gap((1, 0, 2, 3, 4, 5), causal=True)
     assert widget(at, "block").value == "Custom"
+
+
+def test_the_context_length_caps_the_kv_cache():
+    at = open_page(PAGE, {"kv_tokens": "8192"})
+    assert_clean(at)
+    full = binary_size(block.kv_cache_bytes(12, 1024, 768, 2, 1))  # GPT-2 small: context 1,024
+    m = metrics(at)
+    assert m["Cache size"] == m["At the full context, 1,024 tokens"] == full
+    widget(at, "context_length").set_value(16_384).run()
+    assert_clean(at)
+    m = metrics(at)
+    assert m["Cache size"] == binary_size(block.kv_cache_bytes(12, 8192, 768, 2, 1))
+    assert m["At the full context, 16,384 tokens"] == binary_size(block.kv_cache_bytes(12, 16_384, 768, 2, 1))
+    assert not any("context length" in w.value for w in at.warning)
 
 
 def test_a_preset_url_matches_its_preset():

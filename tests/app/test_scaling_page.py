@@ -77,7 +77,7 @@ def test_divisor_off_at_4096_shows_a_dead_median_and_no_zero():
     assert "e-" in m["Median largest |J|"]  # scientific, not 0.0000
     assert float(m["Median largest |J|"]) == pytest.approx(raw.median, rel=0.05)  # two significant digits
     assert float(m["This draw's largest |J|"]) > 0
-    assert "of draws read exactly 0" in " ".join(c.value for c in at.caption)
+    assert "computing 1 minus it gives exactly 0" in " ".join(c.value for c in at.caption)
 
 
 @pytest.mark.parametrize(

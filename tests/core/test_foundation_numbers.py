@@ -145,3 +145,11 @@ def test_three_matrices_runs_exactly_the_posts_five_products_and_a_transpose():
     np.testing.assert_allclose(
         tr.context, attention.self_attention(X, weights.section_3_4()).context, rtol=1e-15
     )
+
+
+def test_mix_is_the_context_step_of_attend():
+    """Z = AV from weights alone: the same context vectors the forward pass returned."""
+    tr = attention.self_attention(tokens.inputs(), weights.section_3_4())
+    np.testing.assert_allclose(attention.mix(tr.weights, tr.values), tr.context, rtol=0, atol=1e-15)
+    # A dropped-out row of zeros gives the zero vector.
+    assert not attention.mix(np.zeros((1, 6)), tr.values).any()

@@ -105,8 +105,16 @@ def test_bad_configs_raise_value_error(kwargs):
 
 
 def test_indivisible_heads_suggest_a_divisor():
-    with pytest.raises(ValueError, match="Try 12 heads"):
+    with pytest.raises(ValueError, match="keep emb_dim = 768 with 12 heads"):
         BlockConfig(emb_dim=768, n_heads=11)
+
+
+def test_a_prime_width_says_so_and_suggests_widths_not_one_head():
+    with pytest.raises(ValueError) as err:
+        BlockConfig(emb_dim=769, n_heads=12)
+    message = str(err.value)
+    assert "769 is prime" in message and "emb_dim = 768 or 780" in message
+    assert "1 heads" not in message
 
 
 # --- KV cache ------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def test_page_loads_with_no_exception_no_console_error_and_every_chart_drawn(ser
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
     SHOTS.mkdir(parents=True, exist_ok=True)
-    screenshot_whole(page, str(SHOTS / f"{info.url_path}.png"))
+    screenshot_whole(page, str(SHOTS / f"{info.url_path}-1400.png"))
     assert exceptions(page) == []
     assert page.locator("h1").count() >= 1
     total, drawn = charts_drawn(page)

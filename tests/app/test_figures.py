@@ -1,0 +1,196 @@
+"""Every heatmap on every page, read from the Plotly specs the page sends: both axes titled; values in
+[0, 1] drawn on the fixed 0–1 scale; signed values centred on 0; a colour bar wherever the cells print
+no values. Then the focus control: one query's row picked out in every token heatmap of its page.
+
+The checks are generic over ``ui.pages.PAGES``, so a heatmap added later is held to them too.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+import pytest
+
+from core import tokens
+from tests.app.conftest import assert_clean, open_page
+from ui import figures
+from ui.pages import PAGES
+
+IDS = [p.url_path for p in PAGES]
+FAST = {"steps": "100"}  # Learning trains three modes on every first run; 100 steps keep it short
+
+
+def _fast(info) -> dict[str, str]:
+    return {k: v for k, v in FAST.items() if k in info.keys}
+
+
+def specs(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def values(trace: dict) -> np.ndarray:
+    """A heatmap's finite z values, whether Plotly shipped them as a list or a typed array."""
+    z = trace["z"]
+    if isinstance(z, dict):
+        a = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"]).astype(np.float64)
+    else:
+        a = np.array([[np.nan if v is None else v for v in row] for row in z], dtype=np.float64)
+    return a[np.isfinite(a)]
+
+
+def heatmaps(at):
+    """``(chart title, trace, layout)`` for every heatmap trace on the page."""
+    for spec in specs(at):
+        lay = spec.get("layout", {})
+        title = (lay.get("title") or {}).get("text", "untitled")
+        for trace in spec.get("data", []):
+            if trace.get("type") == "heatmap":
+                yield title, trace, lay
+
+
+def axis_title(lay: dict, ref: str | None, letter: str) -> str:
+    """The title text of the axis a trace is drawn on (``"x2"`` -> ``layout.xaxis2``)."""
+    name = f"{letter}axis" + (ref or letter)[1:]
+    return ((lay.get(name) or {}).get("title") or {}).get("text", "")
+
+
+def diverging(trace: dict) -> bool:
+    return trace.get("colorscale") == figures.DIVERGING
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_every_heatmap_titles_both_axes_and_uses_an_honest_scale(info):
+    at = open_page(info.path, _fast(info))
+    assert_clean(at)
+    for title, trace, lay in heatmaps(at):
+        where = f"{info.url_path}: {title}"
+        assert axis_title(lay, trace.get("xaxis"), "x").strip(), f"{where}: x axis untitled"
+        assert axis_title(lay, trace.get("yaxis"), "y").strip(), f"{where}: y axis untitled"
+        v = values(trace)
+        if diverging(trace):
+            assert trace["zmin"] == -trace["zmax"] < 0, f"{where}: diverging scale not centred on 0"
+            assert np.all(np.abs(v) <= trace["zmax"] + 1e-12), f"{where}: values past the scale"
+        else:
+            assert v.size == 0 or v.min() >= 0, f"{where}: signed values on a sequential scale"
+            if v.size and v.max() <= 1:
+                assert (trace.get("zmin"), trace.get("zmax")) == (0, 1), f"{where}: [0, 1] values not on 0–1"
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_a_heatmap_whose_cells_print_no_values_has_a_colour_bar(info):
+    at = open_page(info.path, _fast(info))
+    for spec in specs(at):
+        maps = [t for t in spec["data"] if t.get("type") == "heatmap"]
+        if any("texttemplate" not in t for t in maps):
+            assert any(t.get("showscale") for t in maps), (spec["layout"].get("title") or {}).get("text")
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_no_chart_shows_the_plotly_toolbar(info):
+    at = open_page(info.path, _fast(info))
+    for chart in at.get("plotly_chart"):
+        assert json.loads(chart.proto.config).get("displayModeBar") is False
+
+
+# The focus control of each page: "focus" on Three matrices, page-prefixed keys elsewhere, and on
+# Recap the query control it already had.
+FOCUS = {p.url_path: k for p in PAGES for k in p.keys if k == "focus" or k.endswith("_focus")}
+FOCUS["recap"] = "query"
+
+
+def row_labels(trace: dict, lay: dict) -> list[str]:
+    """A heatmap's row labels: its categories, or the tick text of a tiled figure (focus mark removed)."""
+    if "y" in trace:
+        return [str(y).replace("\u200b", "") for y in trace["y"]]
+    ticks = (lay.get(f"yaxis{(trace.get('yaxis') or 'y')[1:]}") or {}).get("ticktext", [])
+    return [str(t).removeprefix("▸ ") for t in ticks]
+
+
+def token_heatmaps(at):
+    """``(labels, layout)`` for every heatmap whose rows are the six tokens, in any order."""
+    for spec in specs(at):
+        for trace in spec["data"]:
+            labels = row_labels(trace, spec["layout"])
+            if trace.get("type") == "heatmap" and set(labels) == set(tokens.TOKENS):
+                yield labels, spec["layout"]
+                break
+
+
+def test_every_page_with_token_heatmaps_declares_a_focus_control():
+    pages = {info.url_path for info in PAGES if any(token_heatmaps(open_page(info.path, _fast(info))))}
+    assert pages <= set(FOCUS), pages - set(FOCUS)
+
+
+def outlined_rows(lay: dict) -> list[tuple[float, float]]:
+    """The y extent of every focus outline in a layout."""
+    return [
+        (s["y0"], s["y1"])
+        for s in lay.get("shapes", [])
+        if s.get("type") == "rect" and (s.get("line") or {}).get("color") == figures.FOCUS
+    ]
+
+
+@pytest.mark.parametrize("url_path", sorted(FOCUS), ids=sorted(FOCUS))
+def test_focus_picks_out_one_query_row_in_every_token_heatmap_and_names_its_context_vector(url_path):
+    info = next(p for p in PAGES if p.url_path == url_path)
+    at = open_page(info.path, {**_fast(info), FOCUS[url_path]: "starts"})
+    assert_clean(at)
+    maps = list(token_heatmaps(at))
+    assert maps
+    for labels, lay in maps:
+        n, row = len(set(labels)), labels.index("starts")  # tiled figures repeat the labels per tile
+        outlines = outlined_rows(lay)
+        assert outlines, f"{url_path}: {(lay.get('title') or {}).get('text')} has no focus outline"
+        assert all(y1 - y0 == 1 and (y0 + 0.5) % (n + 1) == row for y0, y1 in outlines), outlines
+    text = " ".join(m.value for m in at.markdown) + " ".join(m.label for m in at.metric)
+    assert "starts" in text and "context vector" in text.lower()
+
+
+@pytest.mark.parametrize("url_path", sorted(set(FOCUS) - {"recap"}))
+def test_no_focus_by_default_and_a_junk_focus_is_no_focus(url_path):
+    info = next(p for p in PAGES if p.url_path == url_path)
+    for query in ({}, {FOCUS[url_path]: "no such token"}):
+        at = open_page(info.path, {**_fast(info), **query})
+        assert_clean(at)
+        assert all(not outlined_rows(spec["layout"]) for spec in specs(at)), query
+        assert not any(m.value.startswith("**Focus:") for m in at.markdown)
+
+
+# --- The builders themselves, for any token labels and any n up to 32 ---------------------------
+
+SENTENCE = [f"w{i}" for i in range(30)] + ["the", "the"]  # 32 tokens, two labels alike
+
+
+@pytest.mark.parametrize("n", [1, 6, 8, 9, 16, 32])
+def test_a_heatmap_of_any_size_stays_readable(n):
+    labels = SENTENCE[-n:]
+    w = np.full((n, n), 1.0 / n)
+    spec = figures.heatmap(w, labels, labels, focus=n - 1).to_plotly_json()
+    (trace,) = spec["data"]
+    lay = spec["layout"]
+    assert len(set(trace["y"])) == n, "two equal labels merged into one row"
+    assert (trace["zmin"], trace["zmax"]) == (0, 1)
+    assert ("texttemplate" in trace) == (n <= figures.TEXT_MAX)
+    assert trace["showscale"] == (n > figures.TEXT_MAX)
+    assert lay["height"] >= 15 * n
+    assert lay["xaxis"]["tickfont"]["size"] >= 9 and lay["yaxis"]["tickfont"]["size"] >= 9
+    assert outlined_rows(lay) == [(n - 1.5, n - 0.5)]
+
+
+def test_the_scale_never_stretches_to_the_data():
+    near_uniform = np.array([[0.10, 0.24], [0.16, 0.18]])
+    assert figures.value_range(near_uniform)[:2] == (0.0, 1.0)
+    signed = np.array([[-0.2, 0.5], [0.1, 0.0]])
+    assert figures.value_range(signed) == (-0.5, 0.5, True)
+    big = np.array([[0.3, 1.5], [0.9, 1.0]])
+    assert figures.value_range(big) == (0.0, 1.5, False)
+
+
+def test_log_ticks_write_one_format():
+    # Two decades: 1, 2, 3 and 5 of each, plainly (ticks past the axis range are left out by Plotly).
+    assert figures.log_ticks(0.2, 2)["ticktext"] == ["0.1", "0.2", "0.3", "0.5", "1", "2", "3"]
+    wide = figures.log_ticks(1e-12, 2)
+    assert all(t == "1" or t.startswith("10") for t in wide["ticktext"])
+    assert figures.log_ticks(1, 1e6, counts=True)["ticktext"][-1] == "1M"

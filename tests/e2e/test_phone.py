@@ -1,0 +1,93 @@
+"""Every page on a phone (390 × 844, touch) and on a desktop (1,400 px): a phone arrives with the
+sidebar collapsed and a figure in its first screen, the sidebar still opens onto every control, and
+no Plotly toolbar sits over a chart. Whole-page phone screenshots land in
+``artifacts/screenshots/<page>-390.png`` beside the desktop ones ``test_browser`` takes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.browser import Console, exceptions, open_settled, screenshot_whole, settle
+from tests.e2e.conftest import SHOTS
+from tests.e2e.test_browser import page_url
+from ui.pages import PAGES
+
+PHONE = {"width": 390, "height": 844}
+IDS = [p.url_path for p in PAGES]
+WITH_FIGURES = [p for p in PAGES if p is not PAGES[0]]  # the Overview has no chart
+# Pages whose first chart comes after what the page is about, by design, and so starts just below the
+# first screen on a phone (within a third of a screen more): Multi-head opens on the output shapes
+# (the exercise's answer) and its one-wide-heads warning, What comes next on its three-point lead.
+READOUTS_FIRST = {"multi-head", "what-comes-next"}
+
+
+@pytest.fixture
+def phone(browser):
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1)
+    yield ctx
+    ctx.close()
+
+
+def sidebar_open(page) -> bool:
+    """Whether the sidebar covers part of the screen (Streamlit slides it out to the left when closed)."""
+    return page.evaluate(
+        """() => {
+            const s = document.querySelector("[data-testid='stSidebar']");
+            if (!s) return false;
+            if (s.getAttribute("aria-expanded") === "false") return false;
+            const r = s.getBoundingClientRect();
+            return r.right > 1 && r.width > 1;
+        }"""
+    )
+
+
+def first_chart_top(page) -> float | None:
+    """The top edge of the first chart on the page, in pixels from the top of the screen."""
+    return page.evaluate(
+        """() => {
+            const c = document.querySelector("[data-testid='stPlotlyChart']");
+            return c ? c.getBoundingClientRect().top : null;
+        }"""
+    )
+
+
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_a_phone_opens_on_the_figures_with_the_sidebar_collapsed(server, phone, info):
+    page = phone.new_page()
+    console = Console().attach(page)
+    open_settled(page, page_url(server, info))
+    assert exceptions(page) == []
+    assert not sidebar_open(page), "the sidebar covers the page on arrival"
+    if info is not PAGES[0]:  # the Overview has no chart
+        top = first_chart_top(page)
+        screens = 4 / 3 if info.url_path in READOUTS_FIRST else 1
+        assert top is not None and top < screens * PHONE["height"], f"the first chart starts {top} px down"
+    assert console.errors == []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    screenshot_whole(page, str(SHOTS / f"{info.url_path}-390.png"))
+
+
+def test_the_collapsed_sidebar_still_opens_onto_every_control(server, phone):
+    info = next(p for p in PAGES if p.url_path == "three-matrices")
+    page = phone.new_page()
+    open_settled(page, page_url(server, info))
+    assert not sidebar_open(page)
+    page.locator("[data-testid='stExpandSidebarButton']").click()
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-testid='stSidebar']\").getBoundingClientRect().left >= 0"
+    )
+    assert sidebar_open(page)
+    sidebar = page.locator("[data-testid='stSidebarUserContent']")
+    for label in ("Mode", "Weights", "Focus on a query"):
+        assert sidebar.get_by_text(label, exact=True).first.is_visible(), label
+
+
+@pytest.mark.parametrize("info", WITH_FIGURES, ids=IDS[1:])
+def test_no_plotly_toolbar_covers_a_chart(server, phone, info):
+    page = phone.new_page()
+    open_settled(page, page_url(server, info))
+    chart = page.locator("[data-testid='stPlotlyChart']").first
+    chart.tap()
+    settle(page)
+    assert page.locator(".modebar-btn").count() == 0

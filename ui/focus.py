@@ -1,0 +1,94 @@
+"""One query followed across every view of a page (as Transformer Explainer and BertViz do).
+
+A page with token heatmaps offers a "focus on query" control: a token, or none. The page passes
+the chosen row to every heatmap it draws (``figures.heatmap(..., focus=i)`` veils the other rows
+and outlines that one) and shows the query's context vector beside them with
+:func:`context_note`, so one row can be read from its scores to its output.
+
+The control is per page, bound to the URL under the page's own key (``ui.pages``), and works for
+any list of token labels: the URL holds the label, so a link names the token, not a position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from ui import controls
+from ui import format as fmt
+from ui.sentence import md
+
+# The "no focus" option: an index, not None (a selectbox reads None as "nothing selected"), with a
+# label no token can have, since a token holds no space.
+NONE, NONE_LABEL = -1, "no focus"
+HELP = "Picks out this query's row in every heatmap on the page and shows its context vector."
+
+
+def focus_control(
+    labels: Sequence[str], *, key: str, label: str = "Focus on a query", default: int | None = None
+) -> int | None:
+    """The sidebar control: the focused query's row index, or ``None`` for no focus."""
+    names = list(labels)
+    start = default if default is not None and 0 <= default < len(names) else NONE
+    choice = controls.select(
+        label,
+        (NONE, *range(len(names))),
+        key=key,
+        default=start,
+        format_func=lambda i: NONE_LABEL if i == NONE else names[i],
+        help=HELP,
+    )
+    return None if choice == NONE else int(choice)
+
+
+def short_vec(z: np.ndarray, show: int = 8) -> str:
+    """A vector as :func:`ui.format.vec` writes it, cut to its first entries past ``show`` (a
+    GPT-2 output row has 768): ``[0.1, 0.2, 0.3, …, 0.9] (768 numbers)``; ``(the zero vector)``
+    follows one that is."""
+    z = np.ravel(np.asarray(z, dtype=np.float64))
+    zero = "" if z.any() else " (the zero vector)"
+    if len(z) <= show:
+        return fmt.vec(z) + zero
+    head = ", ".join(fmt.num(v) for v in z[: show - 2])
+    return f"[{head}, …, {fmt.num(z[-1])}] ({len(z):,} numbers){zero}"
+
+
+def marked(labels: Sequence[str], row: int | None) -> list[str]:
+    """Row labels for a table with the focused query's row marked ``▸``."""
+    return [f"▸ {t}" if i == row else t for i, t in enumerate(labels)]
+
+
+def context_note(
+    labels: Sequence[str],
+    row: int,
+    context: np.ndarray | str,
+    *,
+    weights: np.ndarray | None = None,
+    what: str = "A",
+    extra: str = "",
+    where: DeltaGenerator | None = None,
+) -> None:
+    """One line beside the heatmaps: the focused query, where its weights go, its context vector.
+
+    ``weights`` is the query's row of the weights drawn (``what`` names that matrix); the line
+    names the key it weighs most. ``extra`` is appended as written (a page's own remark).
+    ``context`` may come as :func:`short_vec` wrote it: a cache keeps that text of a wide
+    output's rows, not the rows (``ui.multihead_view.Run``).
+    """
+    name = md(labels[row])  # a reader's token is text, never Markdown
+    parts = [f"**Focus: {name}** (query {row + 1})."]
+    if weights is not None:
+        w = np.asarray(weights, dtype=np.float64)
+        if np.any(w != 0):
+            top = int(np.argmax(w))
+            parts.append(f"Its row of {what} gives most weight to *{md(labels[top])}* ({fmt.num(w[top])}).")
+        else:
+            parts.append(f"Its row of {what} is all zeros.")
+    text = context if isinstance(context, str) else short_vec(context)
+    parts.append(f"Its context vector is **z = {text}**.")
+    if extra:
+        parts.append(extra)
+    (where or st).markdown(" ".join(parts))

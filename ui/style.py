@@ -1,0 +1,41 @@
+"""A small style sheet for what Streamlit's defaults get wrong here: cut-off readouts and phones.
+
+At every width, a metric's value and label wrap instead of ending in "…": a readout is an answer
+(GPT-2's output shape [2, 6, 9216] is the exercise's), not decoration, and a column narrower than
+it must not hide its end.
+
+On a phone (below Streamlit's own 640 px breakpoint for stacking columns) the page is sized for
+the figures, not the furniture: Streamlit's 44 px title wrapped to four lines under 96 px of top
+margin, and 36 px metric values pushed the first chart of most pages below the first screen. A
+smaller title, margin, headings and metric values bring it into the first screen. Nothing else
+changes on a desktop.
+
+The selectors are Streamlit's ``data-testid`` attributes, the ones its own tests use; a release
+that renames one leaves that rule inert, never the page broken.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+CSS = """<style>
+[data-testid="stMetricValue"] *,
+[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"],
+[data-testid="stMetricLabel"] p {
+  white-space: normal;
+  overflow: visible;
+  overflow-wrap: break-word;
+}
+@media (max-width: 640px) {
+  [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
+  [data-testid="stMain"] h1 { font-size: 1.9rem; line-height: 1.2; padding-top: 0.25rem; }
+  [data-testid="stMain"] h2 { font-size: 1.5rem; padding-top: 0.75rem; }
+  [data-testid="stMain"] h3 { font-size: 1.25rem; }
+  [data-testid="stMetricValue"] { font-size: 1.6rem; }
+}
+</style>"""
+
+
+def apply_style() -> None:
+    """Add the style sheet to the page (a style block takes no space of its own)."""
+    st.html(CSS)
