@@ -32,6 +32,11 @@ st.caption(
     f"Showing **{name}**: emb_dim {cfg.emb_dim:,}, {cfg.n_heads} heads of {cfg.head_dim}, "
     f"feed-forward hidden width {cfg.ff_hidden:,}, qkv_bias {cfg.qkv_bias}."
 )
+# The chart first, its exact numbers after: four stacked readouts kept a phone from the chart.
+show(
+    next_figures.param_split(params.components(), block.SUBLAYER, title="Where one block's parameters sit"),
+    key="split",
+)
 m = st.columns(4)
 m[0].metric("Attention", fmt.integer(params.attention), help="W_query, W_key, W_value + out_proj (with bias)")
 m[1].metric("Feed-forward", fmt.integer(params.feed_forward), help="Linear(d, 4d) + GELU + Linear(4d, d)")
@@ -41,10 +46,6 @@ st.caption(
     f"{cfg.n_layers} blocks hold **{fmt.integer(block.stack_params(cfg))}** parameters "
     "(token and position embeddings, the final norm and the output head come on top). "
     "Context length changes none of these: the causal mask is a buffer, not a parameter."
-)
-show(
-    next_figures.param_split(params.components(), block.SUBLAYER, title="Where one block's parameters sit"),
-    key="split",
 )
 st.latex(
     r"\underbrace{3\,(d^2 + b\,d) + d^2 + d}_{\text{attention}} \;+\;"

@@ -7,8 +7,9 @@ it must not hide its end.
 On a phone (below Streamlit's own 640 px breakpoint for stacking columns) the page is sized for
 the figures, not the furniture: Streamlit's 44 px title wrapped to four lines under 96 px of top
 margin, and 36 px metric values pushed the first chart of most pages below the first screen. A
-smaller title, margin, headings and metric values bring it into the first screen. Nothing else
-changes on a desktop.
+smaller title, margin, headings and metric values bring it into the first screen, and a row of
+readouts a page keeps side by side (``st.columns(..., wrap=False)``) shares the screen's width
+instead of running off its edge. Nothing else changes on a desktop.
 
 The selectors are Streamlit's ``data-testid`` attributes, the ones its own tests use; a release
 that renames one leaves that rule inert, never the page broken.
@@ -32,6 +33,9 @@ CSS = """<style>
   [data-testid="stMain"] h2 { font-size: 1.5rem; padding-top: 0.75rem; }
   [data-testid="stMain"] h3 { font-size: 1.25rem; }
   [data-testid="stMetricValue"] { font-size: 1.6rem; }
+  /* A row kept side by side (wrap=False) shares the width: Streamlit's 128 px floor per column
+     pushed a third readout off a 390 px screen. */
+  [data-testid="stHorizontalBlock"][data-test-wrap="false"] > [data-testid="stColumn"] { min-width: 0; }
 }
 </style>"""
 

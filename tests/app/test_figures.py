@@ -15,6 +15,7 @@ import pytest
 
 from core import tokens
 from tests.app.conftest import assert_clean, open_page
+from tests.app.test_sentence import chart_strings
 from ui import figures
 from ui.pages import PAGES
 
@@ -156,6 +157,22 @@ def test_no_focus_by_default_and_a_junk_focus_is_no_focus(url_path):
         assert_clean(at)
         assert all(not outlined_rows(spec["layout"]) for spec in specs(at)), query
         assert not any(m.value.startswith("**Focus:") for m in at.markdown)
+
+
+@pytest.mark.parametrize("url_path", sorted(set(FOCUS) - {"recap"}))
+def test_focus_follows_the_readers_sentence_and_keeps_its_tokens_as_text(url_path):
+    """The focus names a token of the reader's sentence, markup included, and never renders it."""
+    info = next(p for p in PAGES if p.url_path == url_path)
+    hostile = "<b>x</b>"
+    at = open_page(
+        info.path, {**_fast(info), "text": f"{hostile} cat sat on the mat", FOCUS[url_path]: hostile}
+    )
+    assert_clean(at)
+    assert any(outlined_rows(spec["layout"]) for spec in specs(at)), "no heatmap picks out the focus"
+    notes = [m.value for m in at.markdown if m.value.startswith("**Focus:")]
+    assert notes and all("\\<b\\>x" in n for n in notes), notes  # escaped: shown as typed
+    shown = chart_strings(at)
+    assert any("&lt;b&gt;x" in s for s in shown) and not any("<b>" in s for s in shown)
 
 
 # --- The builders themselves, for any token labels and any n up to 32 ---------------------------
