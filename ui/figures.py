@@ -100,9 +100,31 @@ def log_ticks(low: float, high: float, *, counts: bool = False, max_ticks: int =
         text = [short_count(v) if counts else power_of_ten(k) for v, k in zip(vals, ks, strict=True)]
         if counts and len(vals) > 5:  # "1 10 100 1k 10k 100k 1M" runs together on a phone: label every other
             text = [t if (k - ks[0]) % 2 == 0 else "" for t, k in zip(text, ks, strict=True)]
+    if sum(low <= v <= high for v in vals) < 2:  # a narrow range (2.37 to 2.63) falls between 2 and 3
+        fine = _fine_ticks(low, high)
+        if len(fine[0]) >= 2:
+            vals, text = fine
     # Short labels that fit level even on a phone; left to itself Plotly turns them on narrow charts
     # and the turned labels run into the legend below.
     return {"tickvals": vals, "ticktext": text, "tickangle": 0}
+
+
+def _fine_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
+    """Evenly spaced ticks of 5, 2 or 1 × 10ᵏ inside ``[low, high]``, at least two where the range
+    allows, for a range narrower than the gap between two of :func:`log_ticks`' usual values."""
+    span = high - low
+    if span <= 0:
+        return [], []
+    top = int(np.floor(np.log10(span)))
+    vals: list[float] = []
+    step = 10.0**top
+    for step in (m * 10.0**e for e in range(top, top - 3, -1) for m in (5, 2, 1)):
+        first = np.ceil(low / step) * step
+        vals = [float(v) for v in np.arange(first, high + step / 2, step) if low <= v <= high]
+        if len(vals) >= 3 or (len(vals) >= 2 and step <= span / 2):
+            break
+    places = max(0, -int(np.floor(np.log10(step))))
+    return vals, [f"{v:,.{places}f}" for v in vals]
 
 
 def figure(data: list[dict[str, Any]], layout_spec: dict[str, Any]) -> go.Figure:

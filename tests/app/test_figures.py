@@ -211,3 +211,11 @@ def test_log_ticks_write_one_format():
     wide = figures.log_ticks(1e-12, 2)
     assert all(t == "1" or t.startswith("10") for t in wide["ticktext"])
     assert figures.log_ticks(1, 1e6, counts=True)["ticktext"][-1] == "1M"
+    # A range inside one gap (a loss from 2.37 to 2.63 lies between the ticks 2 and 3) still gets
+    # at least two labels inside it, written to the digits that tell them apart.
+    assert figures.log_ticks(2.37, 2.63)["ticktext"] == ["2.4", "2.5", "2.6"]
+    assert figures.log_ticks(0.0098, 0.0102)["ticktext"] == ["0.0098", "0.0100", "0.0102"]
+    for low, high in ((2.37, 2.63), (1.001, 1.002), (0.31, 0.39), (7e-5, 9e-5)):
+        ticks = figures.log_ticks(low, high)
+        assert sum(low <= v <= high for v in ticks["tickvals"]) >= 2, (low, high, ticks)
+        assert len(set(ticks["ticktext"])) == len(ticks["ticktext"])
