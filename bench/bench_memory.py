@@ -106,7 +106,11 @@ def readers_plan(quick: bool) -> list[tuple[object, dict[str, str]]]:
         page = HEAVY[i % len(HEAVY)]
         setting = found.get(page, {})
         if page in SEEDED:  # each reader its own cache entry: the worst case for memory
-            setting = {**setting, "seed": str(int(setting.get("seed", "0")) // 2 + i)}
+            # The page's own seed key (dk_seed, drop_seed, mh_seed): a bare "seed" is a legacy name,
+            # which the page's current key in the same link overrides (ui.links), so every reader
+            # of a page shared one cache entry.
+            key = next(k for k in info[page].keys if k.endswith("seed"))
+            setting = {**setting, key: str(int(setting.get(key, "0")) // 2 + i)}
         out.append((info[page], setting))
     return out
 
