@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import allocator
+from ui import allocator, scaling_reference
 from ui.links import keep_history_clean, upgrade_legacy_keys
 from ui.pages import ABOUT, PAGES
 from ui.sentence import draw_for_page
@@ -24,6 +24,8 @@ st.set_page_config(
     # One item keeps the toolbar, the indicator, and a menu holding only this.
     menu_items={"About": ABOUT},
 )
+
+scaling_reference.warm()  # once per process, in the background: Divide by √d_k's 10⁶-draw reference
 
 pages = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES]
 # The root redirects to the first page, so that page answers at its own path too (/overview): a

@@ -4,10 +4,14 @@ The post's section 02 reads its numbers off one run of a few hundred draws, so t
 "about a third" live at d_k = 768 is a 98.8th-percentile run. :func:`references` computes, once
 per server, every statistic the post quotes from :data:`core.scaling.REFERENCE_DRAWS` exact draws
 at the four d_k it quotes, and places each quote among 500-draw runs of the same draws.
+:func:`warm` starts that once per process, in the background, as the first reader arrives on
+any page: the 1.2 s it takes would otherwise land on the first Divide by √d_k visitor's first
+run (2.6 s with brute force, over the 2 s goal; ``python -m bench worst``).
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import streamlit as st
@@ -81,6 +85,21 @@ def references() -> dict[int, scaling.Reference]:
         quotes = {q.stat: q.value for q in QUOTES if q.d_k == d and not q.rounded}
         out[d] = scaling.reference_at(d, quotes)
     return out
+
+
+_warm_lock = threading.Lock()
+_warm_started = False
+
+
+def warm() -> None:
+    """Compute :func:`references` in a background thread, once per process. A page that asks
+    while it runs waits for the same result (Streamlit's cache computes one value once)."""
+    global _warm_started
+    with _warm_lock:
+        if _warm_started:
+            return
+        _warm_started = True
+    threading.Thread(target=references, name="scaling-reference", daemon=True).start()
 
 
 # --- formatting ------------------------------------------------------------------------------
