@@ -81,7 +81,8 @@ m5.metric(
     help="1/(1 − p), what nn.Dropout does" if scale else "Scaling is off: survivors keep their value.",
 )
 
-w = masking.causal_weights(sentence.embeddings, weights_for(weights.section_3_5(), sentence.width))
+ws = weights_for(weights.section_3_5(), sentence.width)
+w = masking.causal_weights(sentence.embeddings, ws)
 c1, c2 = st.columns([1, 1.15])
 with c1:
     figures.show(
@@ -102,8 +103,7 @@ with c2:
         )
     )
 if fq is not None:
-    ws35 = weights_for(weights.section_3_5(), sentence.width)
-    values = attention.self_attention(sentence.embeddings, ws35).values
+    values = attention.self_attention(sentence.embeddings, ws).values
     before = fmt.vec(attention.mix(w, values)[fq])
     after = attention.mix(stats.first, values)[fq]
     context_note(
@@ -161,7 +161,6 @@ st.code(
     language="python",
 )
 
-ws = weights_for(weights.section_3_5(), sentence.width)
 reproduce_ui.expander(
     "dropout", lambda: reproduce.dropout(T, sentence.embeddings, ws, p, scale, seed, draws, generator)
 )

@@ -51,7 +51,6 @@ trace = attention.self_attention(sentence.embeddings, ws)
 naive = masking.naive_path(trace.scores, trace.divisor)
 efficient = masking.efficient_path(trace.scores, trace.divisor, FILLS[fill_key])
 diff = masking.difference(naive, efficient)
-causal = masking.efficient_path(trace.scores, trace.divisor)[-1].matrix  # the −∞ fill: the true mask
 
 for col, path, name in zip(st.columns(2), (naive, efficient), ("Naive", "Efficient"), strict=True):
     s = path[stage - 1]
@@ -60,7 +59,9 @@ for col, path, name in zip(st.columns(2), (naive, efficient), ("Naive", "Efficie
         st.latex(s.formula)
         figures.show(stage_heatmap(s.matrix, T, focus=fq), key=f"fig03_{name.lower()}")
 if fq is not None:
-    leak = attention.mix(efficient[-1].matrix, trace.values)[fq]
+    filled = efficient[-1].matrix
+    causal = filled if fill_key == "-inf" else masking.efficient_path(trace.scores, trace.divisor)[-1].matrix
+    leak = attention.mix(filled, trace.values)[fq]
     context_note(
         T,
         fq,

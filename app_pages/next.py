@@ -92,16 +92,8 @@ for col, result, label in zip(
             diff, rows, bound=bound, title="P·f(X) − f(P·X)", focus=focus_row
         )
         show(heatmap, key=label)
-if focus_row is not None:
-    shuffled, before, free_z = (
-        fmt.vec(m[focus_row])
-        for m in (masked.outputs_of_permuted, masked.permuted_outputs, free.permuted_outputs)
-    )
-    st.markdown(
-        f"**Focus: {md(T[fq])}**, at position {focus_row + 1} of the shuffled sentence ({fq + 1} before). "
-        f"With the causal mask its context vector is **{before}** in the original order and "
-        f"**{shuffled}** shuffled; without the mask it is {free_z} either way."
-    )
+if fq is not None:
+    st.markdown(text.focus_text(free, masked, perm, T, fq))
 st.markdown(text.order_text(free, masked, perm, T))
 
 st.header("What attention computes at a position")

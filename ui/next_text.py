@@ -55,6 +55,22 @@ def first_token_text(first: limits.FirstToken) -> str:
     )
 
 
+def focus_text(
+    free: PermutationTest, masked: PermutationTest, perm: tuple[int, ...], labels: Sequence[str], token: int
+) -> str:
+    """Where the focused ``token`` lands in the shuffle, and its context vector both ways."""
+    row = perm.index(token)  # its row: its position in the shuffled order
+    shuffled, before, free_z = (
+        fmt.vec(m[row]) for m in (masked.outputs_of_permuted, masked.permuted_outputs, free.permuted_outputs)
+    )
+    return (
+        f"**Focus: {md(labels[token])}**, at position {row + 1} of the shuffled sentence "
+        f"({token + 1} before). "
+        f"With the causal mask its context vector is **{before}** in the original order and "
+        f"**{shuffled}** shuffled; without the mask it is {free_z} either way."
+    )
+
+
 def order_text(
     free: PermutationTest, masked: PermutationTest, perm: tuple[int, ...], labels: Sequence[str]
 ) -> str:
