@@ -4,13 +4,15 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import allocator, scaling_reference
+import allocator
+from topics import PAGES
+from ui import scaling_reference
 from ui.links import keep_history_clean, upgrade_legacy_keys
-from ui.pages import ABOUT, PAGES
+from ui.pages import ABOUT
 from ui.sentence import draw_for_page
 from ui.style import apply_style
 
-allocator.tune()  # once per process: freed NumPy arrays go back to the OS (see ui/allocator.py)
+allocator.tune()  # once per process: freed NumPy arrays go back to the OS (see allocator.py)
 
 st.set_page_config(
     page_title="Attention, with weights",

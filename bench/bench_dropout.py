@@ -35,5 +35,5 @@ def run(quick: bool) -> Iterable[Figure]:
     yield Figure("dropout_numpy_20k_draws_with_stats", t * 1e3, "ms")
     t = best_of(lambda: dropout.keep_masks(0, DRAWS, 6, 0.5, "torch"), repeat)
     yield Figure("dropout_torchgen_20k_masks", t * 1e3, "ms")
-    timing = rerun_times("app_pages/dropout.py", "scaling", (False, True), 5 if quick else 20)
+    timing = rerun_times("topics/dropout/page.py", "scaling", (False, True), 5 if quick else 20)
     yield from timing.figures("dropout_page_scaling")

@@ -18,7 +18,7 @@ from bench import Figure, best_of
 from bench.pages import rerun_times
 from core import attention, masking, tokens, weights
 
-PAGE = "app_pages/masking.py"
+PAGE = "topics/masking/page.py"
 
 
 def run(quick: bool) -> Iterable[Figure]:

@@ -50,7 +50,7 @@ def plan(
     with ``high_corners``, first every page with each of its ranges and ladders at the high end.
     ``pages`` (url paths) limits the session to those pages."""
     from bench.controls import query, random_setting, read_controls
-    from ui.pages import PAGES
+    from topics import PAGES
 
     chosen = [p for p in PAGES if pages is None or p.url_path in pages]
     controls = {p.url_path: read_controls(p.path) for p in chosen}
@@ -93,7 +93,7 @@ def readers_plan(quick: bool) -> list[tuple[object, dict[str, str]]]:
     when it is missing), each reader with its own seed where the page has one."""
     from bench.bench_worst import FOUND, worst_settings
     from tests.e2e.conftest import ROOT
-    from ui.pages import PAGES
+    from topics import PAGES
 
     info = {p.url_path: p for p in PAGES}
     path = ROOT / FOUND

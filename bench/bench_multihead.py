@@ -104,7 +104,9 @@ def _gpt2_page_rerun(reruns: int) -> Iterator[Figure]:
     # The preset callback writes bound widgets through session state, as intended; silence the
     # once-per-process notice so the figures stay readable.
     config.set_option("global.disableWidgetStateDuplicationWarning", True)
-    timing = rerun_times("app_pages/multihead.py", "heads", (12, 6), reruns, query={"preset": "GPT-2 small"})
+    timing = rerun_times(
+        "topics/multihead/page.py", "heads", (12, 6), reruns, query={"preset": "GPT-2 small"}
+    )
     yield from timing.figures("multihead.page.gpt2_heads")
 
 

@@ -15,7 +15,7 @@ from bench import Figure, best_of
 from bench.pages import rerun_times
 from core import block, equivariance, tokens, weights
 
-PAGE = "app_pages/next.py"
+PAGE = "topics/next/page.py"
 
 
 def _rotation(i: int) -> tuple[int, ...]:

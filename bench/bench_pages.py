@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from bench import Figure
 from bench.pages import rerun_times
-from ui.pages import PAGES
+from topics import PAGES
 
 # The control a reader moves most on each page, and two values to move it between.
 CHANGES: dict[str, tuple[str | None, tuple[object, ...]]] = {

@@ -44,5 +44,5 @@ def samplers(quick: bool) -> Iterator[Figure]:
 
 def run(quick: bool) -> Iterable[Figure]:
     yield from samplers(quick)
-    timing = rerun_times("app_pages/scaling.py", "divisor", (False, True), 5 if quick else 20)
+    timing = rerun_times("topics/scaling/page.py", "divisor", (False, True), 5 if quick else 20)
     yield from timing.figures("scaling.page_divisor")

@@ -44,7 +44,7 @@ def run(quick: bool) -> Iterable[Figure]:
 def _visit(server, browser, t0: float, quick: bool) -> Iterable[Figure]:
     from tests.e2e.browser import drive, open_settled, peak_rss_bytes
     from tests.e2e.test_browser import page_url
-    from ui.pages import PAGES
+    from topics import PAGES
 
     page = browser.new_page()
     page.goto(server.url)

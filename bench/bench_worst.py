@@ -143,7 +143,7 @@ class Row:
 
 def worst_settings(quick: bool = False) -> Iterator[tuple[str, Setting, list[Control]]]:
     """Each page's url path, its slowest setting, and its controls (for other benches)."""
-    from ui.pages import PAGES
+    from topics import PAGES
 
     for info in PAGES:
         controls = read_controls(info.path)
@@ -155,7 +155,7 @@ FOUND = "artifacts/worst.json"  # the settings found, for bench memory's readers
 
 def run(quick: bool) -> Iterator[Row]:
     from tests.e2e.conftest import ROOT
-    from ui.pages import PAGES
+    from topics import PAGES
 
     paths = {p.url_path: p.path for p in PAGES}
     found: dict[str, Setting] = {}

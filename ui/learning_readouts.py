@@ -19,8 +19,9 @@ import streamlit as st
 from core import attention, book, learning, tokens, weights
 from core.learning import Found, Reach, Trajectory
 from core.weights import WeightSet, init_weights
-from ui import caches, checks
+from ui import cache, checks
 from ui import format as fmt
+from ui.cache import KB
 from ui.sentence import md
 from ui.weights import MODE_LABELS
 
@@ -41,7 +42,13 @@ def widen(ws: WeightSet, width: int) -> WeightSet:
     )
 
 
-@st.cache_data(show_spinner=SEARCH_SPINNER, **caches.data("ui.learning_readouts.limits"))
+# The search and linear program, for up to learning.MAX_SEARCH_TOKENS tokens: 7.1 KB at 8 × 16.
+@cache.data(
+    entry_bytes=16 * KB,
+    entries=32,
+    worst=lambda: [("previous", 0, 6, cache.largest_sentence()[1][: learning.MAX_SEARCH_TOKENS])],
+    show_spinner=SEARCH_SPINNER,
+)
 def limits(kind: str, token: int, width: int, x: np.ndarray) -> tuple[dict[str, Found] | None, Reach | None]:
     """The search's best per mode at ``width`` and the linear program's reach on inputs ``x``
     (cached: ~0.5 s for the book's six tokens); neither past ``learning.MAX_SEARCH_TOKENS``."""

@@ -7,14 +7,24 @@ holds on to that run's whole script namespace (see :mod:`ui.dropout_study`).
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
-from core import learning
+from core import learning, weights
 from core.attention import Mode
-from ui import caches
+from core.sentence import weights_for
+from ui import cache
+from ui.cache import MB
 
 
-@st.cache_data(show_spinner="Training all three modes…", **caches.data("ui.learning_study.train"))
+def _worst() -> list[tuple[object, ...]]:
+    """Three trajectories of 5,000 steps at 32 tokens × 16 dimensions, the widest weights."""
+    x = cache.largest_sentence()[1]
+    ws = weights_for(weights.section_3_4(), 16)
+    return [("previous", 0, "adam", 0.02, 5_000, ws.w_query, ws.w_key, x)]
+
+
+# Three trajectories, their snapshots capped in cells (core.learning.record_every): 386 KB for the
+# book's sentence, 836 KB at 32 tokens × 16 dimensions.
+@cache.data(entry_bytes=1 * MB, entries=16, worst=_worst, show_spinner="Training all three modes…")
 def train(
     kind: learning.Target,
     token: int,

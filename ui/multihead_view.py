@@ -18,9 +18,10 @@ from core import multihead as mh
 from core import sentence as sent
 from core.config import GPT2_SMALL, AttentionConfig
 from core.sentence import Sentence
-from ui import caches, checks, figures
+from ui import cache, checks, figures
 from ui import format as fmt
 from ui import multihead_figures as mf
+from ui.cache import KB, MB
 from ui.focus import short_vec
 
 CUSTOM = "Custom"
@@ -91,7 +92,7 @@ class Run:
 
     Not the forward's whole result: the batch is the sentence stacked twice, so the cache keeps
     the first item only, and the output as its figure draws it (a [2, 32, 16,384] output is
-    8.4 MB; see ui.caches).
+    8.4 MB; see ui.cache).
     """
 
     steps: tuple[mh.Step, ...]  # the shape trace, as it ran
@@ -104,8 +105,23 @@ class Run:
     error: str | None = None
 
 
-@st.cache_data(
-    show_spinner="Drawing the weights and running the forward pass…", **caches.data("ui.multihead_view.run")
+def _run_worst() -> list[tuple[object, ...]]:
+    """The most output cells a drawable setting has (1,024 wide × 16 heads) and the most W_q cells,
+    on the book's sentence and the largest."""
+    return [
+        (*s, 123, len(x), x)
+        for s in (("wrapper", 64, 1024, 16), ("wrapper", 384, 384, 9))
+        for x in (tokens.inputs(), cache.largest_sentence()[1])
+    ]
+
+
+# The first batch item's attention per head, the output and W_q thinned to what their figures
+# draw (96 × 96 cells at most), the shape trace: 209 KB at 32 tokens, 1,024 wide × 16 heads.
+@cache.data(
+    entry_bytes=256 * KB,
+    entries=6,
+    worst=_run_worst,
+    show_spinner="Drawing the weights and running the forward pass…",
 )
 def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int, x: np.ndarray) -> Run:
     """Draw the parameters and run the float64 forward on the sentence ``x`` [n, width], stacked
@@ -130,7 +146,7 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
     w, width = mh.query_matrix(params)
     res = mh.forward(sent.example_batch(x, d_in), params)
     out_width = width if kind == "wrapper" else res.output.shape[-1]
-    # The cache keeps what the figures draw, not W_q or the output themselves: ui.caches.
+    # The cache keeps what the figures draw, not W_q or the output themselves (see the bound at run).
     return Run(
         res.steps,
         res.weights[0],
@@ -142,9 +158,15 @@ def run(kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length:
     )
 
 
-@st.cache_resource(
+# The three figures built from a run: 1.7 MB held at the largest run.
+@cache.resource(
+    entry_bytes=2 * MB,
+    entries=6,
+    worst=lambda: [
+        (*args, labels)
+        for args, labels in zip(_run_worst(), (tokens.TOKENS, cache.largest_sentence()[0]) * 2, strict=True)
+    ],
     show_spinner="Drawing W_q's stripes and every head's weights…",
-    **caches.resource("ui.multihead_view.figures_for"),
 )
 def figures_for(
     kind: str,
@@ -388,7 +410,7 @@ CHECKS_NOTE = (
 )
 
 
-@st.cache_data(show_spinner=False, **caches.data("ui.multihead_view._book_outputs"))
+@cache.data(entry_bytes=2 * KB, entries=1, worst=lambda: [()])  # 1.2 KB, one entry
 def _book_outputs() -> dict[str, np.ndarray]:
     x = mh.example_batch(3)
     toy, ex32 = AttentionConfig(), AttentionConfig(d_out=1)

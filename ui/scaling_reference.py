@@ -14,11 +14,10 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-import streamlit as st
-
 from core import book, scaling
-from ui import caches
+from ui import cache
 from ui import format as fmt
+from ui.cache import KB
 from ui.scaling_figures import small
 
 POST = book.FIGURE_02
@@ -73,7 +72,8 @@ SPINNER = (
 )
 
 
-@st.cache_data(show_spinner=SPINNER, **caches.data("ui.scaling_reference.references"))
+# A handful of floats per d_k, one entry a server.
+@cache.data(entry_bytes=16 * KB, entries=1, worst=lambda: [()], show_spinner=SPINNER)
 def references() -> dict[int, scaling.Reference]:
     """The reference at every d_k the post quotes, with each unrounded quote placed among 500-draw runs.
 

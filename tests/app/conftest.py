@@ -12,7 +12,7 @@ APP = str(ROOT / "streamlit_app.py")
 
 
 def open_page(page: str, query: dict[str, str | list[str]] | None = None, timeout: float = 60) -> AppTest:
-    """Run ``streamlit_app.py``, then the page at ``page`` (e.g. ``"app_pages/recap.py"``) with ``query``."""
+    """Run ``streamlit_app.py``, then the page script ``page`` (``"topics/recap/page.py"``) with ``query``."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.run()
     at.query_params.clear()

@@ -1,4 +1,4 @@
-"""ui.allocator: after glibc is tuned, freed NumPy arrays leave the process instead of its heap.
+"""allocator.py, beside the entry point: after glibc is tuned, freed NumPy arrays leave the process.
 
 Run in a fresh interpreter each, so the thresholds start as glibc sets them. The pattern is what
 a session does: one big array raises glibc's threshold to its size (here 16 MB), then arrays of
@@ -20,7 +20,7 @@ SCRIPT = """
 import sys
 import numpy as np
 from bench import rss
-from ui import allocator
+import allocator
 if sys.argv[1] == "tuned":
     assert allocator.tune() and allocator.tune()  # True, and once is enough
 big = np.ones(2**21); del big  # 16 MB: glibc's threshold rises to this, untuned

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from tests.app.conftest import assert_clean, open_page
+from topics import PAGES
 from ui import checks
-from ui.pages import PAGES
 
 WITH_CHECKS = [p for p in PAGES if p.url_path != "overview"]
 # Pages whose every row names its source from checks.SOURCES. Masking, Multi-head and Learning to

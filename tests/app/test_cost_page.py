@@ -8,10 +8,10 @@ from streamlit.testing.v1 import app_test
 
 from core import cost
 from tests.app.conftest import assert_clean, metrics, open_page, widget
+from topics import page_at
 from ui import cost_format
-from ui.pages import page_at
 
-PAGE = "app_pages/cost.py"
+PAGE = "topics/cost/page.py"
 CARDS = "H100 (80 GiB) cards to buy"
 
 

@@ -10,7 +10,7 @@ import pytest
 from core import book, dropout, masking, tokens, weights
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 
-PAGE = "app_pages/dropout.py"
+PAGE = "topics/dropout/page.py"
 W = masking.causal_weights(tokens.inputs(), weights.section_3_5())
 MEAN = "Mean row sum over {:,} draws"
 

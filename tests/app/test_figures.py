@@ -16,8 +16,8 @@ import pytest
 from core import tokens
 from tests.app.conftest import assert_clean, open_page
 from tests.app.test_sentence import chart_strings
+from topics import PAGES
 from ui import figures
-from ui.pages import PAGES
 
 IDS = [p.url_path for p in PAGES]
 FAST = {"steps": "100"}  # Learning trains three modes on every first run; 100 steps keep it short

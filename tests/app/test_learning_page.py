@@ -5,9 +5,10 @@ import json
 import pytest
 
 from tests.app.conftest import assert_clean, metrics, open_page, widget
-from ui.pages import SHARED_KEYS, page_at
+from topics import page_at
+from ui.pages import SHARED_KEYS
 
-PAGE = "app_pages/learning.py"
+PAGE = "topics/learning/page.py"
 SHORT = {"steps": "200"}  # 200 steps keep the parametrized runs quick; the default runs 5,000
 
 

@@ -9,7 +9,7 @@ import pytest
 from core import attention, masking, tokens, weights
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 
-PAGE = "app_pages/masking.py"
+PAGE = "topics/masking/page.py"
 FILL_LABELS = {"-inf": "−∞ (the book)", "zero": "0 (the shortcut)"}
 FUTURE = "Attention token 1 gives to tokens it may not see"
 LARGEST = "Largest |naive − efficient|"

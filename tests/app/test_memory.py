@@ -18,7 +18,7 @@ import streamlit as st
 
 from bench.controls import random_setting, read_controls
 from tests.app.conftest import assert_clean, metrics, open_page
-from ui.pages import PAGES
+from topics import PAGES
 
 MB = 2**20
 
@@ -26,7 +26,7 @@ MB = 2**20
 def test_repeated_resamples_do_not_grow_memory():
     # Before the fix each click kept its 100,000 draws (28.8 MB) and its run's script namespace
     # alive: six clicks held over 170 MB. Now a click adds three cache entries of a few kilobytes.
-    at = open_page("app_pages/dropout.py", {"generator": "PyTorch", "draws": "100000"})
+    at = open_page("topics/dropout/page.py", {"generator": "PyTorch", "draws": "100000"})
     at.button(key="resample").click().run()  # imports and first entries, outside the count
     gc.collect()
     tracemalloc.start()
@@ -62,14 +62,14 @@ def test_session_state_holds_no_large_values(info):
 # and with brute force at d_k = 65,536 (one draw of q and 64 keys is 34 MB, the largest single
 # array in the app), Dropout at 100,000 PyTorch draws, Multi-head's largest drawable W_q.
 HEAVY = [
-    ("app_pages/scaling.py", {"keys": "64", "d_k": "65536", "draws": "100000", "divisor": "false"}),
+    ("topics/scaling/page.py", {"keys": "64", "d_k": "65536", "draws": "100000", "divisor": "false"}),
     (
-        "app_pages/scaling.py",
+        "topics/scaling/page.py",
         {"sampler": "Brute force: q and keys", "keys": "64", "d_k": "65536", "draws": "100"},
     ),
-    ("app_pages/dropout.py", {"generator": "PyTorch", "p": "0.9", "draws": "100000"}),
+    ("topics/dropout/page.py", {"generator": "PyTorch", "p": "0.9", "draws": "100000"}),
     (
-        "app_pages/multihead.py",
+        "topics/multihead/page.py",
         {"preset": "Custom", "kind": "Wrapper", "d_in": "384", "d_out": "384", "heads": "9"},
     ),
 ]

@@ -9,7 +9,7 @@ import pytest
 from core import mha_speed
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 
-PAGE = "app_pages/multihead.py"
+PAGE = "topics/multihead/page.py"
 KEYS = ("preset", "kind", "heads", "d_in", "d_out", "mh_seed")
 
 

@@ -5,10 +5,11 @@ import pytest
 from core import block, equivariance, limits, tokens, weights
 from core.block import BlockConfig
 from tests.app.conftest import assert_clean, metrics, open_page, widget
+from topics import page_at
 from ui.next_figures import binary_size
-from ui.pages import SHARED_KEYS, page_at
+from ui.pages import SHARED_KEYS
 
-PAGE = "app_pages/next.py"
+PAGE = "topics/next/page.py"
 PRESETS = list(block.GPT2_PRESETS)
 INT_KEYS = ("emb_dim", "n_heads", "n_layers", "context_length", "ff_mult", "kv_tokens", "kv_batch")
 ALL_KEYS = tuple(

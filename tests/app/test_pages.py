@@ -4,7 +4,7 @@ import pytest
 
 from core import attention, tokens, weights
 from tests.app.conftest import assert_clean, metrics, open_page, widget
-from ui.pages import PAGES
+from topics import PAGES
 
 
 @pytest.mark.parametrize("path", [p.path for p in PAGES], ids=[p.url_path for p in PAGES])
@@ -31,7 +31,7 @@ def _checks_expander(at):
 
 
 def test_recap_shows_the_post_numbers_by_default():
-    at = open_page("app_pages/recap.py")
+    at = open_page("topics/recap/page.py")
     assert_clean(at)
     m = metrics(at)
     assert m["Context vector for journey"] == "[0.4419, 0.6515, 0.5683]"
@@ -45,7 +45,7 @@ def test_recap_shows_the_post_numbers_by_default():
 
 
 def test_recap_query_and_key_controls_move_the_readouts():
-    at = open_page("app_pages/recap.py")
+    at = open_page("topics/recap/page.py")
     widget(at, "query").set_value("step").run()
     widget(at, "key").set_value("Your").run()
     m = metrics(at)
@@ -55,7 +55,7 @@ def test_recap_query_and_key_controls_move_the_readouts():
 
 
 def test_three_matrices_default_view_shows_every_figure01_number():
-    at = open_page("app_pages/three_matrices.py")
+    at = open_page("topics/three_matrices/page.py")
     assert_clean(at)
     table = at.dataframe[0].value
     assert table.loc["No matrices", "score error"] == "0.0000"
@@ -73,13 +73,13 @@ def test_three_matrices_default_view_shows_every_figure01_number():
     ("mode", "score_error"), [("none", "0.0000"), ("tied", "0.0000"), ("three", "0.3370")]
 )
 def test_three_matrices_mode_control(mode, score_error):
-    at = open_page("app_pages/three_matrices.py")
+    at = open_page("topics/three_matrices/page.py")
     widget(at, "mode").set_value(mode).run()
     assert metrics(at)["Score error max|Ω − Ωᵀ|"] == score_error
 
 
 def test_three_matrices_weight_set_control_switches_and_names_the_set():
-    at = open_page("app_pages/three_matrices.py")
+    at = open_page("topics/three_matrices/page.py")
     widget(at, "weights").set_value("Section 3.5").run()
     assert "sa_v2, seed 789" in " ".join(c.value for c in at.caption)
     three_35 = metrics(at)["Score error max|Ω − Ωᵀ|"]
@@ -95,7 +95,7 @@ def test_three_matrices_weight_set_control_switches_and_names_the_set():
 
 def test_a_url_with_every_bound_key_renders_that_view():
     at = open_page(
-        "app_pages/three_matrices.py",
+        "topics/three_matrices/page.py",
         {"mode": "Tied W_q = W_k", "weights": "Any seed", "seed": "789", "init": "nn.Linear"},
     )
     assert_clean(at)
@@ -103,7 +103,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
     assert widget(at, "seed").value == 789
     assert "nn.Linear, seed 789" in " ".join(c.value for c in at.caption)
     assert metrics(at)["Score error max|Ω − Ωᵀ|"] == "0.0000"
-    at = open_page("app_pages/recap.py", {"query": "step", "key": "Your"})
+    at = open_page("topics/recap/page.py", {"query": "step", "key": "Your"})
     assert "Raw affinity step–Your" in metrics(at)
 
 
@@ -112,18 +112,20 @@ GARBAGE = ["", "nan", "-1", "1e999", "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
 
 @pytest.mark.parametrize("junk", GARBAGE)
 def test_garbage_in_every_key_renders_the_default_view(junk):
-    default = open_page("app_pages/three_matrices.py")
-    at = open_page("app_pages/three_matrices.py", {"mode": junk, "weights": junk, "seed": junk, "init": junk})
+    default = open_page("topics/three_matrices/page.py")
+    at = open_page(
+        "topics/three_matrices/page.py", {"mode": junk, "weights": junk, "seed": junk, "init": junk}
+    )
     assert_clean(at)
     assert metrics(at) == metrics(default)
-    at = open_page("app_pages/recap.py", {"query": junk, "key": [junk, junk]})
+    at = open_page("topics/recap/page.py", {"query": junk, "key": [junk, junk]})
     assert_clean(at)
     assert metrics(at)["Context vector for journey"] == "[0.4419, 0.6515, 0.5683]"
 
 
 @pytest.mark.parametrize("junk", ["inf", "-inf", "1e999", "nan", "12.5", "0x10", "99999999999999999999", ""])
 def test_a_seed_the_integer_input_cannot_hold_falls_back_to_the_default(junk):
-    at = open_page("app_pages/three_matrices.py", {"weights": "Any seed", "seed": junk})
+    at = open_page("topics/three_matrices/page.py", {"weights": "Any seed", "seed": junk})
     assert_clean(at)
     assert widget(at, "seed").value == 123
     assert "torch.rand, seed 123" in " ".join(c.value for c in at.caption)
@@ -140,7 +142,7 @@ def _md(at) -> str:
 
 
 def test_three_matrices_shows_the_true_denominators_beside_the_posts_row_sums():
-    at = open_page("app_pages/three_matrices.py")
+    at = open_page("topics/three_matrices/page.py")
     text = _md(at)
     assert "10.28, 13.30, 13.16, 9.30, 8.80, 10.61" in text  # what softmax divides by
     assert "4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730 (the post's numbers" in text
@@ -157,7 +159,7 @@ def test_three_matrices_shows_the_true_denominators_beside_the_posts_row_sums():
 
 
 def test_the_weight_errors_help_says_exactly_when_weights_are_symmetric():
-    at = open_page("app_pages/three_matrices.py", {"mode": "No matrices"})
+    at = open_page("topics/three_matrices/page.py", {"mode": "No matrices"})
     (m,) = [m for m in at.metric if m.label == "Weight error max|A − Aᵀ|"]
     assert "exactly when all six row denominators" in m.help and "8.80 to 13.30" in m.help
     assert "Never 0" not in m.help
@@ -165,9 +167,9 @@ def test_the_weight_errors_help_says_exactly_when_weights_are_symmetric():
 
 
 def test_both_pages_say_in_their_text_why_journey_to_starts_differs():
-    tm = _md(open_page("app_pages/three_matrices.py"))
+    tm = _md(open_page("topics/three_matrices/page.py"))
     assert "journey gives starts **0.2134** here but **0.2333** on the Recap" in tm
-    recap = open_page("app_pages/recap.py")
+    recap = open_page("topics/recap/page.py")
     assert "journey gives starts a weight of **0.2333**" in _md(recap)
     assert "reads **0.2134**, because figure 01 divides every mode's scores by √2 = 1.4142" in _md(recap)
     # the sentence follows the controls: another pair, other numbers, both computed
@@ -190,7 +192,7 @@ def test_both_pages_say_in_their_text_why_journey_to_starts_differs():
     ],
 )
 def test_three_matrices_counts_the_posts_five_multiplications_live(mode, matmuls, count):
-    at = open_page("app_pages/three_matrices.py")
+    at = open_page("topics/three_matrices/page.py")
     widget(at, "mode").set_value(mode).run()
     assert f"This mode runs **{count}**" in _md(at)
     (ops,) = [df.value for df in at.dataframe if "operation" in df.value.columns]

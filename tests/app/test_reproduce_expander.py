@@ -21,20 +21,20 @@ from core.config import AttentionConfig
 from tests import hostile
 from tests.app.conftest import APP, assert_clean
 from tests.reproduce.run import run_code
-from ui.pages import PAGES
+from topics import PAGES
 
 T, X = tokens.TOKENS, tokens.inputs()
 S34, S35 = weights.section_3_4(), weights.section_3_5()
 KEYS = {  # page script -> the expander's key, and its label
-    "app_pages/recap.py": ("reproduce_recap", "Reproduce in PyTorch"),
-    "app_pages/three_matrices.py": ("reproduce_three_matrices", "Reproduce in PyTorch"),
-    "app_pages/learning.py": ("reproduce_learning", "Reproduce in PyTorch"),
-    "app_pages/scaling.py": ("reproduce_scaling", "Reproduce in NumPy"),
-    "app_pages/masking.py": ("reproduce_masking", "Reproduce in PyTorch"),
-    "app_pages/dropout.py": ("reproduce_dropout", "Reproduce in PyTorch"),
-    "app_pages/multihead.py": ("reproduce_multihead", "Reproduce in PyTorch"),
-    "app_pages/cost.py": ("reproduce_cost", "Reproduce in Python"),
-    "app_pages/next.py": ("reproduce_next", "Reproduce in PyTorch"),
+    "topics/recap/page.py": ("reproduce_recap", "Reproduce in PyTorch"),
+    "topics/three_matrices/page.py": ("reproduce_three_matrices", "Reproduce in PyTorch"),
+    "topics/learning/page.py": ("reproduce_learning", "Reproduce in PyTorch"),
+    "topics/scaling/page.py": ("reproduce_scaling", "Reproduce in NumPy"),
+    "topics/masking/page.py": ("reproduce_masking", "Reproduce in PyTorch"),
+    "topics/dropout/page.py": ("reproduce_dropout", "Reproduce in PyTorch"),
+    "topics/multihead/page.py": ("reproduce_multihead", "Reproduce in PyTorch"),
+    "topics/cost/page.py": ("reproduce_cost", "Reproduce in Python"),
+    "topics/next/page.py": ("reproduce_next", "Reproduce in PyTorch"),
 }
 
 
@@ -56,32 +56,32 @@ def script_shown(at: AppTest) -> str | None:
 
 
 def test_the_expander_is_on_every_page_with_the_books_tensors_and_lazy():
-    on = {p.path for p in PAGES} - {"app_pages/overview.py"}
+    on = {p.path for p in PAGES} - {"topics/overview/page.py"}
     assert set(KEYS) == on
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.switch_page("app_pages/recap.py").run()
+    at.switch_page("topics/recap/page.py").run()
     (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
     assert not box.code, "nothing is generated until a reader opens it"
 
 
 DEFAULTS = {
-    "app_pages/recap.py": lambda: reproduce.recap(T, X, 1, 2),
-    "app_pages/three_matrices.py": lambda: reproduce.three_matrices(
+    "topics/recap/page.py": lambda: reproduce.recap(T, X, 1, 2),
+    "topics/three_matrices/page.py": lambda: reproduce.three_matrices(
         T, X, weights.section_3_4(), "three", (1, 2)
     ),
-    "app_pages/scaling.py": lambda: reproduce.divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
-    "app_pages/masking.py": lambda: reproduce.masking(
+    "topics/scaling/page.py": lambda: reproduce.divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
+    "topics/masking/page.py": lambda: reproduce.masking(
         T, X, weights.section_3_5(), 4, "-inf", np.array([1.0, 2.0, 3.0, 0.0, 0.0])
     ),
-    "app_pages/dropout.py": lambda: reproduce.dropout(
+    "topics/dropout/page.py": lambda: reproduce.dropout(
         T, X, weights.section_3_5(), 0.5, True, 123, 10_000, "numpy"
     ),
-    "app_pages/multihead.py": lambda: reproduce.multihead(T, X, "split", AttentionConfig(), 123),
-    "app_pages/cost.py": lambda: reproduce.what_n_squared_costs(
+    "topics/multihead/page.py": lambda: reproduce.multihead(T, X, "split", AttentionConfig(), 123),
+    "topics/cost/page.py": lambda: reproduce.what_n_squared_costs(
         cost.GPT_4_1_WINDOW, 2, cost.GPUS[0], 1, 1, 100, 768, 64
     ),
-    "app_pages/next.py": lambda: reproduce.what_comes_next(
+    "topics/next/page.py": lambda: reproduce.what_comes_next(
         T, X, weights.section_3_4(), (5, 4, 3, 2, 1, 0), BlockConfig(), 1024, 2, 1
     ),
 }
@@ -103,7 +103,7 @@ def test_the_default_view_shows_the_generators_script_and_a_download(page):
 
 def test_learning_states_how_far_pytorch_can_end_from_its_run():
     at = open_with_script(
-        "app_pages/learning.py", {"steps": "100", "optimiser": "Gradient descent", "lr": "0.5"}
+        "topics/learning/page.py", {"steps": "100", "optimiser": "Gradient descent", "lr": "0.5"}
     )
     assert_clean(at)
     code = script_shown(at)
@@ -114,7 +114,7 @@ def test_learning_states_how_far_pytorch_can_end_from_its_run():
 
 
 def test_the_default_learning_view_says_it_amplifies_rounding():
-    at = open_with_script("app_pages/learning.py")
+    at = open_with_script("topics/learning/page.py")
     assert_clean(at)
     (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
     assert "amplifies rounding" in " ".join(c.value for c in box.caption)
@@ -131,7 +131,7 @@ def test_the_default_learning_view_says_it_amplifies_rounding():
     ],
 )
 def test_a_multihead_view_without_tensors_says_why_there_is_no_script(query, says):
-    at = open_with_script("app_pages/multihead.py", query)
+    at = open_with_script("topics/multihead/page.py", query)
     assert_clean(at)
     assert script_shown(at) is None
     (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
@@ -139,7 +139,7 @@ def test_a_multihead_view_without_tensors_says_why_there_is_no_script(query, say
 
 
 def test_the_dropout_page_offers_the_books_torch_code_for_pytorch_random_numbers():
-    at = open_with_script("app_pages/dropout.py", {"generator": "PyTorch"})
+    at = open_with_script("topics/dropout/page.py", {"generator": "PyTorch"})
     assert_clean(at)
     code = script_shown(at)
     assert code == reproduce.dropout(T, X, S35, 0.5, True, 123, 10_000, "torch").code.rstrip("\n")

@@ -7,7 +7,7 @@ from core.scaling import StudyConfig
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from ui import format as fmt
 
-PAGE = "app_pages/scaling.py"
+PAGE = "topics/scaling/page.py"
 SMALL = {"draws": "100"}  # brute force over the grid in about a second
 
 

@@ -11,8 +11,9 @@ import pytest
 
 from core import sentence as core_sentence
 from tests.app.conftest import assert_clean, metrics, open_page, widget
+from topics import PAGES
 from ui import sentence as ui_sentence
-from ui.pages import PAGES, SENTENCE_KEYS, SHARED_KEYS
+from ui.pages import SENTENCE_KEYS, SHARED_KEYS
 
 TOKEN_PAGES = [p for p in PAGES if "text" in p.keys]
 IDS = [p.url_path for p in TOKEN_PAGES]
@@ -86,20 +87,20 @@ def test_at_the_books_sentence_the_checks_say_nothing_about_another(info):
 
 
 def test_recap_defaults_and_readouts_follow_the_sentence():
-    at = open_page("app_pages/recap.py", {"text": CAT})
+    at = open_page("topics/recap/page.py", {"text": CAT})
     assert widget(at, "query").value == "cat" and widget(at, "key").value == "sat"
     assert widget(at, "query").options == ["the", "cat", "sat", "on", "the²", "mat"]
     x = core_sentence.build(CAT).embeddings
     assert metrics(at)["Raw affinity cat–sat"] == f"{x[1] @ x[2]:.4f}"
     assert "36 dot products" in at.markdown[0].value
-    at = open_page("app_pages/recap.py", {"text": "solo"})
+    at = open_page("topics/recap/page.py", {"text": "solo"})
     assert_clean(at)
     assert metrics(at)["Mean pairwise distance, inputs"] == "—"
 
 
 def test_a_link_with_edits_and_width_reproduces_those_numbers():
     query = {"text": CAT, "dim": "5", "emb": "_b57c-125"}
-    at = open_page("app_pages/recap.py", query)
+    at = open_page("topics/recap/page.py", query)
     assert_clean(at)
     assert widget(at, "dim").value == 5 and widget(at, "emb").value == "_b57c-125"
     s = core_sentence.build(CAT, 5, "_b57c-125")
@@ -112,7 +113,7 @@ def test_a_link_with_edits_and_width_reproduces_those_numbers():
 
 
 def test_the_learning_token_and_targets_adapt_to_the_sentence():
-    at = open_page("app_pages/learning.py", {"text": CAT, "target": "A token you pick", **QUICK})
+    at = open_page("topics/learning/page.py", {"text": CAT, "target": "A token you pick", **QUICK})
     assert_clean(at)
     assert widget(at, "token").value == "cat"
     widget(at, "token").set_value("the²").run()
@@ -125,7 +126,7 @@ def test_the_learning_token_and_targets_adapt_to_the_sentence():
 
 def test_dropout_tables_and_draws_fit_the_sentence():
     words = " ".join(f"w{i}" for i in range(32))
-    at = open_page("app_pages/dropout.py", {"text": words})
+    at = open_page("topics/dropout/page.py", {"text": words})
     assert_clean(at)
     table = at.dataframe[0].value
     assert len(table) == 32 and table.index[-1] == "32: w31"
@@ -134,18 +135,18 @@ def test_dropout_tables_and_draws_fit_the_sentence():
 
 
 def test_multihead_runs_the_sentence_batch():
-    at = open_page("app_pages/multihead.py", {"text": CAT})
+    at = open_page("topics/multihead/page.py", {"text": CAT})
     assert_clean(at)
     assert metrics(at)["Output, split"] == "[2, 6, 2]"
     assert "your sentence's 6 tokens, stacked twice (batch [2, 6, 3])" in " ".join(
         c.value for c in at.caption
     )
-    at = open_page("app_pages/multihead.py", {"text": "a b c d e f g h i j"})
+    at = open_page("topics/multihead/page.py", {"text": "a b c d e f g h i j"})
     assert metrics(at)["Output, wrapper"] == "[2, 10, 4]"
 
 
 def test_the_permutation_demo_reverses_any_sentence_and_restarts_when_it_changes():
-    at = open_page("app_pages/next.py", {"text": CAT})
+    at = open_page("topics/next/page.py", {"text": CAT})
     assert_clean(at)
     assert widget(at, "perm").value == "6 5 4 3 2 1"
     assert "Shuffled sentence: **mat the² on sat cat the**" in " ".join(m.value for m in at.markdown)
@@ -155,7 +156,7 @@ def test_the_permutation_demo_reverses_any_sentence_and_restarts_when_it_changes
 
 
 def test_back_to_the_books_sentence_clears_text_width_and_edits():
-    at = open_page("app_pages/recap.py", {"text": CAT, "dim": "4", "emb": "a50"})
+    at = open_page("topics/recap/page.py", {"text": CAT, "dim": "4", "emb": "a50"})
     at.button(key="sentence_reset").click().run()
     assert_clean(at)
     assert widget(at, "text").value == core_sentence.BOOK_TEXT
@@ -164,7 +165,7 @@ def test_back_to_the_books_sentence_clears_text_width_and_edits():
 
 
 def test_changing_the_sentence_keeps_the_edits_of_unchanged_tokens_only():
-    at = open_page("app_pages/recap.py", {"text": "a b c", "emb": "a50_b60_c70"})
+    at = open_page("topics/recap/page.py", {"text": "a b c", "emb": "a50_b60_c70"})
     widget(at, "text").set_value("a x c d").run()
     assert_clean(at)
     assert widget(at, "emb").value == "a50__c70"
@@ -173,7 +174,7 @@ def test_changing_the_sentence_keeps_the_edits_of_unchanged_tokens_only():
 
 
 def test_narrowing_the_width_drops_the_edits_of_removed_dimensions():
-    at = open_page("app_pages/recap.py", {"text": "a b", "dim": "5", "emb": "a10e20_d30"})
+    at = open_page("topics/recap/page.py", {"text": "a b", "dim": "5", "emb": "a10e20_d30"})
     widget(at, "dim").set_value(4).run()
     assert_clean(at)
     assert widget(at, "emb").value == "a10_d30"
@@ -211,13 +212,13 @@ def test_a_hostile_sentence_gets_a_message_and_a_usable_page(info, case):
 
 
 def test_html_in_a_token_reaches_plotly_escaped():
-    at = open_page("app_pages/recap.py", {"text": "<b>x</b> y"})
+    at = open_page("topics/recap/page.py", {"text": "<b>x</b> y"})
     assert {"&lt;b&gt;x&lt;/b&gt;", "y"} <= chart_strings(at)
     assert widget(at, "query").options[0] == "<b>x</b>"  # plain text where nothing renders it
 
 
 def test_five_thousand_words_in_a_link_are_cut_to_the_first_32_tokens():
-    at = open_page("app_pages/masking.py", {"text": "word " * 5_000})
+    at = open_page("topics/masking/page.py", {"text": "word " * 5_000})
     assert_clean(at)
     assert "the pages use its first 32 tokens" in warnings(at)
     assert len(widget(at, "text").value.split()) == 32
@@ -239,7 +240,7 @@ HOSTILE_EDITS = {
 
 
 @pytest.mark.parametrize("case", list(HOSTILE_EDITS), ids=list(HOSTILE_EDITS))
-@pytest.mark.parametrize("page", ["app_pages/recap.py", "app_pages/masking.py", "app_pages/next.py"])
+@pytest.mark.parametrize("page", ["topics/recap/page.py", "topics/masking/page.py", "topics/next/page.py"])
 def test_a_hostile_edits_string_is_dropped_with_a_message(page, case):
     payload = HOSTILE_EDITS[case]
     at = open_page(page, {"text": CAT, "emb": payload})
@@ -272,7 +273,7 @@ def test_markdown_escaping_shows_a_label_as_typed():
 def test_masking_says_when_extreme_edits_make_the_naive_path_divide_zero_by_zero():
     payload = "a-999b999c999d-999e999f999h-999i999_a999b999c999d999e-999f999g999h999j999"
     at = open_page(
-        "app_pages/masking.py", {"text": "a b", "dim": "10", "emb": payload, "mask_weights": "Section 3.4"}
+        "topics/masking/page.py", {"text": "a b", "dim": "10", "emb": payload, "mask_weights": "Section 3.4"}
     )
     assert_clean(at)
     assert "divides 0 by 0 in row 1" in warnings(at)

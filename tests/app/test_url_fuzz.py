@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests import hostile
 from tests.app.conftest import WIDGET_KINDS, open_page
-from ui.pages import PAGES
+from topics import PAGES
 
 EXAMPLES_PER_PAGE = max(100, math.ceil(1000 / len(PAGES)))
 

@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from tests.app.conftest import WIDGET_KINDS, assert_clean, open_page, widget
-from ui.pages import PAGES, SHARED_KEYS
+from topics import PAGES
+from ui.pages import SHARED_KEYS
 
 IDS = [p.url_path for p in PAGES]
 
@@ -62,24 +63,24 @@ def test_each_page_binds_exactly_the_keys_it_declares(info):
 @pytest.mark.parametrize(
     ("page", "old_link", "expected"),
     [
-        ("app_pages/dropout.py", {"seed": "5", "draws": "1000"}, {"drop_seed": 5, "drop_draws": 1_000}),
-        ("app_pages/scaling.py", {"seed": "7", "draws": "100"}, {"dk_seed": 7, "draws": 100}),
-        ("app_pages/multihead.py", {"seed": "5"}, {"mh_seed": 5}),
+        ("topics/dropout/page.py", {"seed": "5", "draws": "1000"}, {"drop_seed": 5, "drop_draws": 1_000}),
+        ("topics/scaling/page.py", {"seed": "7", "draws": "100"}, {"dk_seed": 7, "draws": 100}),
+        ("topics/multihead/page.py", {"seed": "5"}, {"mh_seed": 5}),
         (
-            "app_pages/learning.py",
+            "topics/learning/page.py",
             {"mode": "Tied W_q = W_k", "weights": "Any seed", "seed": "7", "steps": "100"},
             {"learn_mode": "tied", "learn_weights": "Any seed", "learn_seed": 7},
         ),
         (
-            "app_pages/masking.py",
+            "topics/masking/page.py",
             {"weights": "Any seed", "seed": "789", "init": "nn.Linear"},
             {"mask_weights": "Any seed", "mask_seed": 789, "mask_init": "nn.Linear"},
         ),
-        ("app_pages/cost.py", {"heads": "12", "d_in": "3", "d_k": "2"}, {"cost_heads": 12, "cost_d_in": 3}),
-        ("app_pages/next.py", {"preset": "GPT-2 medium (355M)"}, {"block": "GPT-2 medium (355M)"}),
+        ("topics/cost/page.py", {"heads": "12", "d_in": "3", "d_k": "2"}, {"cost_heads": 12, "cost_d_in": 3}),
+        ("topics/next/page.py", {"preset": "GPT-2 medium (355M)"}, {"block": "GPT-2 medium (355M)"}),
         # The README's example link: Three matrices kept its keys.
         (
-            "app_pages/three_matrices.py",
+            "topics/three_matrices/page.py",
             {"mode": "Tied W_q = W_k", "weights": "Section 3.5"},
             {"mode": "tied", "weights": "Section 3.5"},
         ),
@@ -94,7 +95,7 @@ def test_links_published_with_the_old_keys_open_the_view_they_meant(page, old_li
 
 
 def test_a_current_key_in_a_link_wins_over_its_old_name():
-    at = open_page("app_pages/dropout.py", {"seed": "5", "drop_seed": "9"})
+    at = open_page("topics/dropout/page.py", {"seed": "5", "drop_seed": "9"})
     assert widget(at, "drop_seed").value == 9
     assert "seed" not in at.query_params
 
@@ -113,7 +114,7 @@ def test_every_text_box_caps_its_length_far_below_the_url_limit(info):
 
 
 def test_a_link_longer_than_a_text_box_takes_is_dropped_not_shown():
-    at = open_page("app_pages/masking.py", {"logits": "1, " * 2_000})
+    at = open_page("topics/masking/page.py", {"logits": "1, " * 2_000})
     assert_clean(at)
     assert widget(at, "logits").value == "1.0, 2.0, 3.0, 0.0, 0.0"
     assert "logits" not in at.query_params

@@ -18,7 +18,7 @@ from tests.e2e.browser import (
     settle,
 )
 from tests.e2e.conftest import SHOTS
-from ui.pages import PAGES
+from topics import PAGES
 
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 

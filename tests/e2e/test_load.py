@@ -6,7 +6,7 @@ import random
 
 from tests.e2e.browser import Console, charts_drawn, drive, exceptions, open_settled
 from tests.e2e.test_browser import page_url
-from ui.pages import PAGES
+from topics import PAGES
 
 READERS, SECONDS = 10, 30
 

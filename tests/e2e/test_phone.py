@@ -11,7 +11,7 @@ import pytest
 from tests.e2e.browser import Console, exceptions, open_settled, screenshot_whole, settle
 from tests.e2e.conftest import SHOTS
 from tests.e2e.test_browser import page_url
-from ui.pages import PAGES
+from topics import PAGES
 
 PHONE = {"width": 390, "height": 844}
 IDS = [p.url_path for p in PAGES]

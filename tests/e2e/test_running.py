@@ -19,7 +19,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from tests.e2e.browser import open_settled, readouts, settle
 from tests.e2e.test_browser import page_url
-from ui.pages import PAGES
+from topics import PAGES
 
 STATUS = "[data-testid='stStatusWidget']"
 

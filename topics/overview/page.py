@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from core import tokens
-from ui.pages import PAGES
+from topics import PAGES
 
 st.title("Attention, with weights")
 st.markdown(
