@@ -64,7 +64,7 @@ def _torch_timings(cases: list[Case], repeat: int) -> tuple[list[Timing], str] |
     try:
         import torch
 
-        from tests.book_classes import MultiHeadAttention, MultiHeadAttentionWrapper
+        from core.reproduce.book_classes import MultiHeadAttention, MultiHeadAttentionWrapper
     except ImportError:
         return None
     out = []

@@ -270,7 +270,7 @@ def test_parse_numbers_round_trips_every_finite_float(values):
 
 def _torch_causal_attention(torch, seed, x, dropout=0.0):
     """The book's CausalAttention (section 3.5.3), built after torch.manual_seed(seed)."""
-    from tests.book_classes import CausalAttention
+    from core.reproduce.book_classes import CausalAttention
 
     torch.manual_seed(seed)
     module = CausalAttention(x.shape[-1], 2, x.shape[1], dropout)

@@ -13,17 +13,19 @@ import numpy as np
 import pytest
 
 from core import multihead as mh
-from core import torchmath
+from core import tokens, torchmath
 from core.config import GPT2_SMALL, AttentionConfig
 from core.torchgen import TorchGenerator
 
 torch = pytest.importorskip("torch")
-from tests.book_classes import (  # noqa: E402  (needs torch)
-    BATCH,
+from core.reproduce.book_classes import (  # noqa: E402  (needs torch)
     CausalAttention,
     MultiHeadAttention,
     MultiHeadAttentionWrapper,
 )
+
+INPUTS = torch.tensor(tokens.inputs(), dtype=torch.float32)  # the book's inputs, float32 as printed
+BATCH = torch.stack((INPUTS, INPUTS))  # the book's batch, (2, 6, 3)
 
 RTOL = 1e-6
 pytestmark = pytest.mark.usefixtures("host_profile")

@@ -15,22 +15,7 @@ from core.block import BlockConfig
 torch = pytest.importorskip("torch")
 nn = torch.nn
 
-from tests.book_classes import CausalAttention  # noqa: E402
-
-
-class MultiHeadAttention(nn.Module):
-    """The book's chapter 3 class, the parts that own parameters and buffers."""
-
-    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
-        super().__init__()
-        assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
-        self.d_out, self.num_heads, self.head_dim = d_out, num_heads, d_out // num_heads
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.out_proj = nn.Linear(d_out, d_out)
-        self.dropout = nn.Dropout(dropout)
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+from core.reproduce.book_classes import CausalAttention, MultiHeadAttention  # noqa: E402
 
 
 class LayerNorm(nn.Module):

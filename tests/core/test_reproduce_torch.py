@@ -38,12 +38,12 @@ DEFAULTS = {
     "multi-head": P.multihead,
     "multi-head GPT-2 small preset": P.gpt2_small,
     "what-comes-next": P.what_comes_next,
-    "recap, a reader's 9-token 16-wide sentence": lambda: P.recap(0, 8, *P.sentence()[:2]),
+    "recap, a reader's 9-token 16-wide sentence": lambda: P.recap(0, 8, *P.reader_sentence()[:2]),
     "three-matrices, a reader's sentence": lambda: P.three_matrices(
-        P.sentence()[2], "three", *P.sentence()[:2], pair=(0, 8)
+        P.reader_sentence()[2], "three", *P.reader_sentence()[:2], pair=(0, 8)
     ),
     "masking, a reader's sentence": lambda: P.masking_case(
-        P.sentence()[2], 3, "zero", P.LOGITS, *P.sentence()[:2]
+        P.reader_sentence()[2], 3, "zero", P.LOGITS, *P.reader_sentence()[:2]
     ),
 }
 RANDOMS = {

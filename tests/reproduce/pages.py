@@ -9,7 +9,6 @@ is a view a reader can reach. The oracle tests run the scripts and compare (``pr
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -36,42 +35,12 @@ from core.block import (
     tokens_to_outgrow,
 )
 from core.config import AttentionConfig
-from core.reproduce.source import Script
+from tests.reproduce.case import Case, Noise, weight_set
 from ui import cost_format as cf
 
 T = tokens.TOKENS
 X = tokens.inputs()
 MAX_DRAWN_PARAMS = 4_000_000  # ui.multihead_view.MAX_DRAWN_PARAMS (ui imports streamlit)
-
-
-@dataclass(frozen=True)
-class Noise:
-    """A value that is float64 rounding noise on the page (the two masking paths' difference, an
-    unmasked shuffle's gap): the script's must be noise too, below ``bound``, not the same bits."""
-
-    page: float
-    bound: float = 1e-15
-
-
-@dataclass
-class Case:
-    page: str
-    settings: dict
-    script: Script
-    expected: dict[str, object] = field(default_factory=dict)
-
-    @property
-    def name(self) -> str:
-        return f"{self.page} {self.settings}"
-
-
-def _weight_set(rng: random.Random) -> weights.WeightSet:
-    choice = rng.choice(("Section 3.4", "Section 3.5", "Any seed"))
-    if choice == "Section 3.4":
-        return weights.section_3_4()
-    if choice == "Section 3.5":
-        return weights.section_3_5()
-    return weights.init_weights(rng.randrange(2**31), rng.choice(("rand", "linear")))
 
 
 # --- recap ---------------------------------------------------------------------------------
@@ -149,7 +118,7 @@ def three_matrices(
 
 
 def three_matrices_random(rng: random.Random) -> Case:
-    return three_matrices(_weight_set(rng), rng.choice(attention.MODES))
+    return three_matrices(weight_set(rng), rng.choice(attention.MODES))
 
 
 # --- masking -------------------------------------------------------------------------------
@@ -205,7 +174,7 @@ def _logits(rng: random.Random) -> np.ndarray:
 
 
 def masking_random(rng: random.Random) -> Case:
-    return masking_case(_weight_set(rng), rng.randint(1, 4), rng.choice(("-inf", "zero")), _logits(rng))
+    return masking_case(weight_set(rng), rng.randint(1, 4), rng.choice(("-inf", "zero")), _logits(rng))
 
 
 # --- dropout -------------------------------------------------------------------------------
@@ -404,7 +373,7 @@ def learning_random(rng: random.Random) -> tuple[Case, reproduce.Drift]:
     steps = rng.choice(STEPS)
     every = learning.record_every(steps, len(tokens.TOKENS))
     step = steps if rng.random() < 0.5 else rng.randrange(0, steps + 1, every)
-    ws = _weight_set(rng)
+    ws = weight_set(rng)
     width = rng.randint(1, 6)
     if width != ws.w_query.shape[1]:
         ws = weights.init_weights(ws.seed, ws.init, 3, width)
@@ -535,11 +504,3 @@ def cost_random(rng: random.Random) -> Case:
         rng.choice(COST_WIDTHS),
         rng.choice(HEAD_WIDTHS),
     )
-
-
-def sentence() -> tuple[tuple[str, ...], np.ndarray, weights.WeightSet]:
-    """A reader's own sentence (issue 16): 9 tokens, 16 wide, values typed in (float64, not float32)."""
-    rng = np.random.default_rng(16)
-    labels = ("Attention", "is", "all", "you", "need", ",", "said", "the", "paper")
-    x = np.round(rng.uniform(-1, 1, (9, 16)), 3)
-    return labels, x, weights.init_weights(7, "linear", 16, 2)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.reproduce import printed
-from tests.reproduce.pages import Case, Noise
+from tests.reproduce.case import Case, Noise
 
 ROOT = Path(__file__).resolve().parents[2]
 
