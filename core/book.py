@@ -7,8 +7,128 @@ value with ``core`` and ``ui.checks`` compares the two texts digit for digit.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
+# One TypedDict per source below, so each quote has its own type (a text, or rows of text).
+
+
+class RecapQuotes(TypedDict):
+    context_journey: str
+    spread_inputs: str
+    spread_outputs: str
+    spread_ratio: str
+    nearest: str
+    affinity_journey_starts: str
+
+
+class Figure01Quotes(TypedDict):
+    score_error_none: str
+    score_error_tied: str
+    row_sums: str
+    weight_error_none: str
+    journey_to_starts: str
+    starts_to_journey: str
+    five_ops: str
+
+
+class AuditQuotes(TypedDict):
+    denominators_none: str
+    journey_to_starts_recap: str
+    flop_growth_gpt41: str
+    crossover_gpt2: str
+
+
+class Section34Quotes(TypedDict):
+    query_2: str
+    omega_22: str
+    attn_weights_2: str
+    context_vec_2: str
+    sa_v1_output: tuple[str, ...]
+
+
+class Section35Quotes(TypedDict):
+    sa_v2_output: tuple[str, ...]
+
+
+class Figure03Quotes(TypedDict):
+    softmax_counterexample: str
+    naive_first_entry: str
+    efficient_first_entry: str
+    masked_rows: tuple[str, ...]
+    max_difference: str
+    zero_fill_future: str
+
+
+class Section351Quotes(TypedDict):
+    attn_weights: tuple[str, ...]
+    masked_simple: tuple[str, ...]
+    masked_scores: tuple[str, ...]
+    masked_weights: tuple[str, ...]
+    causal_attention_output: tuple[str, ...]
+
+
+class Figure06Quotes(TypedDict):
+    bytes_1024: str
+    bytes_gpt41: str
+    size_gpt41: str
+    cards_ratio: str
+    cards_ceiling: str
+    cards_giles: str
+    seconds_exact: str
+    hours_exact: str
+    hours_giles: str
+    mask_discards: str
+
+
+class Figure07Quotes(TypedDict):
+    attention_params: str
+    feed_forward_params: str
+    no_computation: str
+    kv_cache_reason: str
+
+
+class Figure04Quotes(TypedDict):
+    book_attn_weights: tuple[str, ...]
+    book_dropped: tuple[str, ...]
+    row1_zero_rate: str
+    row2_zero_rate: str
+    mean_row_sum_scaled: str
+    mean_row_sum_unscaled: str
+    gpt_rates: str
+    worked_factor: str
+
+
+class Figure02Quotes(TypedDict):
+    std_64: str
+    std_4096: str
+    median_raw_2: str
+    median_raw_64: str
+    median_raw_768: str
+    median_raw_4096: str
+    median_scaled: str
+    live_share_raw_768: str
+    mean_raw_2: str
+    mean_raw_4096: str
+    mean_fold: str
+
+
+class Figure05Quotes(TypedDict):
+    causal_attention: tuple[str, ...]
+    wrapper: tuple[str, ...]
+    wrapper_shape: str
+    exercise_3_2: tuple[str, ...]
+    exercise_3_2_shape: str
+    split: tuple[str, ...]
+    split_shape: str
+    gpt2_head_dim: str
+    gpt2_divisor: str
+    gpt2_divisor_not: str
+    gpt2_attention_params: str
+    four_lines: str
+
+
 # The post, "Three matrices, and a triangle of minus infinity", recap and figure 01.
-RECAP = {
+RECAP: RecapQuotes = {
     "context_journey": "[0.4419, 0.6515, 0.5683]",
     "spread_inputs": "0.6576",
     "spread_outputs": "0.0482",
@@ -16,7 +136,7 @@ RECAP = {
     "nearest": "starts, all six",
     "affinity_journey_starts": "1.4754",
 }
-FIGURE_01 = {
+FIGURE_01: Figure01Quotes = {
     "score_error_none": "0.0000",
     "score_error_tied": "0.0000",
     "row_sums": "[4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730]",
@@ -28,7 +148,7 @@ FIGURE_01 = {
 }
 # Issue #13's independent audit (the book's notebooks re-run in PyTorch 2.13): true values where
 # the post is loose, quoted here as the audit's, never used to compute anything.
-AUDIT = {
+AUDIT: AuditQuotes = {
     # softmax's row denominators Σ_j exp(ω_ij/√2) with no matrices: what the weight error comes from
     "denominators_none": "[10.28, 13.30, 13.16, 9.30, 8.80, 10.61]",
     "journey_to_starts_recap": "0.2333",  # the Recap's softmax(XXᵀ), no divisor
@@ -37,7 +157,7 @@ AUDIT = {
 }
 
 # Section 3.4, SelfAttention_v1 after torch.manual_seed(123), on the book's inputs.
-SECTION_3_4 = {
+SECTION_3_4: Section34Quotes = {
     "query_2": "[0.4306, 1.4551]",
     "omega_22": "1.8524",
     "attn_weights_2": "[0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820]",
@@ -52,7 +172,7 @@ SECTION_3_4 = {
     ),
 }
 # Section 3.4.2, SelfAttention_v2 after torch.manual_seed(789) (sa_v2), on the book's inputs.
-SECTION_3_5 = {
+SECTION_3_5: Section35Quotes = {
     "sa_v2_output": (
         "[-0.0739, 0.0713]",
         "[-0.0748, 0.0703]",
@@ -66,7 +186,7 @@ SECTION_3_5 = {
 # Figure 03, masking the future: the post's quotes (section 03) and what PyTorch 2.13 prints
 # for the book's section 3.5.1 code on sa_v2 (seed 789) and section 3.5.3's CausalAttention
 # (seed 123, dropout 0.0) on ``batch``.
-FIGURE_03 = {
+FIGURE_03: Figure03Quotes = {
     "softmax_counterexample": "[0.0844, 0.2295, 0.6239, 0.0311, 0.0311]",
     "naive_first_entry": "0.1921",  # post-softmax weight, where the naive path masks
     "efficient_first_entry": "0.2899",  # pre-scale score, where the efficient path masks
@@ -74,7 +194,7 @@ FIGURE_03 = {
     "max_difference": "5.6e-17",  # the post's run; the SPEC's criterion is "below 1e-15"
     "zero_fill_future": "0.8029",
 }
-SECTION_3_5_1 = {
+SECTION_3_5_1: Section351Quotes = {
     # print(attn_weights): softmax(attn_scores / keys.shape[-1]**0.5), before any mask
     "attn_weights": (
         "[0.1921, 0.1646, 0.1652, 0.1550, 0.1721, 0.1510]",
@@ -123,7 +243,7 @@ SECTION_3_5_1 = {
 }
 
 # The post, figure 06 ("What n² costs"), following Giles Thomas: one head, one layer, 2 bytes a score.
-FIGURE_06 = {
+FIGURE_06: Figure06Quotes = {
     "bytes_1024": "2 MiB",
     "bytes_gpt41": "2,194,830,951,552 bytes",
     "size_gpt41": "≈2 TiB",
@@ -138,7 +258,7 @@ FIGURE_06 = {
 
 # The post, figure 07 ("What comes next"): the book's printed parameter counts of one GPT-2 small
 # block (chapter 4, GPT_CONFIG_124M with qkv_bias=False).
-FIGURE_07 = {
+FIGURE_07: Figure07Quotes = {
     "attention_params": "2,360,064",
     "feed_forward_params": "4,722,432",
     # "Attention moves information between positions and does no per-position computation at all."
@@ -158,7 +278,7 @@ BOOK_KV_CACHE = (
 # torch.manual_seed(789); sa_v2 = SelfAttention_v2(3, 2); causal weights as in 3.5.1 (masked_fill
 # with -inf, / keys.shape[-1]**0.5, softmax); torch.manual_seed(123); print(nn.Dropout(0.5)(attn_weights)).
 # The rest is the post's figure 04 (statistical: one run of the post's own draws).
-FIGURE_04 = {
+FIGURE_04: Figure04Quotes = {
     "book_attn_weights": SECTION_3_5_1["masked_weights"],  # the same print(attn_weights) as 3.5.1's
     "book_dropped": (
         "[2.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000]",
@@ -179,7 +299,7 @@ FIGURE_04 = {
 
 # The post, section 02 "Divide by 1.4142": a Monte Carlo study over "hundreds" of draws of one
 # query and six keys, so every number is statistical (the app reproduces the distribution).
-FIGURE_02 = {
+FIGURE_02: Figure02Quotes = {
     "std_64": "7.890",
     "std_4096": "63.5",
     "median_raw_2": "0.220",
@@ -197,7 +317,7 @@ FIGURE_02 = {
 # torch.manual_seed(123) on batch = torch.stack((inputs, inputs)), dropout 0.0 (first batch item;
 # the second prints the same). Exercise 3.2 is the wrapper with d_out = 1. Shapes and GPT-2's
 # head_dim / divisor are the post's; the parameter count is the book's (GPT_CONFIG_124M).
-FIGURE_05 = {
+FIGURE_05: Figure05Quotes = {
     "causal_attention": SECTION_3_5_1["causal_attention_output"],  # the same printout
     "wrapper": (
         "[-0.4519, 0.2216, 0.4772, 0.1063]",
