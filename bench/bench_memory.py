@@ -25,12 +25,16 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from bench import Figure, rss
 
 SETTINGS = 250
 READERS = 10
 SESSION_TTL_S = 120 + 10  # Streamlit keeps a disconnected session this long, then frees it
+
+if TYPE_CHECKING:
+    from ui.pages import PageInfo
 
 
 def _server_and_browser():
@@ -45,7 +49,7 @@ def _server_and_browser():
 
 def plan(
     n: int, rng: random.Random, high_corners: bool = False, pages: tuple[str, ...] | None = None
-) -> list[tuple[object, dict[str, str]]]:
+) -> list[tuple[PageInfo, dict[str, str]]]:
     """``n`` (page, random legal setting) pairs, every page in turn, in a shuffled order each round;
     with ``high_corners``, first every page with each of its ranges and ladders at the high end.
     ``pages`` (url paths) limits the session to those pages."""
@@ -54,7 +58,7 @@ def plan(
 
     chosen = [p for p in PAGES if pages is None or p.url_path in pages]
     controls = {p.url_path: read_controls(p.path) for p in chosen}
-    out: list[tuple[object, dict[str, str]]] = []
+    out: list[tuple[PageInfo, dict[str, str]]] = []
     if high_corners:
         for p in chosen:
             out.append((p, {c.key: c.values[-1] if c.ordered else c.default for c in controls[p.url_path]}))
@@ -65,7 +69,7 @@ def plan(
     return [(p, query(s, controls[p.url_path])) for p, s in out[:n]]
 
 
-def long_session(server, browser, steps: list[tuple[object, dict[str, str]]]) -> tuple[int, float]:
+def long_session(server, browser, steps: list[tuple[PageInfo, dict[str, str]]]) -> tuple[int, float]:
     """Open every step in one tab; the server's peak resident bytes and the seconds it took.
     Raises if a page shows an exception: memory of a page that failed would prove nothing."""
     from tests.e2e.browser import exceptions, open_settled
@@ -87,7 +91,7 @@ HEAVY = ("divide-by-sqrt-dk", "dropout", "learning-to-attend", "multi-head")  # 
 SEEDED = ("divide-by-sqrt-dk", "dropout", "multi-head")  # with a seed control in the sidebar
 
 
-def readers_plan(quick: bool) -> list[tuple[object, dict[str, str]]]:
+def readers_plan(quick: bool) -> list[tuple[PageInfo, dict[str, str]]]:
     """``READERS`` (page, setting) pairs over the four pages that compute and cache, each at its
     slowest setting as ``bench worst`` last found it (``artifacts/worst.json``; a quick search
     when it is missing), each reader with its own seed where the page has one."""
@@ -115,7 +119,7 @@ def readers_plan(quick: bool) -> list[tuple[object, dict[str, str]]]:
     return out
 
 
-def concurrent_readers(server, browser, readers: list[tuple[object, dict[str, str]]]) -> int:
+def concurrent_readers(server, browser, readers: list[tuple[PageInfo, dict[str, str]]]) -> int:
     """Open every reader at once, let all settle, press Resample where there is one; peak bytes."""
     from tests.e2e.browser import settle
     from tests.e2e.test_browser import page_url

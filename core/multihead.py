@@ -498,5 +498,5 @@ def example_batch(d_in: int = 3, dtype: type = np.float32) -> np.ndarray:  # -> 
         raise ValueError(f"d_in must be a positive integer, got {d_in}")
     if d_in == 3:
         return tokens.batch(dtype)
-    x = TorchGenerator(STAND_IN_SEED).rand(len(tokens.TOKENS), d_in).astype(dtype)
+    x: np.ndarray = TorchGenerator(STAND_IN_SEED).rand(len(tokens.TOKENS), d_in).astype(dtype)
     return np.stack((x, x))

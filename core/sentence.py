@@ -336,6 +336,7 @@ def example_batch(x: np.ndarray, d_in: int, dtype: type = np.float32) -> np.ndar
     x = np.asarray(x, dtype=np.float64)
     if d_in < 1:
         raise ValueError(f"d_in must be a positive integer, got {d_in}")
+    e: np.ndarray
     if x.shape[1] == d_in:
         e = x.astype(dtype)
     else:

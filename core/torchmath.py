@@ -537,7 +537,7 @@ def linear_f32(
     return y.reshape((*x.shape[:-1], out_features))
 
 
-def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+def _fma(a: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray) -> np.ndarray:
     """Fused multiply-add ``a * b + c`` with one float32 rounding (``_mm256_fmadd_ps``).
 
     ``a * b`` is exact in float64; the float64 sum can round onto a float32 halfway point, so

@@ -39,7 +39,8 @@ class Probe:
             return torchmath.matmul_f32(*self.args, profile=profile)
         if self.kind == "linear":
             return torchmath.linear_f32(*self.args, profile=profile)
-        return torchmath.softmax_f32(*self.args, profile=profile)
+        (x,) = self.args
+        return torchmath.softmax_f32(x, profile=profile)
 
     def proven(self, profile: str) -> bool:
         """Whether the op is inside ``profile``'s bit-exact domain (it must be, to calibrate)."""

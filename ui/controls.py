@@ -9,13 +9,15 @@ plain values; pages hand them to ``core``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Final, Literal, TypeVar
 
 import streamlit as st
 
 T = TypeVar("T")
+N = TypeVar("N", int, float)
 
-BIND = "query-params"
+BIND: Final = "query-params"
+Bind = Literal["query-params"] | None
 
 
 def select(
@@ -68,16 +70,16 @@ def radio(
 
 def slider(
     label: str,
-    min_value: T,
-    max_value: T,
-    default: T,
+    min_value: N,
+    max_value: N,
+    default: N,
     *,
     key: str,
-    step: Any = None,
+    step: N | None = None,
     help: str | None = None,
     format: str | None = None,
     on_change: Callable[[], None] | None = None,
-) -> T:
+) -> N:
     """A sidebar slider over a numeric range; an out-of-range URL value gives the default."""
     return st.sidebar.slider(
         label,
@@ -147,7 +149,7 @@ def _integer_within(value: str, min_value: int, max_value: int) -> bool:
         return False
 
 
-def _bind_if(key: str, readable: Callable[[str], bool]) -> str | None:
+def _bind_if(key: str, readable: Callable[[str], bool]) -> Bind:
     """``BIND`` when the URL has no value for ``key``, or exactly one that ``readable`` accepts.
 
     Otherwise the value is dropped from the URL and the control left unbound for this run only,

@@ -236,7 +236,10 @@ def heatmap_trace(
     lo, hi, signed = value_range(m, diverging=diverging, zmin=zmin, zmax=zmax)
     trace: dict[str, Any] = {
         "type": "heatmap",
-        "z": np.where(finite, m, None).tolist(),
+        "z": [
+            [float(v) if ok else None for v, ok in zip(r, f, strict=True)]
+            for r, f in zip(m, finite, strict=True)
+        ],
         "x": axis_labels(cols),
         "y": axis_labels(rows),
         "hovertemplate": f"%{{y}} → %{{x}}: %{{z:.{decimals}f}}<extra></extra>"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -11,12 +12,14 @@ ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "streamlit_app.py")
 
 
-def open_page(page: str, query: dict[str, str | list[str]] | None = None, timeout: float = 60) -> AppTest:
+def open_page(
+    page: str, query: Mapping[str, str | Sequence[str]] | None = None, timeout: float = 60
+) -> AppTest:
     """Run ``streamlit_app.py``, then the page script ``page`` (``"topics/recap/page.py"``) with ``query``."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.run()
     at.query_params.clear()
-    at.query_params.update(query or {})
+    at.query_params.update({k: v if isinstance(v, str) else list(v) for k, v in (query or {}).items()})
     return at.switch_page(page).run()
 
 

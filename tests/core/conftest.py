@@ -13,7 +13,7 @@ nothing. Nothing here imports torch unless a torch test asks for these fixtures.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import numpy as np
 import pytest
@@ -78,7 +78,9 @@ def torch_exact(host_kernels: HostKernels, request: pytest.FixtureRequest) -> To
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """A test that passed only to the ulp tolerance is shown as skipped, with the reason."""
     report = yield
     reason = item.stash.get(_INEXACT, None)

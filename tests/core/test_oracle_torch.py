@@ -70,7 +70,7 @@ def test_inputs_are_the_books_float32_tensor():
     np.testing.assert_array_equal(tokens.inputs(np.float32), ref.numpy())
 
 
-def _book_forward(x, w_query, w_key, w_value, linear: bool):
+def _book_forward(x, w_query, w_key, w_value, *, linear: bool):
     """The book's SelfAttention_v1 / v2 forward, verbatim in PyTorch."""
     if linear:
         keys, queries, values = (torch.nn.functional.linear(x, w) for w in (w_key, w_query, w_value))

@@ -102,7 +102,7 @@ def test_a_derived_embedding_is_pinned_and_in_the_books_range():
     ]
     e = sentence.word_embedding("cat", 16)
     assert ((e >= 0) & (e < 1)).all()
-    assert np.array_equal(e, np.float32(np.arange(100) / 100)[np.rint(e * 100).astype(int)])
+    assert np.array_equal(e, (np.arange(100) / 100).astype(np.float32)[np.rint(e * 100).astype(int)])
 
 
 def test_the_books_words_keep_the_books_vectors_case_sensitively():
@@ -239,7 +239,8 @@ def test_a_batch_at_another_width_gets_the_stand_in_embeddings():
 
 
 def test_the_nearest_pair_names_the_tokens_hardest_to_tell_apart():
-    assert sentence.nearest_pair(tokens.inputs())[:2] == (1, 2)  # journey and starts
+    pair = sentence.nearest_pair(tokens.inputs())
+    assert pair is not None and pair[:2] == (1, 2)  # journey and starts
     assert sentence.nearest_pair(build("the cat the").embeddings) == (0, 2, 0.0)
     assert sentence.nearest_pair(build("solo").embeddings) is None
 

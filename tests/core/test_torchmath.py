@@ -37,7 +37,7 @@ def _randn(rng: np.random.Generator, *shape: int, scale: float = 1.0) -> np.ndar
     return (rng.standard_normal(shape) * scale).astype(F32)
 
 
-def _t(x: np.ndarray) -> torch.Tensor:
+def _t(x: np.ndarray):  # -> torch.Tensor (torch is imported only when installed)
     return torch.from_numpy(np.ascontiguousarray(x))
 
 

@@ -90,7 +90,8 @@ def _pairs(printed: object, expected: np.ndarray, where: tuple[int, ...] = ()):
     if isinstance(printed, str):
         yield where, printed, expected
         return
-    items = list(printed)  # type: ignore[arg-type]
+    assert isinstance(printed, list), printed
+    items = list(printed)
     if GAP in items:
         g = items.index(GAP)
         head, tail = items[:g], items[g + 1 :]
@@ -100,7 +101,7 @@ def _pairs(printed: object, expected: np.ndarray, where: tuple[int, ...] = ()):
         idx = list(range(len(items)))
     if len(items) > len(expected):
         raise AssertionError(f"{len(items)} printed where the page has {len(expected)} at {where}")
-    if GAP not in printed and len(items) != len(expected):  # type: ignore[operator]
+    if GAP not in items and len(items) != len(expected):
         raise AssertionError(f"{len(items)} printed where the page has {len(expected)} at {where}")
     for i, item in zip(idx, items, strict=True):
         yield from _pairs(item, expected[i], (*where, i))
