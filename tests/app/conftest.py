@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.app_test import calc_hash
+
+from topics import PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "streamlit_app.py")
@@ -15,12 +18,20 @@ APP = str(ROOT / "streamlit_app.py")
 def open_page(
     page: str, query: Mapping[str, str | Sequence[str]] | None = None, timeout: float = 60
 ) -> AppTest:
-    """Run ``streamlit_app.py``, then the page script ``page`` (``"topics/recap/page.py"``) with ``query``."""
+    """A fresh session of ``streamlit_app.py`` opened on the page script ``page``
+    (``"topics/recap/page.py"``) with ``query``, as a shared link opens it: one run.
+
+    AppTest identifies a page by the hash ``st.Page`` gives its ``url_path``, and learns it only
+    from a first run (``switch_page``'s docstring), which would run the Overview first in every
+    session. The hash is computed here instead, and checked against the page that ran.
+    """
+    url_path = next(p.url_path for p in PAGES if p.path == page)
     at = AppTest.from_file(APP, default_timeout=timeout)
-    at.run()
-    at.query_params.clear()
     at.query_params.update({k: v if isinstance(v, str) else list(v) for k, v in (query or {}).items()})
-    return at.switch_page(page).run()
+    at._page_hash = calc_hash(url_path)
+    at.run()
+    assert at._finished_page_script_hash == calc_hash(url_path), f"AppTest did not open {page}"
+    return at
 
 
 WIDGET_KINDS = (

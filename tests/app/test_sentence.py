@@ -193,11 +193,7 @@ HOSTILE_SENTENCES = {
 }
 
 
-@pytest.mark.parametrize("info", TOKEN_PAGES, ids=IDS)
-@pytest.mark.parametrize("case", list(HOSTILE_SENTENCES), ids=list(HOSTILE_SENTENCES))
-def test_a_hostile_sentence_gets_a_message_and_a_usable_page(info, case):
-    text, message = HOSTILE_SENTENCES[case]
-    at = open_page(info.path, {"text": text, **QUICK})
+def _assert_usable(at, message: str | None) -> None:
     assert_clean(at)
     assert at.title
     if message:
@@ -209,6 +205,24 @@ def test_a_hostile_sentence_gets_a_message_and_a_usable_page(info, case):
     assert not any("<script" in s or "<b>" in s for s in shown)
     passed, total, _ = checks_tally(at)
     assert passed == total
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_SENTENCES), ids=list(HOSTILE_SENTENCES))
+def test_a_hostile_sentence_gets_its_message_and_a_usable_page(case):
+    """Each kind once, on a token page in turn: the message comes from the shared sentence box."""
+    text, message = HOSTILE_SENTENCES[case]
+    info = TOKEN_PAGES[list(HOSTILE_SENTENCES).index(case) % len(TOKEN_PAGES)]
+    _assert_usable(open_page(info.path, {"text": text, **QUICK}), message)
+
+
+# Every kind of hostile token in one sentence of 32 tokens or more, within the box's 400 characters.
+EVERY_HOSTILE_KIND = " ".join(t for t, _ in HOSTILE_SENTENCES.values() if t.strip() and len(t) < 300)
+EVERY_HOSTILE_KIND += " w" * ((400 - len(EVERY_HOSTILE_KIND)) // 2)
+
+
+@pytest.mark.parametrize("info", TOKEN_PAGES, ids=IDS)
+def test_every_token_page_shows_every_hostile_kind_as_plain_text(info):
+    _assert_usable(open_page(info.path, {"text": EVERY_HOSTILE_KIND, **QUICK}), "use the first 32")
 
 
 def test_html_in_a_token_reaches_plotly_escaped():
@@ -239,10 +253,14 @@ HOSTILE_EDITS = {
 }
 
 
+EDIT_PAGES = ("topics/recap/page.py", "topics/masking/page.py", "topics/next/page.py")
+
+
 @pytest.mark.parametrize("case", list(HOSTILE_EDITS), ids=list(HOSTILE_EDITS))
-@pytest.mark.parametrize("page", ["topics/recap/page.py", "topics/masking/page.py", "topics/next/page.py"])
-def test_a_hostile_edits_string_is_dropped_with_a_message(page, case):
+def test_a_hostile_edits_string_is_dropped_with_a_message(case):
+    """Each kind once, on a page in turn: the edits are parsed by the shared sentence box."""
     payload = HOSTILE_EDITS[case]
+    page = EDIT_PAGES[list(HOSTILE_EDITS).index(case) % len(EDIT_PAGES)]
     at = open_page(page, {"text": CAT, "emb": payload})
     assert_clean(at)
     if case == "truncated":

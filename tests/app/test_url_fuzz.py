@@ -1,14 +1,17 @@
-"""Hostile URLs: at least 1,000 generated query strings spread over every page, through AppTest.
+"""Hostile URLs through AppTest: every known-bad value on every page, then generated queries.
 
-Each example is a fresh session that opens the page through ``st.navigation`` with the
-generated query, as a shared link does; the run must raise nothing, show no error, and leave
-every bound control in a valid state. The keys come from the page's row in ``ui.pages``, old
-names included, so the upgrade of a legacy link is fuzzed too.
+Each example is a fresh session that opens the page through ``st.navigation`` with the query, as
+a shared link does; the run must raise nothing, show no error, and leave every bound control in a
+valid state. The keys are the page's own (``topics/<topic>/__init__.py``), old names included, so
+the upgrade of a legacy link is fuzzed too. Generated examples are spread in proportion to a
+page's keys: a page with more controls has more ways to combine bad values, and the Overview,
+which binds none, needs only a few.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,8 +20,37 @@ from streamlit.testing.v1 import AppTest
 from tests import hostile
 from tests.app.conftest import WIDGET_KINDS, open_page
 from topics import PAGES
+from ui.pages import PageInfo
 
-EXAMPLES_PER_PAGE = max(100, math.ceil(1000 / len(PAGES)))
+EXAMPLES_PER_KEY = 5
+MIN_EXAMPLES = 8  # unknown keys only, on a page that binds none
+
+
+def page_keys(info: PageInfo) -> list[str]:
+    return sorted({*info.keys, *info.legacy})  # today's keys and the old names links may still carry
+
+
+def known_bad_queries(keys: list[str]) -> list[dict[str, str]]:
+    """Every value of ``hostile.FIXED`` on the page, in as few sessions as that takes, each value
+    on another key: session i gives key j ``FIXED[(i * len(keys) + j) % len(FIXED)]``."""
+    keys = keys or [f"unknown{i}" for i in range(10)]  # a page that binds none: unknown keys only
+    width = len(keys)
+    sessions = math.ceil(len(hostile.FIXED) / width)
+    return [
+        {
+            **{k: hostile.FIXED[(i * width + j) % len(hostile.FIXED)] for j, k in enumerate(keys)},
+            "unknown": hostile.FIXED[i % len(hostile.FIXED)],
+        }
+        for i in range(sessions)
+    ]
+
+
+def check_query(info: PageInfo, query: Mapping[str, str | Sequence[str]]) -> None:
+    at = open_page(info.path, query)
+    assert not at.exception, (query, [e.value for e in at.exception])
+    assert not at.error, (query, [e.value for e in at.error])
+    for w in bound_widgets(at):
+        assert_valid(w)
 
 
 def bound_widgets(at: AppTest) -> list:
@@ -46,11 +78,20 @@ def assert_valid(w) -> None:
 
 
 @pytest.mark.parametrize("info", PAGES, ids=[p.url_path for p in PAGES])
+def test_every_known_bad_value_never_breaks_a_page(info):
+    queries = known_bad_queries(page_keys(info))
+    assert {v for q in queries for v in q.values()} == set(hostile.FIXED)
+    assert all(isinstance(v, str) for q in queries for v in q.values())
+    for query in queries:
+        check_query(info, query)
+
+
+@pytest.mark.parametrize("info", PAGES, ids=[p.url_path for p in PAGES])
 def test_generated_hostile_urls_never_break_a_page(info):
-    keys = sorted({*info.keys, *info.legacy})  # today's keys and the old names links may still carry
+    keys = page_keys(info)
 
     @settings(
-        max_examples=EXAMPLES_PER_PAGE,
+        max_examples=max(MIN_EXAMPLES, EXAMPLES_PER_KEY * len(keys)),
         deadline=None,
         database=None,
         derandomize=True,
@@ -58,10 +99,6 @@ def test_generated_hostile_urls_never_break_a_page(info):
     )
     @given(hostile.queries(keys))
     def check(query):
-        at = open_page(info.path, query)
-        assert not at.exception, [e.value for e in at.exception]
-        assert not at.error, [e.value for e in at.error]
-        for w in bound_widgets(at):
-            assert_valid(w)
+        check_query(info, query)
 
     check()
