@@ -3,8 +3,8 @@
 The app ships no weights: the book's weights are regenerated from their seeds. PyTorch's CPU
 generator is the 32-bit Mersenne Twister (mt19937) seeded with the reference ``init_genrand``,
 which NumPy's ``MT19937`` reproduces with its legacy seeding. On top of the raw 32-bit words,
-PyTorch builds its samplers as follows (SPEC.md, "PyTorch's CPU generator"; checked against
-torch 2.13 for seeds 0 to 199 in ``tests/core/test_oracle_torch.py``):
+PyTorch builds its samplers as follows (read from its ATen CPU kernels; checked against torch
+2.13 for seeds 0 to 199 in ``tests/core/test_oracle_torch.py``):
 
 - ``torch.rand`` (float32): one word per element, ``(w & 0xFFFFFF) * 2**-24``, row-major.
 - ``uniform_(a, b)`` on float32 (``nn.Linear``'s initialisation): the same 24-bit fraction in
