@@ -89,7 +89,6 @@ class Sentence:
     width: int
     edits: tuple[tuple[tuple[int, int], int], ...] = ()  # sorted ((token, dim), hundredths)
     notes: tuple[str, ...] = ()  # what was changed on the way, for the page to say
-    typed_tokens: int = 0  # tokens in the text before truncation
     is_book: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -297,7 +296,6 @@ def build(text: str, width: int = BOOK_WIDTH, payload: str = "") -> Sentence:
         width=int(width),
         edits=kept,
         notes=tuple(notes),
-        typed_tokens=typed,
     )
 
 
