@@ -16,7 +16,6 @@ Nothing here imports torch: a script is only text until the reader (or the oracl
 from core.reproduce.cost import what_n_squared_costs
 from core.reproduce.dropout import dropout
 from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
-from core.reproduce.masking import masking
 from core.reproduce.multihead import multihead
 from core.reproduce.next import what_comes_next
 from core.reproduce.recap import recap
@@ -32,7 +31,6 @@ __all__ = [
     "drift_note",
     "dropout",
     "learning",
-    "masking",
     "multihead",
     "nudged",
     "recap",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from streamlit.testing.v1 import AppTest
@@ -71,9 +70,6 @@ DEFAULTS = {
         T, X, weights.section_3_4(), "three", (1, 2)
     ),
     "topics/scaling/page.py": lambda: reproduce.divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
-    "topics/masking/page.py": lambda: reproduce.masking(
-        T, X, weights.section_3_5(), 4, "-inf", np.array([1.0, 2.0, 3.0, 0.0, 0.0])
-    ),
     "topics/dropout/page.py": lambda: reproduce.dropout(
         T, X, weights.section_3_5(), 0.5, True, 123, 10_000, "numpy"
     ),

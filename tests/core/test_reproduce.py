@@ -41,7 +41,6 @@ def _defaults() -> list[P.Case]:
     return [
         P.recap(),
         P.three_matrices(),
-        P.masking_case(),
         P.dropout_case(),
         P.dropout_case(generator="torch"),
         P.multihead(),
@@ -59,7 +58,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
         cases += [
             P.recap_random(rng),
             P.three_matrices_random(rng),
-            P.masking_random(rng),
             P.dropout_random(rng, "torch"),
             P.dropout_random(rng, "numpy"),
             P.multihead_random(rng),
@@ -111,7 +109,6 @@ def _sentence_scripts() -> list[reproduce.Script]:
         reproduce.recap(labels, x, 0, 8),
         reproduce.three_matrices(labels, x, ws, "tied"),
         reproduce.three_matrices(labels, x.astype(np.float32).astype(np.float64), ws, "three"),
-        reproduce.masking(labels, x, ws, 2, "zero", P.LOGITS),
     ]
 
 
@@ -183,7 +180,6 @@ def test_hostile_token_labels_stay_data():
         for script in (
             reproduce.recap(labels, X, 0, 1),
             reproduce.three_matrices(labels, X, weights.section_3_4(), "three", (0, 1)),
-            reproduce.masking(labels, X, weights.section_3_5(), 4, "-inf", P.LOGITS),
             reproduce.what_comes_next(
                 labels, X, weights.section_3_4(), (1, 0, 2, 3, 4, 5), BlockConfig(), 1, 1, 1
             ),
@@ -238,7 +234,6 @@ def test_file_names_are_safe_whatever_the_settings():
         (lambda: reproduce.multihead(T, X, "wrapper", AttentionConfig(), 1, stand_in_seed=0), "torch.rand"),
         (lambda: reproduce.three_matrices(T, X, weights.section_3_4(), "four"), "mode"),
         (lambda: reproduce.three_matrices(T[:5], X, weights.section_3_4(), "three"), "label"),
-        (lambda: reproduce.masking(T, X, weights.section_3_5(), 5, "-inf", P.LOGITS), "stage"),
         (lambda: reproduce.dropout(T, X, weights.section_3_5(), 1.0, True, 1, 10, "torch"), "p must"),
         (
             lambda: reproduce.learning(

@@ -7,7 +7,7 @@ runner.py``, so torch is imported once), and what it prints is parsed and compar
 values computed by ``core`` exactly as the page computes them: equal at the printed precision
 (PyTorch's 4 decimals, or 5 significant digits where it switches to scientific notation), and
 bit for bit where a script prints a bare Python number. Values that are float64 rounding noise on
-the page (the two masking paths' difference, an unmasked shuffle's gap) must be noise in the
+the page (an unmasked shuffle's gap) must be noise in the
 script too: their last bits depend on the kernels. Skipped without torch; CI installs 2.13.
 """
 
@@ -33,7 +33,6 @@ RANDOM = 3  # random legal settings per page, beside its default view
 DEFAULTS = {
     "recap": P.recap,
     "three-matrices": P.three_matrices,
-    "masking": P.masking_case,
     "dropout (PyTorch random numbers)": lambda: P.dropout_case(generator="torch"),
     "multi-head": P.multihead,
     "multi-head GPT-2 small preset": P.gpt2_small,
@@ -42,14 +41,10 @@ DEFAULTS = {
     "three-matrices, a reader's sentence": lambda: P.three_matrices(
         P.reader_sentence()[2], "three", *P.reader_sentence()[:2], pair=(0, 8)
     ),
-    "masking, a reader's sentence": lambda: P.masking_case(
-        P.reader_sentence()[2], 3, "zero", P.LOGITS, *P.reader_sentence()[:2]
-    ),
 }
 RANDOMS = {
     "recap": P.recap_random,
     "three-matrices": P.three_matrices_random,
-    "masking": P.masking_random,
     "dropout": lambda rng: P.dropout_random(rng, "torch"),
     "multi-head": P.multihead_random,
     "what-comes-next": P.what_comes_next_random,

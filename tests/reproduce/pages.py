@@ -121,62 +121,6 @@ def three_matrices_random(rng: random.Random) -> Case:
     return three_matrices(weight_set(rng), rng.choice(attention.MODES))
 
 
-# --- masking -------------------------------------------------------------------------------
-
-NAIVE = ("scale", "softmax", "multiply by tril", "divide each row by its sum")
-EFFICIENT = ("scores", "fill the future", "scale", "softmax")
-LOGITS = np.array([1.0, 2.0, 3.0, 0.0, 0.0])
-
-
-def masking_case(
-    ws: weights.WeightSet | None = None,
-    stage: int = 4,
-    fill: str = "-inf",
-    logits: np.ndarray = LOGITS,
-    labels: tuple[str, ...] = T,
-    x: np.ndarray = X,
-) -> Case:
-    ws = ws or weights.section_3_5()
-    fills = {"-inf": -np.inf, "zero": 0.0}
-    tr = attention.self_attention(x, ws)
-    naive = masking.naive_path(tr.scores, tr.divisor)
-    eff = masking.efficient_path(tr.scores, tr.divisor, fills[fill])
-    largest = float(np.max(np.abs(masking.difference(naive, eff))))
-    out: dict[str, object] = {
-        f"Naive, step {stage} of 4, {NAIVE[stage - 1]}": naive[stage - 1].matrix,
-        f"Efficient, step {stage} of 4, {EFFICIENT[stage - 1]}": eff[stage - 1].matrix,
-    }
-    if stage != 4:
-        out["Masked weights after step 4 (efficient)"] = eff[-1].matrix
-    out["Naive path masks (first entry), a weight"] = naive[1].matrix[0, 0]
-    out["Efficient path masks (first entry), a score"] = eff[0].matrix[0, 0]
-    out["Largest |naive - efficient|"] = Noise(largest) if fill == "-inf" else largest
-    for name, f in (("-inf", -np.inf), ("0", 0.0)):
-        final = masking.efficient_path(tr.scores, tr.divisor, f)[-1].matrix
-        out[f"Attention to later tokens, fill {name}"] = masking.future_share(final)
-    sm = masking.softmax_extended(logits)
-    same = sm.torch == "the same weights"
-    out["softmax(logits)"] = sm.weights if same else np.full(len(logits), np.nan)
-    return Case(
-        "masking",
-        {"stage": stage, "fill": fill, "weights": ws.label, "logits": logits.tolist()},
-        reproduce.masking(labels, x, ws, stage, fill, logits),
-        out,
-    )
-
-
-def _logits(rng: random.Random) -> np.ndarray:
-    n = rng.randint(1, 12)
-    pool = [lambda: rng.uniform(-10, 10), lambda: float(rng.randint(-3, 3)), lambda: -np.inf]
-    if rng.random() < 0.2:
-        pool.append(lambda: np.inf)
-    return np.array([rng.choice(pool)() for _ in range(n)])
-
-
-def masking_random(rng: random.Random) -> Case:
-    return masking_case(weight_set(rng), rng.randint(1, 4), rng.choice(("-inf", "zero")), _logits(rng))
-
-
 # --- dropout -------------------------------------------------------------------------------
 
 DROPOUT_DRAWS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)

@@ -1,39 +1,41 @@
-"""Masking the future (figure 03): the book's two causal paths, step by step, and the zero-fill leak."""
+"""Masking the future (figure 03): the book's two causal paths, step by step, and the zero-fill leak.
 
-import numpy as np
+Layout only: the controls, then :func:`topics.masking.view.build`, then what it returns.
+"""
+
 import pandas as pd
 import streamlit as st
 
-from core import attention, masking, reproduce
-from core.sentence import weights_for
-from ui import checks, controls, figures
+from core.masking import STAGES
+from topics.masking import checks, script, view
+from topics.masking.box import MAX_CHARS
+from topics.masking.figures import difference_grid, softmax_bars, stage_heatmap
+from ui import checks as checks_ui
+from ui import controls, figures
 from ui import format as fmt
-from ui import masking_figures as mf
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
-from ui.masking_figures import diff_text, difference_grid, parse_box, softmax_bars, stage_heatmap, stage_prose
 from ui.sentence import checks_note, sentence_control
 from ui.weights import weight_set_caption, weight_set_control
 
+LAST_GOOD = "logits_last_good"  # session state: the box's last text that parsed
+
 sentence = sentence_control()
 T = sentence.labels
-FILLS = {"-inf": -np.inf, "zero": 0.0}
-FILL_LABELS = {"-inf": "−∞ (the book)", "zero": "0 (the shortcut)"}
-
-ws = weights_for(weight_set_control(default="Section 3.5", prefix="mask_"), sentence.width)
+chosen = weight_set_control(default="Section 3.5", prefix="mask_")
 stage = controls.select_slider(
     "Stage",
-    tuple(range(1, masking.STAGES + 1)),
+    tuple(range(1, STAGES + 1)),
     key="stage",
-    default=masking.STAGES,
+    default=STAGES,
     help="Both paths take four steps; step them together.",
 )
-fill_key = controls.radio(
+fill = controls.radio(
     "Mask fill (efficient path)",
-    tuple(FILLS),
+    tuple(view.FILLS),
     key="fill",
     default="-inf",
-    format_func=FILL_LABELS.__getitem__,
+    format_func=view.FILL_LABELS.__getitem__,
 )
 fq = focus_control(T, key="mask_focus")
 
@@ -45,82 +47,62 @@ st.markdown(
     "the raw scores with −∞ and softmaxes once. Step them side by side: they look unrelated "
     "half-way and end identical."
 )
-weight_set_caption(ws)
-
-trace = attention.self_attention(sentence.embeddings, ws)
-naive = masking.naive_path(trace.scores, trace.divisor)
-efficient = masking.efficient_path(trace.scores, trace.divisor, FILLS[fill_key])
-diff = masking.difference(naive, efficient)
-
-for col, path, name in zip(st.columns(2), (naive, efficient), ("Naive", "Efficient"), strict=True):
-    s = path[stage - 1]
-    with col:
-        st.markdown(f"**{name}, step {stage} of {masking.STAGES}: {s.name}**")
-        st.latex(s.formula)
-        figures.show(stage_heatmap(s.matrix, T, focus=fq), key=f"fig03_{name.lower()}")
-if fq is not None:
-    filled = efficient[-1].matrix
-    causal = filled if fill_key == "-inf" else masking.efficient_path(trace.scores, trace.divisor)[-1].matrix
-    leak = attention.mix(filled, trace.values)[fq]
-    context_note(
-        T,
-        fq,
-        attention.mix(causal, trace.values)[fq],
-        weights=causal[fq],
-        what="the masked A",
-        extra="" if fill_key == "-inf" else f"With the 0 fill it is {fmt.vec(leak)}: the future leaks in.",
-    )
-
-m1, m2, m3 = st.columns(3)
-m1.metric("Naive path masks (first entry)", fmt.num(naive[1].matrix[0, 0]), help="A post-softmax weight.")
-m2.metric("Efficient path masks (first entry)", fmt.num(efficient[0].matrix[0, 0]), help="A pre-scale score.")
-m3.metric("Largest |naive − efficient|", diff_text(np.max(np.abs(diff))), help="After step 4, in float64.")
-undefined = masking.undefined_rows(naive[-1].matrix)
-if undefined.size:
-    st.warning(
-        f"The naive path divides 0 by 0 in row{'s' * (undefined.size > 1)} "
-        f"{', '.join(str(i + 1) for i in undefined)}: a future score beats every visible one by so much "
-        "that the full-row softmax leaves each visible weight at exactly 0. The efficient path never "
-        "divides, one more reason the book prefers it."
-    )
-st.markdown(stage_prose(efficient[-1].matrix, fill_key == "-inf", float(np.max(np.abs(diff)))))
-
-st.subheader("The difference grid")
-left, right = st.columns([3, 2])
-with left:
-    figures.show(
-        difference_grid(diff, T, title="Naive − efficient, after step 4", focus=fq), key="fig03_diff"
-    )
-share = {
-    k: masking.future_share(masking.efficient_path(trace.scores, trace.divisor, f)[-1].matrix)
-    for k, f in FILLS.items()
-}
-with right:
-    st.metric(
-        "Attention token 1 gives to tokens it may not see",
-        fmt.num(share[fill_key][0]),
-        help=f"With the mask filled by {FILL_LABELS[fill_key]}.",
-    )
-    st.dataframe(
-        pd.DataFrame({FILL_LABELS[k]: [fmt.num(v) for v in share[k]] for k in FILLS}, index=list(T)),
-        width="stretch",
-    )
-    st.caption("Each token's attention to later tokens, for both fills: a zero score is not a zero weight.")
-
+top = st.container()  # drawn once the box below is read: the view needs its text
 st.subheader("A zero score is not a zero weight")
 raw = controls.text(
     "Logits, separated by commas or spaces",
-    mf.LOGITS,
+    view.LOGITS,
     key="logits",
     help="1 to 64 numbers; inf, -inf and nan too.",
-    max_chars=masking.MAX_CHARS,
+    max_chars=MAX_CHARS,
 )
-logits = parse_box(raw)
-sm = masking.softmax_extended(logits)
+last = st.session_state.get(LAST_GOOD, view.LOGITS)
+s = view.Settings(T, sentence.embeddings, chosen, stage, fill, fq, raw, last)
+v = view.build(s)
+if v.box_warning:
+    st.warning(v.box_warning)
+else:
+    st.session_state[LAST_GOOD] = raw
+sm = v.softmax
 if sm.note:
     (st.warning if sm.weights is None else st.info)(f"{sm.note} PyTorch's torch.softmax gives: {sm.torch}.")
 if sm.weights is not None:
-    figures.show(softmax_bars(logits, sm.weights), key="fig03_bars")
+    figures.show(softmax_bars(v.logits, sm.weights), key="fig03_bars")
+
+with top:
+    weight_set_caption(v.weights)
+    for col, shown, name in zip(st.columns(2), (v.naive, v.efficient), ("Naive", "Efficient"), strict=True):
+        with col:
+            st.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
+            st.latex(shown.formula)
+            figures.show(stage_heatmap(shown.matrix, T, focus=fq), key=f"fig03_{name.lower()}")
+    if v.focus is not None:
+        f = v.focus
+        context_note(T, f.row, f.context, weights=f.weights, what="the masked A", extra=f.extra)
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")
+    m2.metric("Efficient path masks (first entry)", fmt.num(v.efficient_first), help="A pre-scale score.")
+    m3.metric("Largest |naive − efficient|", v.largest_text, help="After step 4, in float64.")
+    if v.undefined:
+        st.warning(v.undefined)
+    st.markdown(v.prose)
+
+    st.subheader("The difference grid")
+    left, right = st.columns([3, 2])
+    with left:
+        grid = difference_grid(v.difference, T, title="Naive − efficient, after step 4", focus=fq)
+        figures.show(grid, key="fig03_diff")
+    with right:
+        st.metric(
+            "Attention token 1 gives to tokens it may not see",
+            fmt.num(v.future[fill][0]),
+            help=f"With the mask filled by {view.FILL_LABELS[fill]}.",
+        )
+        table = {view.FILL_LABELS[k]: [fmt.num(x) for x in v.future[k]] for k in view.FILLS}
+        st.dataframe(pd.DataFrame(table, index=list(T)), width="stretch")
+        st.caption(
+            "Each token's attention to later tokens, for both fills: a zero score is not a zero weight."
+        )
 
 st.subheader("Why the renormalised path loses nothing")
 st.latex(
@@ -150,6 +132,6 @@ st.caption(
 )
 
 reproduce_ui.expander(
-    "masking", lambda: reproduce.masking(T, sentence.embeddings, ws, stage, fill_key, logits)
+    "masking", lambda: script.build(T, sentence.embeddings, v.weights, stage, fill, v.logits)
 )
-checks.expander(mf.book_checks(), note=checks_note(sentence, mf.CHECKS_NOTE))
+checks_ui.expander(checks.book_checks(v.book), note=checks_note(sentence, checks.NOTE))

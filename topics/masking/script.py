@@ -1,4 +1,8 @@
-"""The Masking page's script (figure 03): the book's section 3.5.1 code, both causal paths."""
+"""Masking the future's Reproduce script (figure 03): the book's section 3.5.1 code, both causal paths.
+
+Nothing here imports torch: the script is text until a reader (or ``tests/masking/
+test_masking_reproduce.py``) runs it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from core.masking import MAX_LOGITS, STAGES
+from core.masking import STAGES
 from core.reproduce import weights as rw
 from core.reproduce.source import (
     TORCH,
@@ -19,6 +23,7 @@ from core.reproduce.source import (
     tensor_literal,
 )
 from core.weights import WeightSet
+from topics.masking.box import MAX_LOGITS
 
 FILLS = ("-inf", "zero")
 NAIVE = ("scale", "softmax", "multiply by tril", "divide each row by its sum")
@@ -27,7 +32,7 @@ _NAIVE_VARS = ("attn_scores / keys.shape[-1] ** 0.5", "attn_weights", "masked_si
 _EFFICIENT_VARS = ("attn_scores", "masked", "masked / keys.shape[-1] ** 0.5", "masked_weights")
 
 
-def masking(
+def build(
     labels: Sequence[str],
     x: np.ndarray,
     ws: WeightSet,

@@ -1,0 +1,61 @@
+"""Masking the future's checks: every number figure 03 and section 3.5 print, beside the live one.
+
+The live side is the view's :class:`~topics.masking.view.Book`, computed at the book's settings
+whatever the controls say.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import book
+from topics.masking.view import Book
+from ui import checks
+from ui import format as fmt
+
+NOTE = (
+    "Quoted: the post's figure 03 and what PyTorch prints for the book's section 3.5.1 and 3.5.3 "
+    "code. Live: computed at the book's settings (sa_v2, seed 789; CausalAttention after "
+    "torch.manual_seed(123)), whatever the controls say."
+)
+POST, PRINTED = checks.POST, checks.BOOK_CODE
+
+
+def book_checks(b: Book) -> list[checks.Check]:
+    """One row per quoted number, each with its source."""
+    q, p = book.FIGURE_03, book.SECTION_3_5_1
+    masked = b.efficient[-1].matrix
+    rows = [
+        checks.exact("softmax([1, 2, 3, 0, 0])", q["softmax_counterexample"], b.counterexample, POST),
+        checks.exact("Naive path masks: first weight", q["naive_first_entry"], b.naive[1].matrix[0, 0], POST),
+        checks.exact(
+            "Efficient path masks: first score", q["efficient_first_entry"], b.efficient[0].matrix[0, 0], POST
+        ),
+        *(
+            checks.exact(f"Masked weights, row {i + 1}", s, np.squeeze(masked[i, : i + 1]), POST)
+            for i, s in enumerate(q["masked_rows"])
+        ),
+        checks.within(
+            "Largest naive − efficient (the post's 5.6e-17 is one machine's rounding)",
+            f"below 1e-15 (post: {q['max_difference']})",
+            b.largest,
+            0,
+            1e-15,
+            fmt.sci(b.largest),
+            source=checks.POST,
+            note="float64 here; the post's figure is one machine's rounding of the same zero",
+        ),
+        checks.exact("Zero fill: token 1 to the future", q["zero_fill_future"], b.zero_future, POST),
+    ]
+    for printed, stage_matrix, what in (
+        (p["attn_weights"], b.naive[1].matrix, "print(attn_weights)"),
+        (p["masked_simple"], b.naive[2].matrix, "print(masked_simple)"),
+        (p["masked_scores"], b.efficient[1].matrix, "print(masked)"),
+        (p["masked_weights"], masked, "print(attn_weights), after the −∞ fill"),
+        (p["masked_weights"], b.naive[-1].matrix, "print(masked_simple_norm)"),
+        (p["causal_attention_output"], b.causal_context, "CausalAttention, seed 123: context_vecs[0]"),
+    ):
+        rows += [
+            checks.exact(f"{what}, row {i + 1}", s, stage_matrix[i], PRINTED) for i, s in enumerate(printed)
+        ]
+    return rows
