@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from core import attention, book, reproduce, tokens
+from core import attention, book, tokens
 from core.sentence import weights_for
+from topics.three_matrices import readouts as view
+from topics.three_matrices import script
 from ui import checks, controls, figures, tables
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
-from ui import three_matrices_view as view
 from ui.focus import context_note, focus_control, marked
 from ui.sentence import checks_note, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
@@ -105,7 +106,7 @@ st.markdown(
 )
 st.dataframe(view.ops_table(tr), width="stretch")
 
-reproduce_ui.expander("three_matrices", lambda: reproduce.three_matrices(T, x, ws, mode, pair))
+reproduce_ui.expander("three_matrices", lambda: script.three_matrices(T, x, ws, mode, pair))
 
 # The checks always run at the book's settings, whatever the controls say.
 checks.expander(
