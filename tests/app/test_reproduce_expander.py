@@ -67,9 +67,6 @@ def test_the_expander_is_on_every_page_with_the_books_tensors_and_lazy():
 
 DEFAULTS = {
     "topics/recap/page.py": lambda: reproduce.recap(T, X, 1, 2),
-    "topics/three_matrices/page.py": lambda: reproduce.three_matrices(
-        T, X, weights.section_3_4(), "three", (1, 2)
-    ),
     "topics/scaling/page.py": lambda: reproduce.divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
     "topics/masking/page.py": lambda: reproduce.masking(
         T, X, weights.section_3_5(), 4, "-inf", np.array([1.0, 2.0, 3.0, 0.0, 0.0])
