@@ -21,7 +21,6 @@ from core.reproduce.next import what_comes_next
 from core.reproduce.recap import recap
 from core.reproduce.scaling import divide_by_sqrt_dk
 from core.reproduce.source import Script
-from core.reproduce.three_matrices import three_matrices
 
 __all__ = [
     "Drift",
@@ -34,7 +33,6 @@ __all__ = [
     "multihead",
     "nudged",
     "recap",
-    "three_matrices",
     "what_comes_next",
     "what_n_squared_costs",
 ]

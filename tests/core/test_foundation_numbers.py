@@ -1,4 +1,5 @@
-"""Every SPEC.md number for the recap and figure 01, computed by core."""
+"""The recap's numbers and what the book prints for sections 3.4 and 3.5, computed by core (figure
+01's are read from its page's view: tests/three_matrices)."""
 
 import numpy as np
 import pytest
@@ -35,24 +36,6 @@ def test_recap_raw_affinity_is_one_number():
     scores = attention.attention_without_weights(X).scores
     assert round(scores[J, S], 4) == 1.4754
     assert scores[J, S] == scores[S, J]
-
-
-@pytest.mark.parametrize(
-    "ws", [weights.section_3_4(), weights.section_3_5(), weights.init_weights(7, "rand")]
-)
-def test_figure01_score_error_is_exactly_zero_without_two_matrices(ws):
-    for mode in ("none", "tied"):
-        assert attention.asymmetry_error(attention.attention_in_mode(X, ws, mode).scores) == 0.0
-    assert attention.asymmetry_error(attention.attention_in_mode(X, ws, "three").scores) > 0.01
-
-
-def test_figure01_row_sums_and_weight_error_without_matrices():
-    tr = attention.attention_in_mode(X, weights.section_3_4(), "none")
-    np.testing.assert_array_equal(r4(tr.scores.sum(axis=1)), [4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730])
-    assert round(attention.asymmetry_error(tr.weights), 4) == 0.0634
-    assert round(tr.weights[J, S], 4) == 0.2134
-    assert round(tr.weights[S, J], 4) == 0.2157
-    assert tr.divisor == pytest.approx(np.sqrt(2))
 
 
 def test_section_3_4_what_the_book_prints():
@@ -101,50 +84,6 @@ def test_bad_arguments_raise_value_error():
         weights.init_weights(1, "xavier")
     with pytest.raises(ValueError):
         attention.attention_in_mode(X, weights.section_3_4(), "four")
-
-
-# --- issue #13, item 3: the weight error comes from softmax's denominators ----------------------
-
-
-def test_softmax_denominators_with_no_matrices_are_the_audits_not_the_row_sums_the_post_cites():
-    none = attention.attention_in_mode(X, weights.section_3_4(), "none")
-    dens = attention.softmax_denominators(none.scores, none.divisor)
-    np.testing.assert_array_equal(np.round(dens, 2), [10.28, 13.30, 13.16, 9.30, 8.80, 10.61])
-    np.testing.assert_array_equal(
-        r4(none.scores.sum(axis=1)), [4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730]
-    )
-    # the weights are the exponentials over those denominators, row by row
-    np.testing.assert_allclose(none.weights, np.exp(none.scores / none.divisor) / dens[:, None], rtol=1e-14)
-
-
-def test_journey_to_starts_reads_0_2333_without_a_divisor_and_0_2134_with_one():
-    recap = attention.attention_without_weights(X)
-    fig01 = attention.attention_in_mode(X, weights.section_3_4(), "none")
-    assert round(recap.weights[J, S], 4) == 0.2333 and recap.divisor == 1.0
-    assert round(fig01.weights[J, S], 4) == 0.2134 and fig01.divisor == np.sqrt(2)
-
-
-# --- issue #13, item 10: "five matrix multiplications and a transpose", counted as they run ----
-
-
-@pytest.mark.parametrize(("mode", "matmuls"), [("none", 2), ("tied", 4), ("three", 5)])
-def test_the_forward_pass_records_its_matrix_operations(mode, matmuls):
-    tr = attention.attention_in_mode(X, weights.section_3_4(), mode)
-    assert tr.count("matmul") == matmuls and tr.count("transpose") == 1
-    n, d = X.shape[0], tr.values.shape[1]
-    assert tr.ops[-1].code.startswith("Z = A") and tr.ops[-1].shape == (n, d)
-    assert tr.ops[-1].macs == n * n * d  # [n, n] @ [n, d]
-    assert sum(op.macs for op in tr.ops if op.kind == "transpose") == 0
-
-
-def test_three_matrices_runs_exactly_the_posts_five_products_and_a_transpose():
-    tr = attention.attention_in_mode(X, weights.section_3_4(), "three")
-    assert [op.code for op in tr.ops] == ["Q = X W_q", "K = X W_k", "V = X W_v", "Kᵀ", "Ω = Q Kᵀ", "Z = A V"]
-    assert [op.macs for op in tr.ops] == [6 * 3 * 2] * 3 + [0, 6 * 2 * 6, 6 * 6 * 2]
-    # the recorded forward is the one the figures show: same numbers as the book's class
-    np.testing.assert_allclose(
-        tr.context, attention.self_attention(X, weights.section_3_4()).context, rtol=1e-15
-    )
 
 
 def test_mix_is_the_context_step_of_attend():

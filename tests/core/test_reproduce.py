@@ -40,7 +40,6 @@ ALLOWED = {"torch": {"torch"}, "numpy": {"numpy"}, "python": {"fractions"}}
 def _defaults() -> list[P.Case]:
     return [
         P.recap(),
-        P.three_matrices(),
         P.dropout_case(),
         P.dropout_case(generator="torch"),
         P.multihead(),
@@ -57,7 +56,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
     for _ in range(per_page):
         cases += [
             P.recap_random(rng),
-            P.three_matrices_random(rng),
             P.dropout_random(rng, "torch"),
             P.dropout_random(rng, "numpy"),
             P.multihead_random(rng),
@@ -104,11 +102,8 @@ def _sentence_scripts() -> list[reproduce.Script]:
     rng = np.random.default_rng(1)
     labels = ('say "hi"', "new\nline", "x" * 50, *(f"t{i}" for i in range(6)))
     x = rng.uniform(-1, 1, (9, 16))
-    ws = weights.init_weights(5, "linear", 16, 2)
     return [
         reproduce.recap(labels, x, 0, 8),
-        reproduce.three_matrices(labels, x, ws, "tied"),
-        reproduce.three_matrices(labels, x.astype(np.float32).astype(np.float64), ws, "three"),
     ]
 
 
@@ -127,18 +122,6 @@ def test_the_scripts_pass_ruff_check_and_ruff_format(every_script, tmp_path):
     ):
         done = _ruff(*args)
         assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
-
-
-def test_one_script_through_ruffs_stdin_as_the_issue_runs_it():
-    done = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--stdin-filename", "x.py", "-"],
-        input=P.three_matrices().script.code,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout
 
 
 def test_numpy_and_python_scripts_print_the_pages_numbers_bit_for_bit():
@@ -179,7 +162,6 @@ def test_hostile_token_labels_stay_data():
         labels = (label, *T[1:])
         for script in (
             reproduce.recap(labels, X, 0, 1),
-            reproduce.three_matrices(labels, X, weights.section_3_4(), "three", (0, 1)),
             reproduce.what_comes_next(
                 labels, X, weights.section_3_4(), (1, 0, 2, 3, 4, 5), BlockConfig(), 1, 1, 1
             ),
@@ -208,17 +190,6 @@ def test_embeddings_are_written_exactly():
     assert np.array_equal(np.array(values), f64)
 
 
-def test_a_reader_edited_sentence_gets_its_own_literal():
-    """Once the sentence control lands, any n x d_in embeddings (here 9 tokens, 16 wide) flow through."""
-    rng = np.random.default_rng(1)
-    labels = tuple(f"t{i}" for i in range(9))
-    x = rng.uniform(-1, 1, (9, 16))
-    ws = weights.init_weights(5, "linear", 16, 2)
-    script = reproduce.three_matrices(labels, x, ws, "tied")
-    assert "dtype=torch.float64" in script.code and "SelfAttention_v2(d_in=16, d_out=2)" in script.code
-    ast.parse(script.code)
-
-
 def test_file_names_are_safe_whatever_the_settings():
     assert filename("masking", "step-4", "fill--inf") == "masking_step-4_fill-inf.py"
     for hostile in ("../../etc/passwd", "a/b\\c", ".hidden", "x" * 500, "🙂", "", "..", "con:"):
@@ -232,8 +203,6 @@ def test_file_names_are_safe_whatever_the_settings():
     [
         (lambda: reproduce.multihead(T, X, "split", AttentionConfig(d_out=3, num_heads=2), 123), "divisible"),
         (lambda: reproduce.multihead(T, X, "wrapper", AttentionConfig(), 1, stand_in_seed=0), "torch.rand"),
-        (lambda: reproduce.three_matrices(T, X, weights.section_3_4(), "four"), "mode"),
-        (lambda: reproduce.three_matrices(T[:5], X, weights.section_3_4(), "three"), "label"),
         (lambda: reproduce.dropout(T, X, weights.section_3_5(), 1.0, True, 1, 10, "torch"), "p must"),
         (
             lambda: reproduce.learning(
@@ -253,13 +222,6 @@ def test_file_names_are_safe_whatever_the_settings():
 def test_settings_no_script_can_reproduce_raise_a_readable_value_error(make, message):
     with pytest.raises(ValueError, match=message):
         make()
-
-
-def test_weights_that_are_not_their_seeds_draw_are_refused():
-    ws = weights.section_3_4()
-    tampered = weights.WeightSet(ws.label, ws.seed, ws.init, ws.w_query + 1, ws.w_key, ws.w_value)
-    with pytest.raises(ValueError, match="not what"):
-        reproduce.three_matrices(T, X, tampered, "three")
 
 
 def test_the_nudge_probe_tells_a_stable_run_from_an_amplifying_one():

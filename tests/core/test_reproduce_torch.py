@@ -23,6 +23,7 @@ import pytest
 from core import book
 from tests.reproduce import pages as P
 from tests.reproduce import printed
+from tests.reproduce.case import reader_sentence
 from tests.reproduce.run import excess, problems, run
 
 torch = pytest.importorskip("torch")
@@ -32,19 +33,14 @@ RANDOM = 3  # random legal settings per page, beside its default view
 
 DEFAULTS = {
     "recap": P.recap,
-    "three-matrices": P.three_matrices,
     "dropout (PyTorch random numbers)": lambda: P.dropout_case(generator="torch"),
     "multi-head": P.multihead,
     "multi-head GPT-2 small preset": P.gpt2_small,
     "what-comes-next": P.what_comes_next,
-    "recap, a reader's 9-token 16-wide sentence": lambda: P.recap(0, 8, *P.reader_sentence()[:2]),
-    "three-matrices, a reader's sentence": lambda: P.three_matrices(
-        P.reader_sentence()[2], "three", *P.reader_sentence()[:2], pair=(0, 8)
-    ),
+    "recap, a reader's 9-token 16-wide sentence": lambda: P.recap(0, 8, *reader_sentence()[:2]),
 }
 RANDOMS = {
     "recap": P.recap_random,
-    "three-matrices": P.three_matrices_random,
     "dropout": lambda rng: P.dropout_random(rng, "torch"),
     "multi-head": P.multihead_random,
     "what-comes-next": P.what_comes_next_random,

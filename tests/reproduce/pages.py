@@ -73,54 +73,6 @@ def recap_random(rng: random.Random) -> Case:
     return recap(rng.randrange(6), rng.randrange(6))
 
 
-# --- three matrices ------------------------------------------------------------------------
-
-
-def three_matrices(
-    ws: weights.WeightSet | None = None,
-    mode: str = "three",
-    labels: tuple[str, ...] = T,
-    x: np.ndarray = X,
-    pair: tuple[int, int] = (1, 2),
-) -> Case:
-    ws = ws or weights.section_3_4()
-    tr = attention.attention_in_mode(x, ws, mode)
-    j, s = pair
-    cls = "SelfAttention_v1" if ws.init == "rand" else "SelfAttention_v2"
-    out: dict[str, object] = {
-        "Score error max|omega - omega^T|": attention.asymmetry_error(tr.scores),
-        "Weight error max|A - A^T|": attention.asymmetry_error(tr.weights),
-        "Divisor sqrt(d_k)": tr.divisor,
-        "Scores omega": tr.scores,
-        "omega - omega^T": attention.asymmetry(tr.scores),
-        "Weights A = softmax(omega / sqrt(d_k))": tr.weights,
-    }
-    for m in attention.MODES:
-        t = attention.attention_in_mode(x, ws, m)
-        names = f"{labels[j]} -> {labels[s]}, {labels[s]} -> {labels[j]}"
-        out[f"Mode {m}, [score error, weight error, {names}]"] = [
-            attention.asymmetry_error(t.scores),
-            attention.asymmetry_error(t.weights),
-            t.weights[j, s],
-            t.weights[s, j],
-        ]
-    out["Row sums of inputs @ inputs.T"] = attention.attention_in_mode(x, ws, "none").scores.sum(axis=1)
-    out |= {"Q": tr.queries, "K": tr.keys, "V": tr.values, "Z = AV": tr.context}
-    if mode == "three":
-        out[f"The book's forward, {cls}(inputs), gives Z too"] = tr.context
-    out |= {"W_query": ws.w_query, "W_key": ws.w_key, "W_value": ws.w_value}
-    return Case(
-        "three-matrices",
-        {"mode": mode, "weights": ws.label},
-        reproduce.three_matrices(labels, x, ws, mode, (j, s)),
-        out,
-    )
-
-
-def three_matrices_random(rng: random.Random) -> Case:
-    return three_matrices(weight_set(rng), rng.choice(attention.MODES))
-
-
 # --- dropout -------------------------------------------------------------------------------
 
 DROPOUT_DRAWS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)

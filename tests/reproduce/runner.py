@@ -27,6 +27,7 @@ def main() -> None:
             torch.set_grad_enabled(True)
             torch.set_default_dtype(torch.float32)
             torch.set_num_threads(1)  # tiny tensors; and a loaded CI box spins threads badly
+            torch.set_printoptions(profile="default")  # a script may set its own print options
         out, error = io.StringIO(), None
         try:
             with contextlib.redirect_stdout(out):

@@ -1,25 +1,27 @@
-"""Three matrices (figure 01): W_q, W_k, W_v and the asymmetry they buy."""
+"""Three matrices (figure 01): W_q, W_k, W_v and the asymmetry they buy. Layout only: the numbers
+come from ``view.build``."""
 
 import streamlit as st
 
-from core import attention, book, reproduce, tokens
-from core.sentence import weights_for
+from core import attention, book
+from topics.three_matrices import checks as tm_checks
+from topics.three_matrices import figures as tm_figures
+from topics.three_matrices import readouts, script, view
 from ui import checks, controls, figures, tables
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
-from ui import three_matrices_view as view
 from ui.focus import context_note, focus_control, marked
-from ui.sentence import checks_note, pick, sentence_control
+from ui.sentence import checks_note, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
 s = sentence_control()
-T = s.labels
-
 mode = controls.radio(
     "Mode", attention.MODES, key="mode", default="three", format_func=MODE_LABELS.__getitem__
 )
-ws = weights_for(weight_set_control(), s.width)
-fq = focus_control(T, key="focus")
+chosen = weight_set_control()
+focus = focus_control(s.labels, key="focus")
+v = view.build(view.Settings(s.labels, s.embeddings, s.is_book, chosen, mode, focus))
+T, tr, ws = v.labels, v.trace, v.weight_set
 
 st.title("Three matrices, and the asymmetry they buy")
 st.markdown(
@@ -30,54 +32,33 @@ st.markdown(
 )
 weight_set_caption(ws)
 
-x = s.embeddings
-tr = attention.attention_in_mode(x, ws, mode)
-score_err, weight_err = attention.asymmetry_error(tr.scores), attention.asymmetry_error(tr.weights)
-
 e1, e2, e3 = st.columns(3)
 e1.metric(
-    "Score error max|Ω − Ωᵀ|", fmt.num(score_err), help="0 means the affinity reads the same both ways."
+    "Score error max|Ω − Ωᵀ|", fmt.num(v.score_error), help="0 means the affinity reads the same both ways."
 )
-e2.metric("Weight error max|A − Aᵀ|", fmt.num(weight_err), help=view.when_symmetric(tr, mode))
-e3.metric(
-    "Divisor √d_k",
-    fmt.num(tr.divisor),
-    help=f"Every mode divides by √{ws.w_key.shape[-1]}, the projection width.",
-)
+e2.metric("Weight error max|A − Aᵀ|", fmt.num(v.weight_error), help=readouts.when_symmetric(v))
+e3.metric("Divisor √d_k", fmt.num(tr.divisor), help=f"Every mode divides by √{v.d_k}, the projection width.")
 
-c1, c2, c3 = st.columns(3)
-with c1:
-    figures.show(figures.heatmap(tr.scores, T, T, title="Scores Ω", focus=fq), key="fig01_scores")
-with c2:
-    figures.show(
-        figures.heatmap(attention.asymmetry(tr.scores), T, T, title="Ω − Ωᵀ", diverging=True, focus=fq),
-        key="fig01_asym",
-    )
-with c3:
-    figures.show(
-        figures.heatmap(tr.weights, T, T, title="Weights A = softmax(Ω/√d_k)", focus=fq), key="fig01_weights"
-    )
-if fq is not None:
-    context_note(T, fq, tr.context[fq], weights=tr.weights[fq], extra="Its row of Z = AV below is marked ▸.")
+for col, (key, fig) in zip(st.columns(3), tm_figures.heatmaps(v).items(), strict=True):
+    with col:
+        figures.show(fig, key=key)
+if (f := v.focus) is not None:
+    context_note(T, f.row, f.context, weights=f.weights, extra="Its row of Z = AV below is marked ▸.")
 
 st.subheader("All three modes at once")
-pair = T.index(pick(s, "journey", 1)), T.index(pick(s, "starts", 2))  # the post's pair, or the sentence's
-st.dataframe(view.modes_table(x, ws, T, pair), width="stretch")
-st.markdown(view.denominators_paragraph(x, ws, T, pair, s.is_book))
+st.dataframe(readouts.modes_table(v), width="stretch")
+st.markdown(readouts.denominators_paragraph(v))
 
 st.subheader("Every intermediate")
-q1, q2, q3, q4 = st.columns(4)
-for col, name, m in (
-    (q1, "Q", tr.queries),
-    (q2, "K", tr.keys),
-    (q3, "V", tr.values),
-    (q4, "Z = AV", tr.context),
+for col, name, m in zip(
+    st.columns(4), ("Q", "K", "V", "Z = AV"), (tr.queries, tr.keys, tr.values, tr.context), strict=True
 ):
     col.markdown(f"**{name}** {m.shape}")
-    tables.matrix(m, marked(T, fq) if name == "Z = AV" else T, where=col)
-w1, w2, w3 = st.columns(3)
-for col, name, w in ((w1, "W_q", ws.w_query), (w2, "W_k", ws.w_key), (w3, "W_v", ws.w_value)):
-    col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if mode == "none" else ""))
+    tables.matrix(m, marked(T, v.focus_row) if name == "Z = AV" else T, where=col)
+for col, name, w in zip(
+    st.columns(3), ("W_q", "W_k", "W_v"), (ws.w_query, ws.w_key, ws.w_value), strict=True
+):
+    col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if v.mode == "none" else ""))
     tables.matrix(w, where=col)
 
 st.subheader("The forward pass")
@@ -100,16 +81,17 @@ st.code(
 )
 st.caption("`self.W_key(x)` is XW_k with the operands swapped: nn.Linear stores its weight transposed.")
 st.markdown(
-    f"This mode runs **{view.count_text(tr)}**, counted as the forward pass above runs them. "
-    f"The post, after Giles Thomas: “{book.FIGURE_01['five_ops']}”, which is the three-matrix mode."
+    f"This mode runs **{readouts.count_text(v.matmuls, v.transposes)}**, counted as the forward pass "
+    f"above runs them. The post, after Giles Thomas: “{book.FIGURE_01['five_ops']}”, which is the "
+    "three-matrix mode."
 )
-st.dataframe(view.ops_table(tr), width="stretch")
+st.dataframe(readouts.ops_table(v), width="stretch")
 
-reproduce_ui.expander("three_matrices", lambda: reproduce.three_matrices(T, x, ws, mode, pair))
+reproduce_ui.expander("three_matrices", lambda: script.three_matrices(T, s.embeddings, ws, v.mode, v.pair))
 
 # The checks always run at the book's settings, whatever the controls say.
 checks.expander(
-    view.book_checks(tokens.inputs()),
+    tm_checks.book_checks(v.book),
     note=checks_note(
         s,
         "Quoted: the post's figure 01, the audit's denominators, and what the book prints for its "

@@ -64,7 +64,14 @@ def three_matrices(
         ),
         source,
         inputs_block(names, v),
-        ["torch.set_grad_enabled(False)  # nothing is trained here", *build, *read],
+        [
+            "torch.set_grad_enabled(False)  # nothing is trained here",
+            "# Print as the page shows numbers, 4 fixed decimals: where the page's symmetric scores",
+            "# give an exact 0, PyTorch's matmul may leave 1e-16, which reads 0.0000 on both.",
+            "torch.set_printoptions(precision=4, sci_mode=False)",
+            *build,
+            *read,
+        ],
         '''
 def attention(x, mode):
     """Figure 01's three modes; every one divides by sqrt(d_k), the projection width."""

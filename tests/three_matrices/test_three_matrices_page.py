@@ -1,0 +1,143 @@
+"""What only a running "Three matrices" page shows: its widgets, their URL binding, that a control
+moves the readouts, the Reproduce expander, the messages. Every number is the view's
+(``test_three_matrices_view.py`` checks the numbers themselves)."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core import weights
+from tests.app.conftest import APP, assert_clean, metrics, open_page, widget
+from topics.three_matrices import readouts, script
+from topics.three_matrices.view import Settings, View, build
+from ui import format as fmt
+from ui.focus import short_vec
+
+PAGE = "topics/three_matrices/page.py"
+SCORE, WEIGHT = "Score error max|Ω − Ωᵀ|", "Weight error max|A − Aᵀ|"
+
+
+def _md(at: AppTest) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def _captions(at: AppTest) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def _checks_label(at: AppTest) -> str:
+    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
+    return exp.label
+
+
+def shows(at: AppTest, v: View) -> None:
+    """The page on screen is the view ``v``: readouts, both tables, the prose, the caption."""
+    assert_clean(at)
+    assert metrics(at) == {
+        SCORE: fmt.num(v.score_error),
+        WEIGHT: fmt.num(v.weight_error),
+        "Divisor √d_k": fmt.num(v.trace.divisor),
+    }
+    (weight_error,) = [m for m in at.metric if m.label == WEIGHT]
+    assert weight_error.help == readouts.when_symmetric(v)
+    assert at.dataframe[0].value.equals(readouts.modes_table(v))
+    (ops,) = [df.value for df in at.dataframe if "operation" in df.value.columns]
+    assert ops.equals(readouts.ops_table(v))
+    text = _md(at)
+    assert readouts.denominators_paragraph(v) in text
+    assert f"This mode runs **{readouts.count_text(v.matmuls, v.transposes)}**" in text
+    assert f"Weights shown: **{v.weight_set.label}**" in _captions(at)
+    assert "24 of 24 match" in _checks_label(at)  # the checks stay at the book's settings
+
+
+@pytest.fixture(scope="module")
+def default() -> AppTest:
+    return open_page(PAGE)
+
+
+def test_the_default_page_shows_the_default_view(default):
+    shows(default, build(Settings()))
+    assert "Section 3.4" in _captions(default)
+    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the book")]
+    rows = " ".join(md.value for md in exp.markdown)
+    assert "| the post | `[4.4600, 6.5617, 6.4801, 3.6459, 3.1863, 4.6730]`" in rows
+    assert "| the audit (PyTorch 2.13) | `[10.28, 13.30, 13.16, 9.30, 8.80, 10.61]`" in rows
+
+
+def test_the_mode_control_moves_every_readout():
+    at = open_page(PAGE)
+    for mode in ("none", "tied", "three"):
+        widget(at, "mode").set_value(mode).run()
+        shows(at, build(Settings(mode=mode)))
+        assert ("(unused in this mode)" in _md(at)) == (mode == "none")
+
+
+def test_the_weight_set_control_switches_and_names_the_set():
+    at = open_page(PAGE)
+    widget(at, "weights").set_value("Section 3.5").run()
+    shows(at, build(Settings(weights=weights.section_3_5())))
+    assert "sa_v2, seed 789" in _captions(at)
+    widget(at, "weights").set_value("Any seed").run()
+    widget(at, "seed").set_value(789).run()
+    widget(at, "init").set_value("nn.Linear").run()
+    shows(at, build(Settings(weights=weights.init_weights(789, "linear"))))
+    assert "nn.Linear, seed 789" in _captions(at)
+    assert metrics(at)[SCORE] == fmt.num(build(Settings(weights=weights.section_3_5())).score_error)
+
+
+def test_a_link_with_every_bound_key_renders_that_view():
+    at = open_page(
+        PAGE,
+        {
+            "mode": "Tied W_q = W_k",
+            "weights": "Any seed",
+            "seed": "789",
+            "init": "nn.Linear",
+            "focus": "starts",
+        },
+    )
+    v = build(Settings(weights=weights.init_weights(789, "linear"), mode="tied", focus=2))
+    shows(at, v)
+    assert widget(at, "mode").value == "tied" and widget(at, "seed").value == 789
+    assert widget(at, "focus").value == 2
+    assert v.focus is not None
+    assert f"Its context vector is **z = {short_vec(v.focus.context)}**" in _md(at)
+
+
+GARBAGE = ["", "nan", "-1", "1e999", "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
+
+
+@pytest.mark.parametrize("junk", GARBAGE)
+def test_garbage_in_every_key_renders_the_default_view(default, junk):
+    at = open_page(PAGE, {k: junk for k in ("mode", "weights", "seed", "init", "focus")})
+    assert_clean(at)
+    assert metrics(at) == metrics(default)
+
+
+@pytest.mark.parametrize("junk", ["inf", "-inf", "1e999", "nan", "12.5", "0x10", "99999999999999999999", ""])
+def test_a_seed_the_integer_input_cannot_hold_falls_back_to_the_default(junk):
+    at = open_page(PAGE, {"weights": "Any seed", "seed": junk})
+    assert_clean(at)
+    assert widget(at, "seed").value == 123
+    assert "torch.rand, seed 123" in _captions(at)
+    widget(at, "seed").set_value(789).run()
+    assert_clean(at)
+    assert "torch.rand, seed 789" in _captions(at)
+
+
+def test_the_reproduce_expander_shows_the_views_script_and_a_download():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.session_state["reproduce_three_matrices"] = True  # opened, as a click does
+    at.switch_page(PAGE).run()
+    assert_clean(at)
+    (box,) = [e for e in at.expander if e.label.startswith("Reproduce in")]
+    assert box.label == "Reproduce in PyTorch"
+    s = Settings()
+    v = build(s)
+    made = script.three_matrices(v.labels, s.embeddings, v.weight_set, v.mode, v.pair)
+    (code,) = [c.value for c in box.code]
+    assert code == made.code.rstrip("\n")  # st.code drops the final newline; the download keeps it
+    (button,) = [b for b in at.get("download_button") if b.key == "reproduce_three_matrices_download"]
+    assert made.filename in button.proto.label
