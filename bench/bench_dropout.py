@@ -14,14 +14,15 @@ import numpy as np
 
 from bench import Figure, best_of
 from bench.pages import rerun_times
-from core import dropout, masking, tokens, weights
+from core import masking, tokens, weights
+from topics.dropout import sampling
 
 DRAWS = 20_000
 
 
 def _draws(rng: np.random.Generator, w: np.ndarray) -> np.ndarray:
     """20,000 dropped matrices: one uniform array, one comparison, one multiply."""
-    return dropout.apply_dropout(w, dropout.keep_masks_numpy(rng, DRAWS, len(w), 0.5), 0.5)
+    return sampling.apply_dropout(w, sampling.keep_masks_numpy(rng, DRAWS, len(w), 0.5), 0.5)
 
 
 def run(quick: bool) -> Iterable[Figure]:
@@ -31,9 +32,11 @@ def run(quick: bool) -> Iterable[Figure]:
     t = best_of(lambda: _draws(rng, w), repeat)
     yield Figure("dropout_numpy_20k_draws", t * 1e3, "ms")
     yield Figure("dropout_numpy_draws_per_s", DRAWS / t, "draws/s")
-    t = best_of(lambda: dropout.dropout_stats(w, dropout.keep_masks(0, DRAWS, 6, 0.5, "numpy"), 0.5), repeat)
+    t = best_of(
+        lambda: sampling.dropout_stats(w, sampling.keep_masks(0, DRAWS, 6, 0.5, "numpy"), 0.5), repeat
+    )
     yield Figure("dropout_numpy_20k_draws_with_stats", t * 1e3, "ms")
-    t = best_of(lambda: dropout.keep_masks(0, DRAWS, 6, 0.5, "torch"), repeat)
+    t = best_of(lambda: sampling.keep_masks(0, DRAWS, 6, 0.5, "torch"), repeat)
     yield Figure("dropout_torchgen_20k_masks", t * 1e3, "ms")
     timing = rerun_times("topics/dropout/page.py", "scaling", (False, True), 5 if quick else 20)
     yield from timing.figures("dropout_page_scaling")

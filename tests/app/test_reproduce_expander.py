@@ -22,6 +22,7 @@ from tests import hostile
 from tests.app.conftest import APP, assert_clean
 from tests.reproduce.run import run_code
 from topics import PAGES
+from topics.dropout import script as dropout_script
 
 T, X = tokens.TOKENS, tokens.inputs()
 S34, S35 = weights.section_3_4(), weights.section_3_5()
@@ -74,7 +75,7 @@ DEFAULTS = {
     "topics/masking/page.py": lambda: reproduce.masking(
         T, X, weights.section_3_5(), 4, "-inf", np.array([1.0, 2.0, 3.0, 0.0, 0.0])
     ),
-    "topics/dropout/page.py": lambda: reproduce.dropout(
+    "topics/dropout/page.py": lambda: dropout_script.dropout(
         T, X, weights.section_3_5(), 0.5, True, 123, 10_000, "numpy"
     ),
     "topics/multihead/page.py": lambda: reproduce.multihead(T, X, "split", AttentionConfig(), 123),
@@ -142,7 +143,7 @@ def test_the_dropout_page_offers_the_books_torch_code_for_pytorch_random_numbers
     at = open_with_script("topics/dropout/page.py", {"generator": "PyTorch"})
     assert_clean(at)
     code = script_shown(at)
-    assert code == reproduce.dropout(T, X, S35, 0.5, True, 123, 10_000, "torch").code.rstrip("\n")
+    assert code == dropout_script.dropout(T, X, S35, 0.5, True, 123, 10_000, "torch").code.rstrip("\n")
     assert code.startswith("import torch") and "torch.nn.Dropout(p)" in code
 
 

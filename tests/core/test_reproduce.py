@@ -24,6 +24,7 @@ from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
+from topics.dropout import script as dropout_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
@@ -239,7 +240,7 @@ def test_file_names_are_safe_whatever_the_settings():
         (lambda: reproduce.three_matrices(T, X, weights.section_3_4(), "four"), "mode"),
         (lambda: reproduce.three_matrices(T[:5], X, weights.section_3_4(), "three"), "label"),
         (lambda: reproduce.masking(T, X, weights.section_3_5(), 5, "-inf", P.LOGITS), "stage"),
-        (lambda: reproduce.dropout(T, X, weights.section_3_5(), 1.0, True, 1, 10, "torch"), "p must"),
+        (lambda: dropout_script.dropout(T, X, weights.section_3_5(), 1.0, True, 1, 10, "torch"), "p must"),
         (
             lambda: reproduce.learning(
                 T, X, weights.section_3_4(), "previous", 0, "three", "adam", 0.1, 100, 200

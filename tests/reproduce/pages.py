@@ -16,7 +16,6 @@ import numpy as np
 from core import (
     attention,
     cost,
-    dropout,
     equivariance,
     learning,
     masking,
@@ -36,6 +35,7 @@ from core.block import (
 )
 from core.config import AttentionConfig
 from tests.reproduce.case import Case, Noise, weight_set
+from topics.dropout import sampling, script
 from ui import cost_format as cf
 
 T = tokens.TOKENS
@@ -187,12 +187,12 @@ def dropout_case(
 ) -> Case:
     ws = weights.section_3_5()
     w = masking.causal_weights(X, ws)
-    stats = dropout.dropout_stats(w, dropout.keep_masks(seed, draws, len(T), p, generator), p, scale)
+    stats = sampling.dropout_stats(w, sampling.keep_masks(seed, draws, len(T), p, generator), p, scale)
     first = "One draw after dropout" + (" (the first)" if generator == "numpy" else "")
     return Case(
         "dropout",
         {"p": p, "scale": scale, "seed": seed, "draws": draws, "generator": generator},
-        reproduce.dropout(T, X, ws, p, scale, seed, draws, generator),
+        script.dropout(T, X, ws, p, scale, seed, draws, generator),
         {
             "Causal weights, before dropout": w,
             first: stats.first,

@@ -3,12 +3,12 @@
 import pandas as pd
 import streamlit as st
 
-from core import attention, book, dropout, masking, reproduce, tokens, weights
+from core import attention, book, masking, tokens, weights
 from core.sentence import weights_for
+from topics.dropout import checks as dchecks
+from topics.dropout import figures as dfig
+from topics.dropout import sampling, script, study
 from ui import checks, controls, figures
-from ui import dropout_checks as dchecks
-from ui import dropout_figures as dfig
-from ui import dropout_study as study
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
@@ -28,7 +28,7 @@ def _resample() -> None:
     st.session_state["drop_seed"] = (st.session_state.get("drop_seed", 123) + 1) % (SEED_MAX + 1)
 
 
-p = controls.slider("Dropout rate p", 0.0, 0.9, dropout.BOOK_P, key="p", step=0.05, format="%.2f")
+p = controls.slider("Dropout rate p", 0.0, 0.9, sampling.BOOK_P, key="p", step=0.05, format="%.2f")
 scale = controls.toggle("Scale survivors by 1/(1 − p)", True, key="scaling", help="What nn.Dropout does.")
 generator = controls.radio(
     "Random numbers",
@@ -148,12 +148,13 @@ st.latex(
 )
 st.markdown(
     f"At $p = {p:g}$ each weight is zeroed with probability {p:g} and each survivor is multiplied by "
-    f"$1/(1 - p) = {dchecks.worked_factor(p)}$ (the post's worked case is $p = {dropout.BOOK_P:g}$: "
+    f"$1/(1 - p) = {dchecks.worked_factor(p)}$ (the post's worked case is $p = {sampling.BOOK_P:g}$: "
     f"{book.FIGURE_04['worked_factor']}). A weight then averages "
-    f"$(1 - p) \\cdot {dropout.scale_factor(p):.4g}\\,\\alpha = \\alpha$: that is the reason for the factor. "
+    f"$(1 - p) \\cdot {sampling.scale_factor(p):.4g}\\,\\alpha = \\alpha$: that is the reason for "
+    "the factor. "
     "This is *inverted* dropout: frameworks scale up at training time so inference is a plain forward "
     "pass (the original paper scaled down at test time instead). Switch scaling off and the running mean "
-    f"settles at $1 - p = {1 - p:g}$ instead. The book's demo rate is {dropout.BOOK_P:g}; a real GPT run "
+    f"settles at $1 - p = {1 - p:g}$ instead. The book's demo rate is {sampling.BOOK_P:g}; a real GPT run "
     f"uses {book.FIGURE_04['gpt_rates']}, where row 1 still dies on one step in ten or five."
 )
 st.code(
@@ -162,22 +163,22 @@ st.code(
 )
 
 reproduce_ui.expander(
-    "dropout", lambda: reproduce.dropout(T, sentence.embeddings, ws, p, scale, seed, draws, generator)
+    "dropout", lambda: script.dropout(T, sentence.embeddings, ws, p, scale, seed, draws, generator)
 )
 
 # The checks run at the book's settings (its sentence, p = 0.5) on the current seed and generator.
 bx = tokens.inputs()
-book_run = dropout.book_dropout_run(bx, weights.section_3_5())
+book_run = sampling.book_dropout_run(bx, weights.section_3_5())
 bw = masking.causal_weights(bx, weights.section_3_5())
-on = study.study(dropout.BOOK_P, True, seed, dchecks.CHECK_DRAWS, generator, bx)
-off = study.study(dropout.BOOK_P, False, seed, dchecks.CHECK_DRAWS, generator, bx)
+on = study.study(sampling.BOOK_P, True, seed, dchecks.CHECK_DRAWS, generator, bx)
+off = study.study(sampling.BOOK_P, False, seed, dchecks.CHECK_DRAWS, generator, bx)
 checks.expander(
     dchecks.book_checks(bw, book_run, on, off),
     note=checks_note(
         sentence,
         "Quoted: PyTorch's printout of the book's section 3.5 code (run here) and the post's figure 04. "
         "Live: the book's run is recomputed with the torch-compatible generator; the statistical rows use "
-        f"p = {dropout.BOOK_P:g} and the current seed and generator, and pass within 4 standard errors of "
+        f"p = {sampling.BOOK_P:g} and the current seed and generator, and pass within 4 standard errors of "
         "p, p² and 1 or 1 − p (the post's own draws are one sample of the same distribution).",
     ),
 )

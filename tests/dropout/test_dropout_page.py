@@ -1,14 +1,15 @@
 """The Dropout page (figure 04): default numbers, every control, the resample button, hostile URLs.
 
-Statistical readouts are checked against ``core.dropout.sampling_band`` (4 standard errors of
+Statistical readouts are checked against ``topics.dropout.sampling.sampling_band`` (4 standard errors of
 the exact per-draw standard deviation), never against a typed-in live value.
 """
 
 import numpy as np
 import pytest
 
-from core import book, dropout, masking, tokens, weights
+from core import book, masking, tokens, weights
 from tests.app.conftest import assert_clean, metrics, open_page, widget
+from topics.dropout import sampling
 
 PAGE = "topics/dropout/page.py"
 W = masking.causal_weights(tokens.inputs(), weights.section_3_5())
@@ -32,8 +33,8 @@ def _checks(at):
 
 def _assert_mean_row_sum(at, p: float, scale: bool, draws: int) -> None:
     value = float(metrics(at)[MEAN.format(draws)])
-    std = dropout.mean_row_sum_std(W, p, scale)
-    lo, hi = dropout.sampling_band(dropout.mean_row_sum_expectation(p, scale), std, draws)
+    std = sampling.mean_row_sum_std(W, p, scale)
+    lo, hi = sampling.sampling_band(sampling.mean_row_sum_expectation(p, scale), std, draws)
     assert lo - 5e-5 <= value <= hi + 5e-5, (value, lo, hi)  # 5e-5: the readout's rounding
 
 
@@ -45,9 +46,9 @@ def test_default_view_shows_figure_04(default):
     m = metrics(at)
     assert m["Expected mean row sum"] == "1.0000"  # SPEC: ≈1.0 with scaling
     _assert_mean_row_sum(at, 0.5, True, 10_000)
-    rates, sd = _zero_rates(at), dropout.zero_row_std(0.5, 6)
+    rates, sd = _zero_rates(at), sampling.zero_row_std(0.5, 6)
     for i, theory in ((0, 0.5), (1, 0.25)):  # SPEC: row 1 ≈50%, row 2 ≈25%
-        lo, hi = dropout.sampling_band(theory, sd[i], 10_000)
+        lo, hi = sampling.sampling_band(theory, sd[i], 10_000)
         assert lo - 5e-4 <= rates[i] <= hi + 5e-4
     assert list(at.dataframe[0].value["theory pᶦ"].iloc[:2]) == ["50.00%", "25.00%"]
     assert len(at.get("plotly_chart")) == 4
@@ -82,7 +83,7 @@ def test_rate_and_draws_move_the_readouts():
     assert_clean(at)
     _assert_mean_row_sum(at, 0.2, True, 1_000)
     rate = _zero_rates(at)[0]
-    lo, hi = dropout.sampling_band(0.2, dropout.zero_row_std(0.2, 6)[0], 1_000)
+    lo, hi = sampling.sampling_band(0.2, sampling.zero_row_std(0.2, 6)[0], 1_000)
     assert lo - 5e-4 <= rate <= hi + 5e-4
     assert at.dataframe[0].value["theory pᶦ"].iloc[0] == "20.00%"
 

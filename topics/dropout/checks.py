@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import book, dropout
+from core import book
+from topics.dropout import sampling
+from topics.dropout.study import CHECK_DRAWS_MEAN
 from ui import checks
 from ui import format as fmt
-from ui.dropout_study import CHECK_DRAWS_MEAN
 
 CHECK_DRAWS = 20_000  # the post's zero-row figure; its mean row sums are read after 10,000
 SUM_DRAWS = CHECK_DRAWS_MEAN  # the running mean the study records for the checks
@@ -21,16 +22,16 @@ SUM_DRAWS = CHECK_DRAWS_MEAN  # the running mean the study records for the check
 
 def worked_factor(p: float) -> str:
     """``1/(1 − p)`` worked as the post writes it at p = 0.5: ``1/0.5 = 2``."""
-    return f"1/{1 - p:g} = {dropout.scale_factor(p):.4g}"
+    return f"1/{1 - p:g} = {sampling.scale_factor(p):.4g}"
 
 
 def book_checks(
-    weights: np.ndarray, book_run: np.ndarray, on: dropout.DropoutStats, off: dropout.DropoutStats
+    weights: np.ndarray, book_run: np.ndarray, on: sampling.DropoutStats, off: sampling.DropoutStats
 ) -> list[checks.Check]:
     """The rows of the expander; ``on`` and ``off`` are CHECK_DRAWS draws at p = 0.5, scaling on and off."""
-    q, post, p = book.FIGURE_04, checks.POST, dropout.BOOK_P
+    q, post, p = book.FIGURE_04, checks.POST, sampling.BOOK_P
     n = len(weights)
-    rate_sd = dropout.zero_row_std(p, n)
+    rate_sd = sampling.zero_row_std(p, n)
     return [
         *(
             checks.exact(
@@ -52,7 +53,7 @@ def book_checks(
                 f"Row {i + 1} is the zero vector, p = {p:g}, {CHECK_DRAWS:,} draws",
                 q[key],
                 on.zero_rate[i],
-                *dropout.sampling_band(on.zero_theory[i], rate_sd[i], CHECK_DRAWS),
+                *sampling.sampling_band(on.zero_theory[i], rate_sd[i], CHECK_DRAWS),
                 live=fmt.percent(on.zero_rate[i]),
                 source=post,
                 note=f"theory pⁱ = {fmt.percent(on.zero_theory[i])}",
@@ -64,7 +65,7 @@ def book_checks(
                 f"Mean row sum, {SUM_DRAWS:,} draws, scaling {label}",
                 q[key],
                 stats.mean_after(SUM_DRAWS),
-                *dropout.sampling_band(stats.expectation, stats.std, SUM_DRAWS),
+                *sampling.sampling_band(stats.expectation, stats.std, SUM_DRAWS),
                 live=fmt.num(stats.mean_after(SUM_DRAWS), 3),
                 source=post,
                 note=f"expectation {fmt.num(stats.expectation, 3)}",

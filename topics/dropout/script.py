@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from core.dropout import MAX_DRAWS
 from core.reproduce import weights as rw
 from core.reproduce.source import (
     TORCH,
@@ -29,6 +28,7 @@ from core.reproduce.source import (
     tensor_literal,
 )
 from core.weights import WeightSet
+from topics.dropout.sampling import MAX_DRAWS
 
 GENERATORS = ("numpy", "torch")
 
