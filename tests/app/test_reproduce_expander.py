@@ -22,10 +22,8 @@ from tests import hostile
 from tests.app.conftest import APP, assert_clean
 from tests.reproduce.run import run_code
 from topics import PAGES
-from topics.dropout import script as dropout_script
 
 T, X = tokens.TOKENS, tokens.inputs()
-S34, S35 = weights.section_3_4(), weights.section_3_5()
 KEYS = {  # page script -> the expander's key, and its label
     "topics/recap/page.py": ("reproduce_recap", "Reproduce in PyTorch"),
     "topics/three_matrices/page.py": ("reproduce_three_matrices", "Reproduce in PyTorch"),
@@ -74,9 +72,6 @@ DEFAULTS = {
     "topics/scaling/page.py": lambda: reproduce.divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
     "topics/masking/page.py": lambda: reproduce.masking(
         T, X, weights.section_3_5(), 4, "-inf", np.array([1.0, 2.0, 3.0, 0.0, 0.0])
-    ),
-    "topics/dropout/page.py": lambda: dropout_script.dropout(
-        T, X, weights.section_3_5(), 0.5, True, 123, 10_000, "numpy"
     ),
     "topics/multihead/page.py": lambda: reproduce.multihead(T, X, "split", AttentionConfig(), 123),
     "topics/cost/page.py": lambda: reproduce.what_n_squared_costs(
@@ -137,14 +132,6 @@ def test_a_multihead_view_without_tensors_says_why_there_is_no_script(query, say
     assert script_shown(at) is None
     (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
     assert any(says in i.value for i in box.info), [i.value for i in box.info]
-
-
-def test_the_dropout_page_offers_the_books_torch_code_for_pytorch_random_numbers():
-    at = open_with_script("topics/dropout/page.py", {"generator": "PyTorch"})
-    assert_clean(at)
-    code = script_shown(at)
-    assert code == dropout_script.dropout(T, X, S35, 0.5, True, 123, 10_000, "torch").code.rstrip("\n")
-    assert code.startswith("import torch") and "torch.nn.Dropout(p)" in code
 
 
 EXAMPLES = 8  # per page; every example is a fresh session with the expander open

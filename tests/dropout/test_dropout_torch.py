@@ -4,6 +4,8 @@ The float32 weights run through ``core.torchmath`` under the kernel profile cali
 host (tests/core/conftest.py). Skipped where torch cannot be imported.
 """
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -16,7 +18,7 @@ torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.usefixtures("host_profile")
 
 
-def _book_causal_weights(seed: int = 789) -> "torch.Tensor":
+def _book_causal_weights(seed: int = 789) -> Any:  # a torch.Tensor
     """Book section 3.5.1, verbatim in spirit: sa_v2's queries and keys, masked_fill -inf, / √d_k."""
     torch.manual_seed(seed)
     w_query, w_key = torch.nn.Linear(3, 2, bias=False), torch.nn.Linear(3, 2, bias=False)

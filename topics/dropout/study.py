@@ -4,8 +4,10 @@ A cached function defined in a page script is redefined on every run, and each c
 holds on to that run's whole script namespace; after eight Resample clicks nine namespaces were
 alive and ``gc.collect()`` freed none. Defined once here, the function holds only this module.
 
-The cache keeps :class:`topics.dropout.sampling.DropoutStats`: summaries of a few kilobytes, with the running
-mean at the draw counts the chart and the checks read, never the draws.
+The cache keeps :class:`topics.dropout.sampling.DropoutStats`: summaries of a few kilobytes, with
+the running mean at the draw counts the chart and the checks read, never the draws. The page hands
+:func:`study` to :func:`topics.dropout.view.build`, whose default is the plain
+:func:`topics.dropout.view.monte_carlo` this caches.
 """
 
 from __future__ import annotations
@@ -13,37 +15,28 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from core import masking, tokens, weights
-from core.sentence import weights_for
-from topics.dropout import sampling
-from topics.dropout.figures import MAX_POINTS
+from core import tokens
+from topics.dropout import view
+from topics.dropout.sampling import DropoutStats, Generator
 from ui import cache
 from ui.cache import KB
 
-CHECK_DRAWS_MEAN = 10_000  # the checks read the running mean after this many draws (the post's)
+
+def _worst() -> list[tuple[object, ...]]:
+    """The largest entries: the most draws, on the book's six tokens and on the longest sentence."""
+    xs = (tokens.inputs(), cache.largest_sentence()[1])
+    return [(0.9, False, view.SEED_MAX, view.draw_choices(len(x))[-1], "numpy", x) for x in xs]
 
 
 # Summaries at ~600 draw counts, whatever the number of draws; a 32-token sentence's first draw
 # and rates are the largest part (7.9 KB for the book's six tokens, 14.5 KB at 32 tokens).
-@cache.data(
-    entry_bytes=32 * KB,
-    entries=128,
-    worst=lambda: [
-        (0.9, False, 2**31 - 1, draws, "numpy", x)
-        for draws, x in ((100_000, tokens.inputs()), (2_000, cache.largest_sentence()[1]))
-    ],
-)
-def run(p: float, scale: bool, seed: int, draws: int, generator: str, x: np.ndarray) -> sampling.DropoutStats:
-    """Dropout on the section 3.5 causal weights of inputs ``x`` (the sentence's embeddings; the
-    weights redrawn at its width), ``draws`` times from ``seed``, summarised."""
-    w = masking.causal_weights(x, weights_for(weights.section_3_5(), x.shape[1]))
-    record = sampling.log_spaced_counts(draws, MAX_POINTS, always=(CHECK_DRAWS_MEAN,))
-    return sampling.dropout_study(w, seed, draws, p, scale, generator, record)
+@cache.data(entry_bytes=32 * KB, entries=128, worst=_worst)
+def run(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray) -> DropoutStats:
+    """:func:`topics.dropout.view.monte_carlo`, cached."""
+    return view.monte_carlo(p, scale, seed, draws, generator, x)
 
 
-def study(
-    p: float, scale: bool, seed: int, draws: int, generator: str, x: np.ndarray
-) -> sampling.DropoutStats:
+def study(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray) -> DropoutStats:
     """:func:`run` under a spinner naming the work (Streamlit shows it only after half a second)."""
     name = "PyTorch's" if generator == "torch" else "NumPy's"
     with st.spinner(f"Drawing {draws:,} dropout masks from {name} generator, seed {seed}…"):
