@@ -24,7 +24,6 @@ from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
-from topics.dropout import script as dropout_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
@@ -43,8 +42,6 @@ def _defaults() -> list[P.Case]:
         P.recap(),
         P.three_matrices(),
         P.masking_case(),
-        P.dropout_case(),
-        P.dropout_case(generator="torch"),
         P.multihead(),
         P.gpt2_small(),
         P.what_comes_next(),
@@ -61,8 +58,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
             P.recap_random(rng),
             P.three_matrices_random(rng),
             P.masking_random(rng),
-            P.dropout_random(rng, "torch"),
-            P.dropout_random(rng, "numpy"),
             P.multihead_random(rng),
             P.what_comes_next_random(rng),
             P.scaling_random(rng),
@@ -146,12 +141,12 @@ def test_one_script_through_ruffs_stdin_as_the_issue_runs_it():
 
 
 def test_numpy_and_python_scripts_print_the_pages_numbers_bit_for_bit():
-    """The Monte Carlo page's NumPy script, the dropout page's NumPy-generator script and the cost
-    page's integer script: the default view and three random legal settings each, run for real."""
+    """The Monte Carlo page's NumPy script and the cost page's integer script: the default view and
+    three random legal settings each, run for real (the Dropout page's: tests/dropout)."""
     rng = random.Random(SEED)
-    cases = [P.scaling_case(), P.dropout_case(), P.cost_case()]
+    cases = [P.scaling_case(), P.cost_case()]
     for _ in range(3):
-        cases += [P.scaling_random(rng), P.dropout_random(rng, "numpy"), P.cost_random(rng)]
+        cases += [P.scaling_random(rng), P.cost_random(rng)]
     found = [p for case, result in zip(cases, run(cases), strict=True) for p in problems(case, result)]
     assert not found, "\n".join(found[:20])
 
@@ -240,7 +235,6 @@ def test_file_names_are_safe_whatever_the_settings():
         (lambda: reproduce.three_matrices(T, X, weights.section_3_4(), "four"), "mode"),
         (lambda: reproduce.three_matrices(T[:5], X, weights.section_3_4(), "three"), "label"),
         (lambda: reproduce.masking(T, X, weights.section_3_5(), 5, "-inf", P.LOGITS), "stage"),
-        (lambda: dropout_script.dropout(T, X, weights.section_3_5(), 1.0, True, 1, 10, "torch"), "p must"),
         (
             lambda: reproduce.learning(
                 T, X, weights.section_3_4(), "previous", 0, "three", "adam", 0.1, 100, 200

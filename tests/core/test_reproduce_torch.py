@@ -20,7 +20,6 @@ import sys
 import numpy as np
 import pytest
 
-from core import book
 from tests.reproduce import pages as P
 from tests.reproduce import printed
 from tests.reproduce.run import excess, problems, run
@@ -34,7 +33,6 @@ DEFAULTS = {
     "recap": P.recap,
     "three-matrices": P.three_matrices,
     "masking": P.masking_case,
-    "dropout (PyTorch random numbers)": lambda: P.dropout_case(generator="torch"),
     "multi-head": P.multihead,
     "multi-head GPT-2 small preset": P.gpt2_small,
     "what-comes-next": P.what_comes_next,
@@ -50,7 +48,6 @@ RANDOMS = {
     "recap": P.recap_random,
     "three-matrices": P.three_matrices_random,
     "masking": P.masking_random,
-    "dropout": lambda rng: P.dropout_random(rng, "torch"),
     "multi-head": P.multihead_random,
     "what-comes-next": P.what_comes_next_random,
 }
@@ -72,16 +69,6 @@ def test_the_script_prints_the_pages_numbers(batch, name):
     case, result = batch[name]
     found = problems(case, result)
     assert not found, "\n".join(found[:20])
-
-
-def test_the_book_run_prints_the_books_tensor():
-    """Dropout at the book's settings (PyTorch random numbers, seed 123, p = 0.5): the first draw is
-    the tensor section 3.5.2 prints, digit for digit."""
-    case = P.dropout_case(0.5, True, 123, 10_000, "torch")
-    (result,) = run([case])
-    assert not problems(case, result)
-    rows = printed.parse(result["stdout"])["One draw after dropout"].numbers
-    assert ["[" + ", ".join(row) + "]" for row in rows] == list(book.FIGURE_04["book_dropped"])
 
 
 def test_a_script_runs_alone_in_a_fresh_isolated_python(tmp_path):

@@ -240,16 +240,6 @@ def summarise(
     )
 
 
-def dropout_stats(weights: np.ndarray, keep: np.ndarray, p: float, scale: bool = True) -> DropoutStats:
-    """:func:`summarise` for masks held in one array ``[draws, n, n]``, every running mean kept
-    (read in chunks all the same, so no float64 copy of every draw is made)."""
-    keep = np.asarray(keep, dtype=bool)
-    if keep.ndim != 3 or keep.shape[1:] != np.shape(weights):
-        raise ValueError(f"keep must be [draws, n, n] matching weights {np.shape(weights)}, got {keep.shape}")
-    chunks = (keep[i : i + CHUNK_DRAWS] for i in range(0, len(keep), CHUNK_DRAWS))
-    return summarise(weights, chunks, p, scale)
-
-
 def dropout_study(
     weights: np.ndarray,
     seed: int,
