@@ -9,6 +9,10 @@ factor, the focus row, the checks. Statistical readouts are held to ``sampling.s
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -197,3 +201,13 @@ def test_the_page_and_the_tests_share_one_path():
     ]
     plain = view.build(Settings(seed=9, draws=1_000))
     assert v.mean_row_sum == plain.mean_row_sum
+
+
+def test_the_view_and_the_script_builder_import_neither_torch_nor_streamlit():
+    """Torch is an optional oracle and Streamlit the page's: the view and the script need neither."""
+    code = (
+        "import sys, topics.dropout.view, topics.dropout.script; "
+        "sys.exit(bool({'torch', 'streamlit', 'plotly'} & set(sys.modules)))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    assert subprocess.run([sys.executable, "-c", code], cwd=root, check=False).returncode == 0
