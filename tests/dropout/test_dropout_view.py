@@ -172,6 +172,10 @@ def test_a_readers_sentence_gets_its_own_weights_and_fits_its_draws():
     assert all(c.ok for c in checks.book_checks(v.checks))
 
 
+def test_resample_steps_the_seed_and_wraps():
+    assert view.next_seed(123) == 124 and view.next_seed(view.SEED_MAX) == 0
+
+
 def test_long_sentences_get_fewer_draws():
     assert view.draw_choices(6) == view.DRAWS and view.default_draws(6) == 10_000
     assert view.draw_choices(9)[-1] == 20_000

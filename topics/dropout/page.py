@@ -19,8 +19,7 @@ GENERATORS = {"numpy": "NumPy", "torch": "PyTorch"}  # the URL holds these label
 
 def _resample() -> None:
     # A click cannot live in the URL, so Resample bumps the bound seed: the new view is a link too.
-    seed = st.session_state.get("drop_seed", view.DEFAULT_SEED)
-    st.session_state["drop_seed"] = (seed + 1) % (view.SEED_MAX + 1)
+    st.session_state["drop_seed"] = view.next_seed(st.session_state.get("drop_seed", view.DEFAULT_SEED))
 
 
 p = controls.slider("Dropout rate p", 0.0, 0.9, view.BOOK_P, key="p", step=0.05, format="%.2f")

@@ -46,6 +46,11 @@ def default_draws(n: int) -> int:
     return min(DEFAULT_DRAWS, draw_choices(n)[-1])
 
 
+def next_seed(seed: int) -> int:
+    """What Resample sets: the next seed, wrapping to 0 after :data:`SEED_MAX`."""
+    return (int(seed) + 1) % (SEED_MAX + 1)
+
+
 def monte_carlo(
     p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray
 ) -> DropoutStats:
