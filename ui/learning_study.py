@@ -1,7 +1,7 @@
 """Learning to attend's training runs, cached here in a module rather than in the page script.
 
 A cached function defined in a page script is redefined on every run, and each cache miss then
-holds on to that run's whole script namespace (see :mod:`ui.dropout_study`).
+holds on to that run's whole script namespace (see :mod:`topics.dropout.study`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,6 @@ Nothing here imports torch: a script is only text until the reader (or the oracl
 """
 
 from core.reproduce.cost import what_n_squared_costs
-from core.reproduce.dropout import dropout
 from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
 from core.reproduce.multihead import multihead
 from core.reproduce.next import what_comes_next
@@ -28,7 +27,6 @@ __all__ = [
     "divide_by_sqrt_dk",
     "drift",
     "drift_note",
-    "dropout",
     "learning",
     "multihead",
     "nudged",

@@ -23,7 +23,6 @@ from tests.reproduce.run import run_code
 from topics import PAGES
 
 T, X = tokens.TOKENS, tokens.inputs()
-S34, S35 = weights.section_3_4(), weights.section_3_5()
 KEYS = {  # page script -> the expander's key, and its label
     "topics/recap/page.py": ("reproduce_recap", "Reproduce in PyTorch"),
     "topics/three_matrices/page.py": ("reproduce_three_matrices", "Reproduce in PyTorch"),
@@ -67,9 +66,6 @@ def test_the_expander_is_on_every_page_with_the_books_tensors_and_lazy():
 DEFAULTS = {
     "topics/recap/page.py": lambda: reproduce.recap(T, X, 1, 2),
     "topics/scaling/page.py": lambda: reproduce.divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
-    "topics/dropout/page.py": lambda: reproduce.dropout(
-        T, X, weights.section_3_5(), 0.5, True, 123, 10_000, "numpy"
-    ),
     "topics/multihead/page.py": lambda: reproduce.multihead(T, X, "split", AttentionConfig(), 123),
     "topics/cost/page.py": lambda: reproduce.what_n_squared_costs(
         cost.GPT_4_1_WINDOW, 2, cost.GPUS[0], 1, 1, 100, 768, 64
@@ -129,14 +125,6 @@ def test_a_multihead_view_without_tensors_says_why_there_is_no_script(query, say
     assert script_shown(at) is None
     (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
     assert any(says in i.value for i in box.info), [i.value for i in box.info]
-
-
-def test_the_dropout_page_offers_the_books_torch_code_for_pytorch_random_numbers():
-    at = open_with_script("topics/dropout/page.py", {"generator": "PyTorch"})
-    assert_clean(at)
-    code = script_shown(at)
-    assert code == reproduce.dropout(T, X, S35, 0.5, True, 123, 10_000, "torch").code.rstrip("\n")
-    assert code.startswith("import torch") and "torch.nn.Dropout(p)" in code
 
 
 EXAMPLES = 8  # per page; every example is a fresh session with the expander open

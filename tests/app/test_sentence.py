@@ -124,16 +124,6 @@ def test_the_learning_token_and_targets_adapt_to_the_sentence():
     assert "the and the² have the same embedding" in text
 
 
-def test_dropout_tables_and_draws_fit_the_sentence():
-    words = " ".join(f"w{i}" for i in range(32))
-    at = open_page("topics/dropout/page.py", {"text": words})
-    assert_clean(at)
-    table = at.dataframe[0].value
-    assert len(table) == 32 and table.index[-1] == "32: w31"
-    assert widget(at, "drop_draws").value == 2_000  # 10,000 draws of 32 × 32 would not fit
-    assert metrics(at)["Zero rows in this draw"].endswith("of 32")
-
-
 def test_multihead_runs_the_sentence_batch():
     at = open_page("topics/multihead/page.py", {"text": CAT})
     assert_clean(at)

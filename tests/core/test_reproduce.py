@@ -40,8 +40,6 @@ ALLOWED = {"torch": {"torch"}, "numpy": {"numpy"}, "python": {"fractions"}}
 def _defaults() -> list[P.Case]:
     return [
         P.recap(),
-        P.dropout_case(),
-        P.dropout_case(generator="torch"),
         P.multihead(),
         P.gpt2_small(),
         P.what_comes_next(),
@@ -56,8 +54,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
     for _ in range(per_page):
         cases += [
             P.recap_random(rng),
-            P.dropout_random(rng, "torch"),
-            P.dropout_random(rng, "numpy"),
             P.multihead_random(rng),
             P.what_comes_next_random(rng),
             P.scaling_random(rng),
@@ -125,12 +121,12 @@ def test_the_scripts_pass_ruff_check_and_ruff_format(every_script, tmp_path):
 
 
 def test_numpy_and_python_scripts_print_the_pages_numbers_bit_for_bit():
-    """The Monte Carlo page's NumPy script, the dropout page's NumPy-generator script and the cost
-    page's integer script: the default view and three random legal settings each, run for real."""
+    """The Monte Carlo page's NumPy script and the cost page's integer script: the default view and
+    three random legal settings each, run for real (the Dropout page's: tests/dropout)."""
     rng = random.Random(SEED)
-    cases = [P.scaling_case(), P.dropout_case(), P.cost_case()]
+    cases = [P.scaling_case(), P.cost_case()]
     for _ in range(3):
-        cases += [P.scaling_random(rng), P.dropout_random(rng, "numpy"), P.cost_random(rng)]
+        cases += [P.scaling_random(rng), P.cost_random(rng)]
     found = [p for case, result in zip(cases, run(cases), strict=True) for p in problems(case, result)]
     assert not found, "\n".join(found[:20])
 
@@ -203,7 +199,6 @@ def test_file_names_are_safe_whatever_the_settings():
     [
         (lambda: reproduce.multihead(T, X, "split", AttentionConfig(d_out=3, num_heads=2), 123), "divisible"),
         (lambda: reproduce.multihead(T, X, "wrapper", AttentionConfig(), 1, stand_in_seed=0), "torch.rand"),
-        (lambda: reproduce.dropout(T, X, weights.section_3_5(), 1.0, True, 1, 10, "torch"), "p must"),
         (
             lambda: reproduce.learning(
                 T, X, weights.section_3_4(), "previous", 0, "three", "adam", 0.1, 100, 200

@@ -20,7 +20,6 @@ import sys
 import numpy as np
 import pytest
 
-from core import book
 from tests.reproduce import pages as P
 from tests.reproduce import printed
 from tests.reproduce.case import reader_sentence
@@ -33,7 +32,6 @@ RANDOM = 3  # random legal settings per page, beside its default view
 
 DEFAULTS = {
     "recap": P.recap,
-    "dropout (PyTorch random numbers)": lambda: P.dropout_case(generator="torch"),
     "multi-head": P.multihead,
     "multi-head GPT-2 small preset": P.gpt2_small,
     "what-comes-next": P.what_comes_next,
@@ -41,7 +39,6 @@ DEFAULTS = {
 }
 RANDOMS = {
     "recap": P.recap_random,
-    "dropout": lambda rng: P.dropout_random(rng, "torch"),
     "multi-head": P.multihead_random,
     "what-comes-next": P.what_comes_next_random,
 }
@@ -63,16 +60,6 @@ def test_the_script_prints_the_pages_numbers(batch, name):
     case, result = batch[name]
     found = problems(case, result)
     assert not found, "\n".join(found[:20])
-
-
-def test_the_book_run_prints_the_books_tensor():
-    """Dropout at the book's settings (PyTorch random numbers, seed 123, p = 0.5): the first draw is
-    the tensor section 3.5.2 prints, digit for digit."""
-    case = P.dropout_case(0.5, True, 123, 10_000, "torch")
-    (result,) = run([case])
-    assert not problems(case, result)
-    rows = printed.parse(result["stdout"])["One draw after dropout"].numbers
-    assert ["[" + ", ".join(row) + "]" for row in rows] == list(book.FIGURE_04["book_dropped"])
 
 
 def test_a_script_runs_alone_in_a_fresh_isolated_python(tmp_path):

@@ -16,10 +16,8 @@ import numpy as np
 from core import (
     attention,
     cost,
-    dropout,
     equivariance,
     learning,
-    masking,
     reproduce,
     scaling,
     tokens,
@@ -71,47 +69,6 @@ def recap(query: int = 1, key: int = 2, labels: tuple[str, ...] = T, x: np.ndarr
 
 def recap_random(rng: random.Random) -> Case:
     return recap(rng.randrange(6), rng.randrange(6))
-
-
-# --- dropout -------------------------------------------------------------------------------
-
-DROPOUT_DRAWS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
-
-
-def dropout_case(
-    p: float = 0.5, scale: bool = True, seed: int = 123, draws: int = 10_000, generator: str = "numpy"
-) -> Case:
-    ws = weights.section_3_5()
-    w = masking.causal_weights(X, ws)
-    stats = dropout.dropout_stats(w, dropout.keep_masks(seed, draws, len(T), p, generator), p, scale)
-    first = "One draw after dropout" + (" (the first)" if generator == "numpy" else "")
-    return Case(
-        "dropout",
-        {"p": p, "scale": scale, "seed": seed, "draws": draws, "generator": generator},
-        reproduce.dropout(T, X, ws, p, scale, seed, draws, generator),
-        {
-            "Causal weights, before dropout": w,
-            first: stats.first,
-            "Its row sums": stats.first.sum(axis=1),
-            "Zero rows in this draw": int((~stats.first.any(axis=1)).sum()),
-            f"Mean row sum over {draws:,} draws": stats.running_mean[-1],
-            "Expected mean row sum": stats.expectation,
-            "Each row's mean sum": stats.row_sum_mean,
-            "Share of draws where row i is the zero vector": stats.zero_rate,
-            "Theory p**i": stats.zero_theory,
-        },
-    )
-
-
-def _p(rng: random.Random) -> float:
-    # The slider's values: Streamlit steps a float slider by repeated addition of 0.05.
-    return [round(0.05 * i, 2) for i in range(19)][rng.randrange(19)]
-
-
-def dropout_random(rng: random.Random, generator: str) -> Case:
-    return dropout_case(
-        _p(rng), rng.random() < 0.5, rng.randrange(2**31), rng.choice(DROPOUT_DRAWS), generator
-    )
 
 
 # --- multi-head ----------------------------------------------------------------------------

@@ -1,20 +1,24 @@
-"""Dropout on the causal weights (figure 04): the book's run, the SPEC numbers, the statistics.
+"""The math of the Dropout page (``topics.dropout.sampling``): masks, statistics and their bands.
 
-Statistical tests use fixed seeds and a tolerance of 4 standard errors from
-``core.dropout.sampling_band``: the standard deviation of one draw's statistic is derived exactly
-(Bernoulli variances, see ``mean_row_sum_std`` and ``zero_row_std``) and divided by √draws. A
-correct implementation leaves the band on about 6 seeds in 100,000, so with fixed seeds a
-failure means a bug, and a bias of a few standard errors (a wrong scale factor, an off-by-one
-row) is caught.
+The numbers the page shows are tested on its view (``test_dropout_view.py``); these tests hold the
+pieces underneath for any rate, seed and generator. Statistical tests use fixed seeds and a
+tolerance of 4 standard errors from ``sampling_band``: the standard deviation of one draw's
+statistic is derived exactly (Bernoulli variances, see ``mean_row_sum_std`` and ``zero_row_std``)
+and divided by √draws. A correct implementation leaves the band on about 6 seeds in 100,000, so
+with fixed seeds a failure means a bug, and a bias of a few standard errors (a wrong scale factor,
+an off-by-one row) is caught.
 """
+
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import book, dropout, masking, tokens, torchmath, weights
+from core import book, masking, tokens, torchmath, weights
 from core.torchgen import TorchGenerator
+from topics.dropout import sampling
 from ui import format as fmt
 
 X = tokens.inputs()
@@ -23,19 +27,8 @@ N = len(X)
 
 
 def _stats(p, scale, seed, draws, generator="numpy"):
-    return dropout.dropout_stats(W, dropout.keep_masks(seed, draws, N, p, generator), p, scale)
-
-
-# --- the book's numbers, as PyTorch prints them -------------------------------------------------
-
-
-def test_causal_weights_print_like_the_book():
-    for row, quoted in zip(W, book.FIGURE_04["book_attn_weights"], strict=True):
-        assert fmt.vec(row) == quoted
-    # SPEC figure 03 rows 1-3, the same matrix
-    assert fmt.num(W[0, 0]) == "1.0000"
-    assert fmt.vec(W[1, :2]) == "[0.5517, 0.4483]"
-    assert fmt.vec(W[2, :3]) == "[0.3800, 0.3097, 0.3103]"
+    """The page's path: masks drawn and summarised chunk by chunk, every running mean kept."""
+    return sampling.dropout_study(W, seed, draws, p, scale, generator)
 
 
 def test_causal_weights_are_causal_rows_of_a_softmax():
@@ -47,10 +40,10 @@ def test_causal_weights_are_causal_rows_of_a_softmax():
 
 @pytest.mark.parametrize("profile", torchmath.PROFILES)
 def test_the_books_dropout_run_to_the_last_digit(profile):
-    """The page shows this run (float32, through core.torchmath): it prints the book's digits
+    """The checks show this run (float32, through core.torchmath): it prints the book's digits
     under every kernel profile, so the page does not depend on which one the app uses."""
     with torchmath.use_profile(profile):
-        run = dropout.book_dropout_run(X, weights.section_3_5())
+        run = sampling.book_dropout_run(X, weights.section_3_5())
     assert run.dtype == np.float32
     for row, quoted in zip(run, book.FIGURE_04["book_dropped"], strict=True):
         assert fmt.vec(row) == quoted
@@ -58,42 +51,24 @@ def test_the_books_dropout_run_to_the_last_digit(profile):
     assert run[0, 0] == 2.0  # the first row's one weight, doubled
 
 
-def test_the_torch_stream_gives_the_books_mask_first():
-    keep = dropout.keep_masks(dropout.BOOK_DROPOUT_SEED, 3, N, 0.5, "torch")
-    dropped = dropout.apply_dropout(W, keep[0], 0.5)
-    for row, quoted in zip(dropped, book.FIGURE_04["book_dropped"], strict=True):
-        assert fmt.vec(row) == quoted
-
-
 def test_torch_masks_are_successive_dropout_calls():
     gen = TorchGenerator(7)
     calls = [gen.dropout(np.ones((N, N), np.float32), 0.3) != 0 for _ in range(5)]
-    np.testing.assert_array_equal(dropout.keep_masks(7, 5, N, 0.3, "torch"), np.stack(calls))
+    np.testing.assert_array_equal(sampling.keep_masks(7, 5, N, 0.3, "torch"), np.stack(calls))
 
 
-# --- SPEC figure 04 and the post's quotes --------------------------------------------------------
-
-
-def test_spec_row_1_dies_on_half_and_row_2_on_a_quarter_of_20000_draws():
-    stats = _stats(0.5, True, seed=2024, draws=20_000)
-    sd = dropout.zero_row_std(0.5, N)
-    for i, theory in ((0, 0.5), (1, 0.25)):  # SPEC: ≈50%, ≈25%
-        lo, hi = dropout.sampling_band(theory, sd[i], 20_000)
-        assert lo <= stats.zero_rate[i] <= hi
-    # The post's own 49.5% over 20,000 draws is a plausible sample of the same distribution.
-    lo, hi = dropout.sampling_band(0.5, sd[0], 20_000)
+def test_the_posts_quotes_are_plausible_samples():
+    """The post's 49.5% zero rows over 20,000 draws and its mean row sums 0.998 / 0.499 over
+    10,000 fall in the bands the page's checks use."""
+    lo, hi = sampling.sampling_band(0.5, sampling.zero_row_std(0.5, N)[0], 20_000)
     assert lo <= float(book.FIGURE_04["row1_zero_rate"].rstrip("%")) / 100 <= hi
-
-
-def test_spec_mean_row_sum_over_10000_draws_scaling_on_and_off():
-    on, off = _stats(0.5, True, 11, 10_000), _stats(0.5, False, 11, 10_000)
-    for stats, expected, quoted in ((on, 1.0, "mean_row_sum_scaled"), (off, 0.5, "mean_row_sum_unscaled")):
-        assert stats.expectation == expected  # SPEC: ≈1.0 / ≈0.5
-        lo, hi = dropout.sampling_band(expected, stats.std, 10_000)
-        assert lo <= stats.running_mean[-1] <= hi
-        assert lo <= float(book.FIGURE_04[quoted]) <= hi  # the post's 0.998 / 0.499
-    # Same masks: switching the factor off scales every sum by exactly 1 - p.
-    np.testing.assert_allclose(off.running_mean, 0.5 * on.running_mean, rtol=1e-15)
+    for scale, quoted in (
+        (True, book.FIGURE_04["mean_row_sum_scaled"]),
+        (False, book.FIGURE_04["mean_row_sum_unscaled"]),
+    ):
+        expectation = sampling.mean_row_sum_expectation(0.5, scale)
+        lo, hi = sampling.sampling_band(expectation, sampling.mean_row_sum_std(W, 0.5, scale), 10_000)
+        assert lo <= float(quoted) <= hi
 
 
 # --- statistics for any p ------------------------------------------------------------------------
@@ -105,7 +80,7 @@ def test_mean_row_sum_within_sampling_error(p, seed, generator):
     draws = 20_000
     for scale in (True, False):
         stats = _stats(p, scale, seed, draws, generator)
-        lo, hi = dropout.sampling_band(1.0 if scale else 1.0 - p, stats.std, draws)
+        lo, hi = sampling.sampling_band(1.0 if scale else 1.0 - p, stats.std, draws)
         assert lo <= stats.running_mean[-1] <= hi, (scale, stats.running_mean[-1], lo, hi)
         assert stats.running_mean.shape == (draws,)
 
@@ -117,34 +92,34 @@ def test_zero_row_rate_within_sampling_error_of_p_to_the_i(p, seed, generator):
     stats = _stats(p, True, seed, draws, generator)
     np.testing.assert_allclose(stats.zero_theory, p ** np.arange(1, N + 1), rtol=1e-15)
     for i, (rate, theory, sd) in enumerate(
-        zip(stats.zero_rate, stats.zero_theory, dropout.zero_row_std(p, N), strict=True)
+        zip(stats.zero_rate, stats.zero_theory, sampling.zero_row_std(p, N), strict=True)
     ):
-        lo, hi = dropout.sampling_band(theory, sd, draws)
+        lo, hi = sampling.sampling_band(theory, sd, draws)
         assert lo <= rate <= hi, (i + 1, rate, theory)
 
 
 def test_the_tolerances_are_tight_enough_to_catch_a_wrong_factor():
     # Scaling by 1/p instead of 1/(1 - p), or dropping with probability 1 - p, must fail the bands.
     stats = _stats(0.3, True, 3, 20_000)
-    lo, hi = dropout.sampling_band(1.0, stats.std, 20_000)
+    lo, hi = sampling.sampling_band(1.0, stats.std, 20_000)
     assert not lo <= stats.running_mean[-1] * (1 - 0.3) / 0.3 <= hi
     wrong = _stats(0.7, True, 3, 20_000)
-    lo, hi = dropout.sampling_band(0.3, dropout.zero_row_std(0.3, N)[0], 20_000)
+    lo, hi = sampling.sampling_band(0.3, sampling.zero_row_std(0.3, N)[0], 20_000)
     assert not lo <= wrong.zero_rate[0] <= hi
 
 
 def test_the_std_formula_matches_the_spread_of_the_draws():
     # The sample std of 50,000 near-normal draws has a relative standard error of about
     # 1/sqrt(2 * 50,000) = 0.3%; 3% is ten of those.
-    keep = dropout.keep_masks(99, 50_000, N, 0.4)
-    per_draw = dropout.apply_dropout(W, keep, 0.4).sum(axis=-1).mean(axis=-1)
-    assert per_draw.std() == pytest.approx(dropout.mean_row_sum_std(W, 0.4), rel=0.03)
+    keep = sampling.keep_masks(99, 50_000, N, 0.4)
+    per_draw = sampling.apply_dropout(W, keep, 0.4).sum(axis=-1).mean(axis=-1)
+    assert per_draw.std() == pytest.approx(sampling.mean_row_sum_std(W, 0.4), rel=0.03)
 
 
 def test_first_draw_and_row_sum_means_are_consistent():
-    keep = dropout.keep_masks(5, 1_000, N, 0.5)
-    stats = dropout.dropout_stats(W, keep, 0.5)
-    np.testing.assert_array_equal(stats.first, dropout.apply_dropout(W, keep[0], 0.5))
+    keep = sampling.keep_masks(5, 1_000, N, 0.5)
+    stats = _stats(0.5, True, 5, 1_000)
+    np.testing.assert_array_equal(stats.first, sampling.apply_dropout(W, keep[0], 0.5))
     assert stats.running_mean[-1] == pytest.approx(stats.row_sum_mean.mean(), rel=1e-12)
     assert stats.running_mean[0] == pytest.approx(stats.first.sum() / N, rel=1e-12)
 
@@ -168,9 +143,9 @@ def test_p_zero_is_the_identity_and_consumes_no_torch_words():
     draws=st.integers(1, 50),
 )
 def test_every_entry_is_zero_or_the_weight_times_the_factor(p, scale, seed, draws):
-    keep = dropout.keep_masks(seed, draws, N, p)
-    dropped = dropout.apply_dropout(W, keep, p, scale)  # [draws, n, n]
-    factor = dropout.scale_factor(p, scale)
+    keep = sampling.keep_masks(seed, draws, N, p)
+    dropped = sampling.apply_dropout(W, keep, p, scale)  # [draws, n, n]
+    factor = sampling.scale_factor(p, scale)
     assert dropped.shape == (draws, N, N)
     np.testing.assert_array_equal(dropped, np.where(keep, W * factor, 0.0))
     assert np.all(np.isfinite(dropped))
@@ -181,16 +156,16 @@ def test_every_entry_is_zero_or_the_weight_times_the_factor(p, scale, seed, draw
 @given(p=st.floats(0.0, 0.95), scale=st.booleans())
 def test_the_expectation_is_exact_over_both_outcomes(p, scale):
     # E[b·c·α] with b ∈ {0, 1}: (1 - p)·c·α, which is α with scaling and (1 - p)·α without.
-    factor = dropout.scale_factor(p, scale)
+    factor = sampling.scale_factor(p, scale)
     expected = W * ((1 - p) * factor)
     np.testing.assert_allclose(expected, W if scale else (1 - p) * W, rtol=1e-12, atol=1e-15)
-    assert dropout.mean_row_sum_expectation(p, scale) == pytest.approx(expected.sum(axis=1).mean())
+    assert sampling.mean_row_sum_expectation(p, scale) == pytest.approx(expected.sum(axis=1).mean())
 
 
 @settings(max_examples=40, deadline=None)
 @given(p=st.floats(0.0, 0.95, exclude_max=False))
 def test_zero_row_theory_falls_with_the_row(p):
-    t = dropout.zero_row_theory(p, N)
+    t = sampling.zero_row_theory(p, N)
     assert t[0] == pytest.approx(p)
     assert np.all(np.diff(t) <= 0) and np.all((t >= 0) & (t <= 1))
 
@@ -201,22 +176,27 @@ def test_zero_row_theory_falls_with_the_row(p):
 @pytest.mark.parametrize("p", [-0.1, 1.0, 1.5, float("nan")])
 def test_bad_rates_raise(p):
     with pytest.raises(ValueError, match="p must be in"):
-        dropout.scale_factor(p)
+        sampling.scale_factor(p)
     with pytest.raises(ValueError, match="p must be in"):
-        dropout.keep_masks(0, 10, N, p)
+        sampling.keep_masks(0, 10, N, p)
 
 
-@pytest.mark.parametrize("draws", [0, -5, dropout.MAX_DRAWS + 1])
+@pytest.mark.parametrize("draws", [0, -5, sampling.MAX_DRAWS + 1])
 def test_bad_draw_counts_raise(draws):
     with pytest.raises(ValueError, match="draws must be"):
-        dropout.keep_masks(0, draws, N, 0.5)
+        sampling.keep_masks(0, draws, N, 0.5)
 
 
 def test_bad_generator_shape_and_size_raise():
+    mt: Any = "mt"  # not a Generator: what a caller outside the type checker could pass
     with pytest.raises(ValueError, match="generator must be"):
-        dropout.keep_masks(0, 10, N, 0.5, "mt")
+        sampling.keep_masks(0, 10, N, 0.5, mt)
+    with pytest.raises(ValueError, match="generator must be"):
+        next(sampling.keep_mask_chunks(0, 10, N, 0.5, mt))
     with pytest.raises(ValueError, match="keep must be"):
-        dropout.dropout_stats(W, np.ones((10, 5, 5), bool), 0.5)
+        sampling.summarise(W, [np.ones((10, 5, 5), bool)], 0.5)
+    with pytest.raises(ValueError, match="at least one draw"):
+        sampling.summarise(W, [], 0.5)
     with pytest.raises(ValueError, match="at least one token"):
         masking.future_mask(0)
 
@@ -227,8 +207,8 @@ def test_bad_generator_shape_and_size_raise():
 @pytest.mark.parametrize("generator", ["numpy", "torch"])
 @pytest.mark.parametrize("p", [0.0, 0.5])
 def test_mask_chunks_are_the_one_array_in_pieces(generator, p):
-    whole = dropout.keep_masks(17, 100, N, p, generator)
-    pieces = list(dropout.keep_mask_chunks(17, 100, N, p, generator, chunk=7))
+    whole = sampling.keep_masks(17, 100, N, p, generator)
+    pieces = list(sampling.keep_mask_chunks(17, 100, N, p, generator, chunk=7))
     assert [len(c) for c in pieces] == [7] * 14 + [2]
     np.testing.assert_array_equal(np.concatenate(pieces), whole)
 
@@ -236,10 +216,10 @@ def test_mask_chunks_are_the_one_array_in_pieces(generator, p):
 @pytest.mark.parametrize("generator", ["numpy", "torch"])
 def test_the_chunked_study_gives_the_numbers_of_the_whole_array(generator):
     # The reference is the one-array computation the page used before: every draw at once.
-    keep = dropout.keep_masks(3, 10_000, N, 0.4, generator)
-    dropped = dropout.apply_dropout(W, keep, 0.4)  # [draws, n, n]
+    keep = sampling.keep_masks(3, 10_000, N, 0.4, generator)
+    dropped = sampling.apply_dropout(W, keep, 0.4)  # [draws, n, n]
     row_sums = dropped.sum(axis=-1)
-    chunked = dropout.dropout_study(W, 3, 10_000, 0.4, True, generator)
+    chunked = sampling.dropout_study(W, 3, 10_000, 0.4, True, generator)
     np.testing.assert_array_equal(chunked.first, dropped[0])
     np.testing.assert_array_equal(
         chunked.running_mean, np.cumsum(row_sums.mean(axis=-1)) / np.arange(1, 10_001)
@@ -251,9 +231,9 @@ def test_the_chunked_study_gives_the_numbers_of_the_whole_array(generator):
 
 
 def test_a_recorded_study_keeps_the_running_mean_only_where_asked():
-    record = dropout.log_spaced_counts(50_000, 600, always=(10_000,))
-    full = dropout.dropout_study(W, 8, 50_000, 0.5)
-    kept = dropout.dropout_study(W, 8, 50_000, 0.5, record=record)
+    record = sampling.log_spaced_counts(50_000, 600, always=(10_000,))
+    full = sampling.dropout_study(W, 8, 50_000, 0.5)
+    kept = sampling.dropout_study(W, 8, 50_000, 0.5, record=record)
     np.testing.assert_array_equal(kept.running_at, record)
     np.testing.assert_array_equal(kept.running_mean, full.running_mean[record - 1])
     assert kept.mean_after(10_000) == full.running_mean[9_999]
@@ -264,12 +244,12 @@ def test_a_recorded_study_keeps_the_running_mean_only_where_asked():
 
 def test_the_first_draw_is_its_own_array_not_a_view_of_the_draws():
     # A view keeps its base alive: a cached first matrix held every draw (28.8 MB at 100,000).
-    stats = dropout.dropout_study(W, 1, 5_000, 0.5)
+    stats = sampling.dropout_study(W, 1, 5_000, 0.5)
     assert stats.first.base is None and stats.first.shape == (N, N)
 
 
 def test_log_spaced_counts_run_from_one_to_the_last_draw():
-    counts = dropout.log_spaced_counts(100_000, 600, always=(10_000, 200_000))
+    counts = sampling.log_spaced_counts(100_000, 600, always=(10_000, 200_000))
     assert counts[0] == 1 and counts[-1] == 100_000 and 10_000 in counts and 200_000 not in counts
     assert np.all(np.diff(counts) > 0) and len(counts) <= 602
-    np.testing.assert_array_equal(dropout.log_spaced_counts(300, 600), np.arange(1, 301))
+    np.testing.assert_array_equal(sampling.log_spaced_counts(300, 600), np.arange(1, 301))

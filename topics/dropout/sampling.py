@@ -8,13 +8,15 @@ whole, and its context vector becomes the zero vector, with probability ``p**i``
 
 The Monte Carlo draws run on a ``numpy.random.Generator`` (one vectorised uniform array for all
 draws) or on :class:`core.torchgen.TorchGenerator`, whose stream equals ``torch.manual_seed``'s,
-to reproduce the book's printed run. Statistics are float64.
+to reproduce the book's printed run. Statistics are float64. Only the Dropout page uses this
+(``topics.dropout.view``); nothing here imports torch or Streamlit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -26,6 +28,9 @@ BOOK_DROPOUT_SEED = 123  # torch.manual_seed(123) before nn.Dropout(0.5), book s
 BOOK_P = 0.5  # the book's demo rate; GPT-2-style training uses 0.1 or 0.2
 MAX_DRAWS = 1_000_000  # a (draws, 6, 6) float64 array is 288 MB at this bound: never made whole
 CHUNK_DRAWS = 4_096  # masks drawn and summarised at once; [4096, 6, 6] float64 is 1.2 MB
+
+Generator = Literal["numpy", "torch"]  # default_rng(seed), fast; or torch.manual_seed(seed), the book's
+GENERATORS: tuple[Generator, ...] = ("numpy", "torch")
 
 
 def _check_p(p: float) -> float:
@@ -68,7 +73,7 @@ def keep_masks_torch(gen: TorchGenerator, draws: int, n: int, p: float) -> np.nd
     return gen.bernoulli((draws, n, n), 1.0 - p)
 
 
-def keep_masks(seed: int, draws: int, n: int, p: float, generator: str = "numpy") -> np.ndarray:
+def keep_masks(seed: int, draws: int, n: int, p: float, generator: Generator = "numpy") -> np.ndarray:
     """Keep masks from a seed: ``"numpy"`` (``default_rng(seed)``, fast) or ``"torch"`` (the book's)."""
     if generator == "numpy":
         return keep_masks_numpy(np.random.default_rng(seed), draws, n, p)
@@ -78,7 +83,7 @@ def keep_masks(seed: int, draws: int, n: int, p: float, generator: str = "numpy"
 
 
 def keep_mask_chunks(
-    seed: int, draws: int, n: int, p: float, generator: str = "numpy", chunk: int = CHUNK_DRAWS
+    seed: int, draws: int, n: int, p: float, generator: Generator = "numpy", chunk: int = CHUNK_DRAWS
 ) -> Iterator[np.ndarray]:
     """:func:`keep_masks` in consecutive pieces of at most ``chunk`` draws, from the same stream.
 
@@ -89,14 +94,14 @@ def keep_mask_chunks(
     p, draws = _check_p(p), _check_draws(draws)
     if generator not in ("numpy", "torch"):
         raise ValueError(f"generator must be 'numpy' or 'torch', got {generator!r}")
-    rng = np.random.default_rng(seed) if generator == "numpy" else None
-    gen = TorchGenerator(seed) if generator == "torch" else None
-    for start in range(0, draws, chunk):
-        size = min(chunk, draws - start)
-        if rng is not None:
-            yield keep_masks_numpy(rng, size, n, p)
-        else:
-            yield keep_masks_torch(gen, size, n, p)  # type: ignore[arg-type]
+    if generator == "numpy":
+        rng = np.random.default_rng(seed)
+        for start in range(0, draws, chunk):
+            yield keep_masks_numpy(rng, min(chunk, draws - start), n, p)
+    else:
+        gen = TorchGenerator(seed)
+        for start in range(0, draws, chunk):
+            yield keep_masks_torch(gen, min(chunk, draws - start), n, p)
 
 
 def apply_dropout(weights: np.ndarray, keep: np.ndarray, p: float, scale: bool = True) -> np.ndarray:
@@ -235,27 +240,17 @@ def summarise(
     )
 
 
-def dropout_stats(weights: np.ndarray, keep: np.ndarray, p: float, scale: bool = True) -> DropoutStats:
-    """:func:`summarise` for masks held in one array ``[draws, n, n]``, every running mean kept
-    (read in chunks all the same, so no float64 copy of every draw is made)."""
-    keep = np.asarray(keep, dtype=bool)
-    if keep.ndim != 3 or keep.shape[1:] != np.shape(weights):
-        raise ValueError(f"keep must be [draws, n, n] matching weights {np.shape(weights)}, got {keep.shape}")
-    chunks = (keep[i : i + CHUNK_DRAWS] for i in range(0, len(keep), CHUNK_DRAWS))
-    return summarise(weights, chunks, p, scale)
-
-
 def dropout_study(
     weights: np.ndarray,
     seed: int,
     draws: int,
     p: float,
     scale: bool = True,
-    generator: str = "numpy",
+    generator: Generator = "numpy",
     record: np.ndarray | None = None,
 ) -> DropoutStats:
-    """``draws`` dropout passes from ``seed`` on ``weights``, summarised chunk by chunk: the same
-    numbers as :func:`dropout_stats` on :func:`keep_masks`, in a few megabytes at any ``draws``."""
+    """``draws`` dropout passes from ``seed`` on ``weights``, summarised chunk by chunk: the
+    numbers of the masks :func:`keep_masks` draws in one array, in a few megabytes at any ``draws``."""
     chunks = keep_mask_chunks(seed, draws, np.shape(weights)[-1], p, generator)
     return summarise(weights, chunks, p, scale, record)
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
+from topics.dropout.view import View
+from ui import format as fmt
 from ui.figures import (
     ACCENT,
     MUTED,
@@ -25,7 +28,6 @@ from ui.figures import (
     plain,
 )
 
-MAX_POINTS = 600  # a 100,000-draw running mean is recorded and drawn at this many log-spaced counts
 SPLIT = 0.8148  # the matrix's share of the width; the row-sum column starts 0.03 further right
 
 
@@ -73,12 +75,10 @@ def dropped_heatmap(
     return figure([weights, sums], spec)
 
 
-def draw_caption(
-    dropped: np.ndarray, p: float, scale: bool, *, book_draw: bool, book_sentence: bool = True
-) -> str:
-    """The caption under one draw, from the draw itself: how to read the colours, which rows died."""
-    dead = [i + 1 for i, row in enumerate(np.asarray(dropped)) if not row.any()]
-    factor = f"scaled up by 1/(1 − p) = {1 / (1 - p):.4g}" if scale and p > 0 else "not scaled"
+def draw_caption(v: View) -> str:
+    """The caption under the view's first draw: how to read the colours, which rows died."""
+    dead = v.dead_rows
+    factor = f"scaled up by 1/(1 − p) = {v.factor:.4g}" if v.survivor_factor != 1.0 else "not scaled"
     text = (
         f"Both matrices share the 0–1 scale; this draw's survivors are {factor}. Row sums are coloured "
         "around 1: white sums to 1, blue falls short, red overshoots. "
@@ -90,9 +90,9 @@ def draw_caption(
         text += (
             f"Row{'s' if len(dead) > 1 else ''} {rows} {'are' if len(dead) > 1 else 'is'} the zero vector."
         )
-    if book_draw:
+    if v.book_draw:
         text += " This is the draw the book prints (PyTorch random numbers, seed 123, p = 0.5)."
-    elif book_sentence:
+    elif v.book_sentence:
         text += " PyTorch random numbers with seed 123 and p = 0.5 give the draw the book prints."
     else:
         text += (
@@ -113,7 +113,7 @@ def running_mean_chart(
 ) -> go.Figure:
     """Running mean row sum after ``counts`` draws (log axis), with ``expectation ± 2σ/√k``.
 
-    The page's study records the mean at about :data:`MAX_POINTS` log-spaced counts, so the chart
+    The page's study records the mean at about ``view.MAX_POINTS`` log-spaced counts, so the chart
     is drawn from what the cache holds, not from every draw.
     """
     r = np.asarray(running_mean, dtype=np.float64)
@@ -214,3 +214,16 @@ def zero_rate_chart(
         bargap=0.35,
     )
     return figure(data, spec)
+
+
+def rows_table(v: View) -> pd.DataFrame:
+    """The table under the charts, a row per query: how often it died against pᶦ, its mean sum."""
+    return pd.DataFrame(
+        {
+            "live weights": range(1, len(v.labels) + 1),
+            "zero vector, measured": [fmt.percent(r) for r in v.zero_rate],
+            "theory pᶦ": [fmt.percent(t, 2) for t in v.zero_theory],
+            "mean row sum": [fmt.num(s) for s in v.row_sum_mean],
+        },
+        index=[f"{i + 1}: {t}" for i, t in enumerate(v.labels)],
+    )

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from core.dropout import MAX_DRAWS
 from core.reproduce import weights as rw
 from core.reproduce.source import (
     TORCH,
@@ -29,11 +28,10 @@ from core.reproduce.source import (
     tensor_literal,
 )
 from core.weights import WeightSet
+from topics.dropout.sampling import GENERATORS, MAX_DRAWS, Generator
 
-GENERATORS = ("numpy", "torch")
 
-
-def _check(p: float, draws: int, seed: int, generator: str) -> None:
+def _check(p: float, draws: int, seed: int, generator: Generator) -> None:
     if not 0.0 <= float(p) < 1.0:
         raise ValueError(f"p must be in [0, 1), got {p!r}")
     if not 1 <= int(draws) <= MAX_DRAWS:
@@ -52,7 +50,7 @@ def dropout(
     scale: bool,
     seed: int,
     draws: int,
-    generator: str,
+    generator: Generator,
 ) -> Script:
     """The page's view: causal weights, the first draw, and the statistics over ``draws`` draws."""
     _check(p, draws, seed, generator)

@@ -1,0 +1,43 @@
+"""The Dropout page's Monte Carlo, cached here in a module rather than in the page script.
+
+A cached function defined in a page script is redefined on every run, and each cache miss then
+holds on to that run's whole script namespace; after eight Resample clicks nine namespaces were
+alive and ``gc.collect()`` freed none. Defined once here, the function holds only this module.
+
+The cache keeps :class:`topics.dropout.sampling.DropoutStats`: summaries of a few kilobytes, with
+the running mean at the draw counts the chart and the checks read, never the draws. The page hands
+:func:`study` to :func:`topics.dropout.view.build`, whose default is the plain
+:func:`topics.dropout.view.monte_carlo` this caches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from core import tokens
+from topics.dropout import view
+from topics.dropout.sampling import DropoutStats, Generator
+from ui import cache
+from ui.cache import KB
+
+
+def _worst() -> list[tuple[object, ...]]:
+    """The largest entries: the most draws, on the book's six tokens and on the longest sentence."""
+    xs = (tokens.inputs(), cache.largest_sentence()[1])
+    return [(0.9, False, view.SEED_MAX, view.draw_choices(len(x))[-1], "numpy", x) for x in xs]
+
+
+# Summaries at ~600 draw counts, whatever the number of draws; a 32-token sentence's first draw
+# and rates are the largest part (7.9 KB for the book's six tokens, 14.5 KB at 32 tokens).
+@cache.data(entry_bytes=32 * KB, entries=128, worst=_worst)
+def run(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray) -> DropoutStats:
+    """:func:`topics.dropout.view.monte_carlo`, cached."""
+    return view.monte_carlo(p, scale, seed, draws, generator, x)
+
+
+def study(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray) -> DropoutStats:
+    """:func:`run` under a spinner naming the work (Streamlit shows it only after half a second)."""
+    name = "PyTorch's" if generator == "torch" else "NumPy's"
+    with st.spinner(f"Drawing {draws:,} dropout masks from {name} generator, seed {seed}…"):
+        return run(p, scale, seed, draws, generator, x)

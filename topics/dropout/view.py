@@ -1,0 +1,188 @@
+"""Every number the Dropout page shows (book section 3.5.2, the post's figure 04), from its settings.
+
+:func:`build` turns the page's settings into a :class:`View`: the causal weights before dropout,
+one draw after it, the statistics of many draws, the focus row's context vectors and the live
+values of the checks. The page lays the view out; the tests and the Reproduce oracle read the
+same view, so a change to the page's computation is a change they see.
+
+The draws are the heavy part. :func:`build` takes them as ``run``: :func:`monte_carlo` by
+default, the page's cached copy of it (``topics.dropout.study``) on the page: one code path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core import attention, masking, tokens, weights
+from core.sentence import weights_for
+from core.weights import WeightSet
+from topics.dropout import sampling
+from topics.dropout.sampling import BOOK_DROPOUT_SEED, BOOK_P, DropoutStats, Generator
+from topics.dropout.sampling import GENERATORS as GENERATORS  # the Random numbers control's choices
+
+DRAWS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)  # the Draws control's ladder
+DEFAULT_DRAWS = 10_000
+SEED_MAX = 2**31 - 1  # the Seed control's largest value; Resample wraps to 0 after it
+DEFAULT_SEED = BOOK_DROPOUT_SEED
+MAX_CELLS = DRAWS[-1] * 6 * 6  # draws × n²: the book's 100,000 draws of 6 × 6, about 30 MB a pass
+MAX_POINTS = 600  # a 100,000-draw running mean is recorded and drawn at this many log-spaced counts
+CHECK_DRAWS = 20_000  # the post's zero-row figure is over 20,000 draws
+CHECK_MEAN_DRAWS = 10_000  # and its mean row sums are read after 10,000
+
+Run = Callable[[float, bool, int, int, Generator, np.ndarray], DropoutStats]
+
+
+def draw_choices(n: int) -> tuple[int, ...]:
+    """The draw counts a sentence of ``n`` tokens may ask for: at most :data:`MAX_CELLS` cells
+    (2,000 draws at 32 tokens), so a long sentence costs no more than the book's."""
+    return tuple(d for d in DRAWS if d * n * n <= MAX_CELLS)
+
+
+def default_draws(n: int) -> int:
+    """The Draws control's default: the post's 10,000, or the most a long sentence may have."""
+    return min(DEFAULT_DRAWS, draw_choices(n)[-1])
+
+
+def next_seed(seed: int) -> int:
+    """What Resample sets: the next seed, wrapping to 0 after :data:`SEED_MAX`."""
+    return (int(seed) + 1) % (SEED_MAX + 1)
+
+
+def monte_carlo(
+    p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray
+) -> DropoutStats:
+    """Dropout on the section 3.5 causal weights of inputs ``x`` (the weights redrawn at its width),
+    ``draws`` times from ``seed``, summarised chunk by chunk.
+
+    The running mean is kept at :data:`MAX_POINTS` log-spaced counts (what the chart draws) and
+    after :data:`CHECK_MEAN_DRAWS` (what the checks read), never draw by draw.
+    """
+    w = masking.causal_weights(x, weights_for(weights.section_3_5(), x.shape[1]))
+    record = sampling.log_spaced_counts(draws, MAX_POINTS, always=(CHECK_MEAN_DRAWS,))
+    return sampling.dropout_study(w, seed, draws, p, scale, generator, record)
+
+
+@dataclass(frozen=True, eq=False)
+class Settings:
+    """Every control of the page; the defaults are the page's (the book's sentence, p = 0.5)."""
+
+    labels: tuple[str, ...] = tokens.TOKENS
+    x: np.ndarray = field(default_factory=tokens.inputs)  # the sentence's embeddings [n, width]
+    p: float = BOOK_P
+    scale: bool = True  # survivors multiplied by 1/(1 − p), as nn.Dropout does
+    generator: Generator = "numpy"
+    seed: int = DEFAULT_SEED
+    draws: int = DEFAULT_DRAWS
+    focus: int | None = None  # the query row picked out, if any
+
+
+@dataclass(frozen=True, eq=False)
+class Focus:
+    """The focused query's row: its weights in the first draw and its context vector before and after."""
+
+    row: int
+    weights: np.ndarray  # the row of the first draw  [n]
+    before: np.ndarray  # the context vector before dropout  [d_out]
+    after: np.ndarray  # and after this draw's dropout  [d_out]
+
+
+@dataclass(frozen=True, eq=False)
+class BookChecks:
+    """The checks' live values: the book's sentence at p = 0.5, on the page's seed and generator."""
+
+    weights: np.ndarray  # the book's causal weights (section 3.5.1)  [6, 6]
+    run: np.ndarray  # torch.manual_seed(123); nn.Dropout(0.5)(attn_weights), float32  [6, 6]
+    keep: float  # 1 − p at p = 0.5
+    factor: float  # 1/(1 − p) at p = 0.5: the post's worked case
+    on: DropoutStats  # CHECK_DRAWS draws, scaling on
+    off: DropoutStats  # the same masks, scaling off
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """Every number the page shows, in the order it shows them."""
+
+    labels: tuple[str, ...]
+    book_sentence: bool  # the book's six tokens, unedited
+    weight_set: WeightSet  # section 3.5's sa_v2 at the sentence's width (the script rebuilds it)
+    weights: np.ndarray  # causal weights before dropout  [n, n]
+    first: np.ndarray  # the first draw after dropout  [n, n]
+    row_sums: np.ndarray  # the first draw's row sums  [n]
+    dead_rows: tuple[int, ...]  # the first draw's zero rows, numbered from 1
+    book_draw: bool  # the first draw is the tensor section 3.5.2 prints
+    draws: int
+    mean_row_sum: float  # the mean row sum over all draws
+    expectation: float  # its expectation: 1 with scaling, 1 − p without
+    std: float  # the standard deviation of one draw's mean row sum
+    running_at: np.ndarray  # the draw counts the running mean is recorded at  [m]
+    running_mean: np.ndarray  # the running mean row sum at those counts  [m]
+    zero_rate: np.ndarray  # the share of draws where row i is the zero vector  [n]
+    zero_theory: np.ndarray  # p**i  [n]
+    row_sum_mean: np.ndarray  # each row's mean sum over all draws  [n]
+    p: float
+    keep: float  # 1 − p
+    factor: float  # 1/(1 − p), whether or not the survivors are scaled
+    survivor_factor: float  # what a survivor is multiplied by: the factor, or 1 with scaling off
+    focus: Focus | None  # None without a focused query
+    checks: BookChecks
+
+    @property
+    def dead(self) -> int:
+        """How many rows of the first draw are the zero vector."""
+        return len(self.dead_rows)
+
+
+def book_checks(seed: int, generator: Generator, run: Run = monte_carlo) -> BookChecks:
+    """The live side of the checks: they stay at the book's settings whatever the page shows."""
+    x, ws = tokens.inputs(), weights.section_3_5()
+    return BookChecks(
+        weights=masking.causal_weights(x, ws),
+        run=sampling.book_dropout_run(x, ws),
+        keep=1.0 - BOOK_P,
+        factor=sampling.scale_factor(BOOK_P),
+        on=run(BOOK_P, True, seed, CHECK_DRAWS, generator, x),
+        off=run(BOOK_P, False, seed, CHECK_DRAWS, generator, x),
+    )
+
+
+def build(s: Settings, *, run: Run = monte_carlo) -> View:
+    """The page's view of settings ``s``; ``run`` draws and summarises (the page passes its cache)."""
+    x = np.asarray(s.x, dtype=np.float64)
+    ws = weights_for(weights.section_3_5(), x.shape[1])
+    w = masking.causal_weights(x, ws)
+    stats = run(s.p, s.scale, s.seed, s.draws, s.generator, x)
+    book_sentence = tuple(s.labels) == tokens.TOKENS and np.array_equal(x, tokens.inputs())
+    focus = None
+    if s.focus is not None:
+        values = attention.self_attention(x, ws).values
+        before, after = attention.mix(w, values)[s.focus], attention.mix(stats.first, values)[s.focus]
+        focus = Focus(s.focus, stats.first[s.focus], before, after)
+    return View(
+        labels=tuple(s.labels),
+        book_sentence=book_sentence,
+        weight_set=ws,
+        weights=w,
+        first=stats.first,
+        row_sums=stats.first.sum(axis=1),
+        dead_rows=tuple(i + 1 for i, row in enumerate(stats.first) if not row.any()),
+        book_draw=book_sentence
+        and (s.generator, s.seed, s.p, s.scale) == ("torch", BOOK_DROPOUT_SEED, BOOK_P, True),
+        draws=stats.draws,
+        mean_row_sum=float(stats.running_mean[-1]),
+        expectation=stats.expectation,
+        std=stats.std,
+        running_at=stats.running_at,
+        running_mean=stats.running_mean,
+        zero_rate=stats.zero_rate,
+        zero_theory=stats.zero_theory,
+        row_sum_mean=stats.row_sum_mean,
+        p=float(s.p),
+        keep=1.0 - float(s.p),
+        factor=sampling.scale_factor(s.p),
+        survivor_factor=sampling.scale_factor(s.p, s.scale),
+        focus=focus,
+        checks=book_checks(s.seed, s.generator, run),
+    )
