@@ -1,6 +1,6 @@
 """Figure 05's open question, measured: does one big projection beat H separate heads?
 
-NumPy first (``core.mha_speed``): the wrapper's 3H projections of width head_dim against the
+NumPy first (``topics.multihead.speed``): the wrapper's 3H projections of width head_dim against the
 split class's 3 projections of width d_out plus its reshapes, same inputs, same total width,
 no ``out_proj`` on either side. Then, where torch imports, the book's two PyTorch classes
 (``tests/book_classes.py``) with ``out_proj`` replaced by the identity, for the same comparison.
@@ -22,8 +22,8 @@ import numpy as np
 
 from bench import Figure, best_of
 from bench.pages import rerun_times
-from core import mha_speed
-from core.mha_speed import Case, Timing
+from topics.multihead import speed as mha_speed
+from topics.multihead.speed import Case, Timing
 
 FULL = dict(ns=(64, 256, 1024, 4096), heads=(1, 2, 4, 12, 16), batches=(1, 8))
 QUICK = dict(ns=(64, 256), heads=(1, 12), batches=(1,))

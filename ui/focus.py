@@ -76,7 +76,7 @@ def context_note(
     ``weights`` is the query's row of the weights drawn (``what`` names that matrix); the line
     names the key it weighs most. ``extra`` is appended as written (a page's own remark).
     ``context`` may come as :func:`short_vec` wrote it: a cache keeps that text of a wide
-    output's rows, not the rows (``ui.multihead_view.Run``).
+    output's rows, not the rows (``topics.multihead.view.Run``).
     """
     name = md(labels[row])  # a reader's token is text, never Markdown
     parts = [f"**Focus: {name}** (query {row + 1})."]

@@ -17,7 +17,6 @@ from core.reproduce.cost import what_n_squared_costs
 from core.reproduce.dropout import dropout
 from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
 from core.reproduce.masking import masking
-from core.reproduce.multihead import multihead
 from core.reproduce.next import what_comes_next
 from core.reproduce.recap import recap
 from core.reproduce.scaling import divide_by_sqrt_dk
@@ -33,7 +32,6 @@ __all__ = [
     "dropout",
     "learning",
     "masking",
-    "multihead",
     "nudged",
     "recap",
     "three_matrices",

@@ -22,6 +22,7 @@ from tests import hostile
 from tests.app.conftest import APP, assert_clean
 from tests.reproduce.run import run_code
 from topics import PAGES
+from topics.multihead import script as mh_script
 
 T, X = tokens.TOKENS, tokens.inputs()
 S34, S35 = weights.section_3_4(), weights.section_3_5()
@@ -77,7 +78,7 @@ DEFAULTS = {
     "topics/dropout/page.py": lambda: reproduce.dropout(
         T, X, weights.section_3_5(), 0.5, True, 123, 10_000, "numpy"
     ),
-    "topics/multihead/page.py": lambda: reproduce.multihead(T, X, "split", AttentionConfig(), 123),
+    "topics/multihead/page.py": lambda: mh_script.multihead(T, X, "split", AttentionConfig(), 123),
     "topics/cost/page.py": lambda: reproduce.what_n_squared_costs(
         cost.GPT_4_1_WINDOW, 2, cost.GPUS[0], 1, 1, 100, 768, 64
     ),

@@ -24,6 +24,7 @@ from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
+from topics.multihead import script as mh_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
@@ -234,8 +235,8 @@ def test_file_names_are_safe_whatever_the_settings():
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: reproduce.multihead(T, X, "split", AttentionConfig(d_out=3, num_heads=2), 123), "divisible"),
-        (lambda: reproduce.multihead(T, X, "wrapper", AttentionConfig(), 1, stand_in_seed=0), "torch.rand"),
+        (lambda: mh_script.multihead(T, X, "split", AttentionConfig(d_out=3, num_heads=2), 123), "divisible"),
+        (lambda: mh_script.multihead(T, X, "wrapper", AttentionConfig(), 1, stand_in_seed=0), "torch.rand"),
         (lambda: reproduce.three_matrices(T, X, weights.section_3_4(), "four"), "mode"),
         (lambda: reproduce.three_matrices(T[:5], X, weights.section_3_4(), "three"), "label"),
         (lambda: reproduce.masking(T, X, weights.section_3_5(), 5, "-inf", P.LOGITS), "stage"),

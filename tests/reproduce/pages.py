@@ -36,6 +36,7 @@ from core.block import (
 )
 from core.config import AttentionConfig
 from tests.reproduce.case import Case, Noise, weight_set
+from topics.multihead import script as mh_script
 from ui import cost_format as cf
 
 T = tokens.TOKENS
@@ -236,7 +237,7 @@ def multihead(kind: str = "split", cfg: AttentionConfig = BOOK_TOY, seed: int = 
     return Case(
         "multi-head",
         {"kind": kind, "cfg": cfg, "seed": seed},
-        reproduce.multihead(T, x[0].astype(np.float64), kind, cfg, seed, stand_in_seed=stand_in),
+        mh_script.multihead(T, x[0].astype(np.float64), kind, cfg, seed, stand_in_seed=stand_in),
         {
             "Output, first batch item": res.output[0],
             "context_vecs.shape": f"torch.Size({list(res.output.shape)})",

@@ -5,10 +5,11 @@ import streamlit as st
 from core import book
 from core import multihead as mh
 from core.config import AttentionConfig
+from topics.multihead import figures as mf
+from topics.multihead import script
+from topics.multihead import study as view
 from ui import checks, controls, figures
 from ui import format as fmt
-from ui import multihead_figures as mf
-from ui import multihead_view as view
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
 from ui.sentence import checks_note, sentence_control
@@ -118,6 +119,6 @@ view.exercise_3_2_section()
 view.measure_section()
 reproduce_ui.expander(
     "multihead",
-    lambda: reproduce_ui.multihead_script(s.labels, s.embeddings, kind, cfg, seed, view.MAX_DRAWN_PARAMS),
+    lambda: script.multihead_script(s.labels, s.embeddings, kind, cfg, seed, view.MAX_DRAWN_PARAMS),
 )
 checks.expander(view.book_checks(), note=checks_note(s, view.CHECKS_NOTE))

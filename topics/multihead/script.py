@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from core import multihead as mh
+from core import sentence
 from core.config import AttentionConfig
 from core.multihead import KINDS
 from core.reproduce.book_code import CAUSAL_ATTENTION, MULTI_HEAD_ATTENTION, MULTI_HEAD_ATTENTION_WRAPPER
@@ -130,3 +132,22 @@ def multihead(
         "The script builds the book's class after torch.manual_seed and runs it in float64 from its "
         "float32 weights, as this page does: its numbers equal the page's to the 4 decimals both print.",
     )
+
+
+def multihead_script(
+    labels: tuple[str, ...], x: np.ndarray, kind: str, cfg: AttentionConfig, seed: int, max_params: int
+) -> Script:
+    """The multi-head script on the page's inputs (the sentence's embeddings ``x``, or stand-ins
+    drawn from ``torch.manual_seed(0)`` when d_in is not the sentence's width, as
+    ``core.sentence.example_batch`` feeds the page); none for a setting the page does not draw."""
+    if kind == "split" and not cfg.divisible:
+        _ = cfg.head_dim  # raises the ValueError the page shows
+    total = mh.counts(kind, cfg).total_params  # type: ignore[arg-type]
+    if total > max_params:
+        raise ValueError(
+            f"the page draws no tensors for {total:,} parameters (over {max_params:,}), so there is "
+            "nothing on screen to reproduce. Lower d_out or the number of heads."
+        )
+    batch = sentence.example_batch(x, cfg.d_in)[0].astype(np.float64)
+    stand_in = None if x.shape[1] == cfg.d_in else sentence.STAND_IN_SEED
+    return multihead(labels, batch, kind, cfg, seed, stand_in_seed=stand_in)

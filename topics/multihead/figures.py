@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from core.mha_speed import Paired
+from topics.multihead.speed import Paired
 from ui import figures
 
 HEAD_HUES = (*figures.PALETTE, "#b7791f", "#d53f8c")

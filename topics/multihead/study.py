@@ -13,14 +13,15 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core import book, mha_speed, tokens
+from core import book, tokens
 from core import multihead as mh
 from core import sentence as sent
 from core.config import GPT2_SMALL, AttentionConfig
 from core.sentence import Sentence
+from topics.multihead import figures as mf
+from topics.multihead import speed as mha_speed
 from ui import cache, checks, figures
 from ui import format as fmt
-from ui import multihead_figures as mf
 from ui.cache import KB, MB
 from ui.focus import short_vec
 

@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from core import mha_speed
 from tests.app.conftest import assert_clean, metrics, open_page, widget
+from topics.multihead import speed as mha_speed
 
 PAGE = "topics/multihead/page.py"
 KEYS = ("preset", "kind", "heads", "d_in", "d_out", "mh_seed")
@@ -232,7 +232,7 @@ def test_gpt3_is_counted_per_layer_and_in_all():
 @pytest.mark.parametrize("head_width", [1, 7, 50, 400])
 def test_a_cached_thinned_w_q_draws_the_figure_the_whole_matrix_draws(head_width):
     # The run cache keeps W_q thinned to what the stripes figure draws (a 1.3M-cell W_q is 5.3 MB).
-    from ui import multihead_figures as mf
+    from topics.multihead import figures as mf
 
     m = np.random.default_rng(0).uniform(-1, 1, (300, 400)).astype(np.float32)
     kept = mf.thinned(m, head_width)
