@@ -17,12 +17,10 @@ from streamlit.testing.v1 import AppTest
 
 from core import cost, reproduce, tokens, weights
 from core.block import BlockConfig
-from core.config import AttentionConfig
 from tests import hostile
 from tests.app.conftest import APP, assert_clean
 from tests.reproduce.run import run_code
 from topics import PAGES
-from topics.multihead import script as mh_script
 
 T, X = tokens.TOKENS, tokens.inputs()
 S34, S35 = weights.section_3_4(), weights.section_3_5()
@@ -78,7 +76,6 @@ DEFAULTS = {
     "topics/dropout/page.py": lambda: reproduce.dropout(
         T, X, weights.section_3_5(), 0.5, True, 123, 10_000, "numpy"
     ),
-    "topics/multihead/page.py": lambda: mh_script.multihead(T, X, "split", AttentionConfig(), 123),
     "topics/cost/page.py": lambda: reproduce.what_n_squared_costs(
         cost.GPT_4_1_WINDOW, 2, cost.GPUS[0], 1, 1, 100, 768, 64
     ),
@@ -119,24 +116,6 @@ def test_the_default_learning_view_says_it_amplifies_rounding():
     assert_clean(at)
     (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
     assert "amplifies rounding" in " ".join(c.value for c in box.caption)
-
-
-@pytest.mark.parametrize(
-    ("query", "says"),
-    [
-        ({"kind": "Split", "d_out": "3", "heads": "2", "preset": "Custom"}, "not divisible"),
-        (
-            {"kind": "Wrapper", "d_in": "1024", "d_out": "1024", "heads": "16", "preset": "Custom"},
-            "parameters",
-        ),
-    ],
-)
-def test_a_multihead_view_without_tensors_says_why_there_is_no_script(query, says):
-    at = open_with_script("topics/multihead/page.py", query)
-    assert_clean(at)
-    assert script_shown(at) is None
-    (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
-    assert any(says in i.value for i in box.info), [i.value for i in box.info]
 
 
 def test_the_dropout_page_offers_the_books_torch_code_for_pytorch_random_numbers():

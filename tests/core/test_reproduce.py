@@ -20,11 +20,9 @@ import pytest
 
 from core import reproduce, tokens, weights
 from core.block import BlockConfig
-from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
-from topics.multihead import script as mh_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
@@ -45,8 +43,6 @@ def _defaults() -> list[P.Case]:
         P.masking_case(),
         P.dropout_case(),
         P.dropout_case(generator="torch"),
-        P.multihead(),
-        P.gpt2_small(),
         P.what_comes_next(),
         P.learning_case(steps=100)[0],
         P.scaling_case(),
@@ -63,7 +59,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
             P.masking_random(rng),
             P.dropout_random(rng, "torch"),
             P.dropout_random(rng, "numpy"),
-            P.multihead_random(rng),
             P.what_comes_next_random(rng),
             P.scaling_random(rng),
             P.cost_random(rng),
@@ -235,8 +230,6 @@ def test_file_names_are_safe_whatever_the_settings():
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: mh_script.multihead(T, X, "split", AttentionConfig(d_out=3, num_heads=2), 123), "divisible"),
-        (lambda: mh_script.multihead(T, X, "wrapper", AttentionConfig(), 1, stand_in_seed=0), "torch.rand"),
         (lambda: reproduce.three_matrices(T, X, weights.section_3_4(), "four"), "mode"),
         (lambda: reproduce.three_matrices(T[:5], X, weights.section_3_4(), "three"), "label"),
         (lambda: reproduce.masking(T, X, weights.section_3_5(), 5, "-inf", P.LOGITS), "stage"),

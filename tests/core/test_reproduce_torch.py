@@ -35,8 +35,6 @@ DEFAULTS = {
     "three-matrices": P.three_matrices,
     "masking": P.masking_case,
     "dropout (PyTorch random numbers)": lambda: P.dropout_case(generator="torch"),
-    "multi-head": P.multihead,
-    "multi-head GPT-2 small preset": P.gpt2_small,
     "what-comes-next": P.what_comes_next,
     "recap, a reader's 9-token 16-wide sentence": lambda: P.recap(0, 8, *P.reader_sentence()[:2]),
     "three-matrices, a reader's sentence": lambda: P.three_matrices(
@@ -51,7 +49,6 @@ RANDOMS = {
     "three-matrices": P.three_matrices_random,
     "masking": P.masking_random,
     "dropout": lambda rng: P.dropout_random(rng, "torch"),
-    "multi-head": P.multihead_random,
     "what-comes-next": P.what_comes_next_random,
 }
 IDS = [f"{name}, default" for name in DEFAULTS] + [
