@@ -54,11 +54,11 @@ def _figures(prefix: str, timings: Iterable[Timing]) -> Iterator[Figure]:
     for t in timings:
         c = t.case
         cell = f"{prefix}.b{c.batch}.n{c.n}.H{c.heads}"
-        if t.speedup is None:
+        if t.speedup is None or t.wrapper_s is None or t.split_s is None:  # skipped: both None
             yield Figure(f"{cell}.skipped_score_MiB", c.score_bytes / 2**20, "MiB")
             continue
-        yield Figure(f"{cell}.wrapper", 1e3 * t.wrapper_s, "ms")  # type: ignore[operator]
-        yield Figure(f"{cell}.split", 1e3 * t.split_s, "ms")  # type: ignore[operator]
+        yield Figure(f"{cell}.wrapper", 1e3 * t.wrapper_s, "ms")
+        yield Figure(f"{cell}.split", 1e3 * t.split_s, "ms")
         yield Figure(f"{cell}.speedup", t.speedup, "x")
 
 
