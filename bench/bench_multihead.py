@@ -1,15 +1,17 @@
 """Figure 05's open question, measured: does one big projection beat H separate heads?
 
-NumPy first (``core.mha_speed``): the wrapper's 3H projections of width head_dim against the
+NumPy first (``topics.multihead.speed``): the wrapper's 3H projections of width head_dim against the
 split class's 3 projections of width d_out plus its reshapes, same inputs, same total width,
 no ``out_proj`` on either side. Then, where torch imports, the book's two PyTorch classes
-(``tests/book_classes.py``) with ``out_proj`` replaced by the identity, for the same comparison.
+(``core/reproduce/book_classes.py``) with ``out_proj`` replaced by the identity, for the same
+comparison.
 
 Prints a ratio table (speed-up = wrapper time / split time; above 1 the split class wins), the
 BLAS library and thread counts, then one figure per cell. Also the page's server time for a
 rerun after the head count moves with the GPT-2 small preset loaded (``bench.pages.rerun_times``,
-warm cache; ``bench_pages`` moves the toy's head count, as ``page_multi_head_*``), the GPT-2
-model's first build and forward, and last the headline answer: ``multihead.headline.*``, the
+warm cache; ``bench_pages`` moves the toy's head count, as ``page_multi_head_*``), the page's
+first draw and forward at the GPT-2 preset (``topics.multihead.view.forward``, what its cache
+holds), and last the headline answer: ``multihead.headline.*``, the
 whole-forward speed-up at d = 768, H = 12, batch 1, n = 1,024 (NumPy, then torch if timed); a
 grid without n = 1,024 uses its largest n and says so in the name (``..._n256``).
 """
@@ -17,13 +19,14 @@ grid without n = 1,024 uses its largest n and says so in the name (``..._n256``)
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import partial
 
 import numpy as np
 
 from bench import Figure, best_of
 from bench.pages import rerun_times
-from core import mha_speed
-from core.mha_speed import Case, Timing
+from topics.multihead import speed, view
+from topics.multihead.speed import Case, Timing
 
 FULL = dict(ns=(64, 256, 1024, 4096), heads=(1, 2, 4, 12, 16), batches=(1, 8))
 QUICK = dict(ns=(64, 256), heads=(1, 12), batches=(1,))
@@ -35,7 +38,7 @@ def _say(line: str = "") -> None:
     print(line, flush=True)
 
 
-def _table(title: str, timings: list[Timing], torch_ratio: dict | None = None) -> None:
+def _table(title: str, timings: list[Timing]) -> None:
     _say(f"# {title}: speed-up of the split class (wrapper time / split time); '-' = skipped (memory)")
     heads = sorted({t.case.heads for t in timings})
     _say("# " + f"{'batch':>5} {'n':>6} " + " ".join(f"{'H=' + str(h):>8}" for h in heads))
@@ -51,11 +54,11 @@ def _figures(prefix: str, timings: Iterable[Timing]) -> Iterator[Figure]:
     for t in timings:
         c = t.case
         cell = f"{prefix}.b{c.batch}.n{c.n}.H{c.heads}"
-        if t.speedup is None:
+        if t.speedup is None or t.wrapper_s is None or t.split_s is None:  # skipped: both None
             yield Figure(f"{cell}.skipped_score_MiB", c.score_bytes / 2**20, "MiB")
             continue
-        yield Figure(f"{cell}.wrapper", 1e3 * t.wrapper_s, "ms")  # type: ignore[operator]
-        yield Figure(f"{cell}.split", 1e3 * t.split_s, "ms")  # type: ignore[operator]
+        yield Figure(f"{cell}.wrapper", 1e3 * t.wrapper_s, "ms")
+        yield Figure(f"{cell}.split", 1e3 * t.split_s, "ms")
         yield Figure(f"{cell}.speedup", t.speedup, "x")
 
 
@@ -69,7 +72,7 @@ def _torch_timings(cases: list[Case], repeat: int) -> tuple[list[Timing], str] |
         return None
     out = []
     for case in cases:
-        if case.score_bytes > mha_speed.MAX_SCORE_BYTES:
+        if case.score_bytes > speed.MAX_SCORE_BYTES:
             out.append(Timing(case, "forward", None, None))
             continue
         torch.manual_seed(0)
@@ -79,7 +82,7 @@ def _torch_timings(cases: list[Case], repeat: int) -> tuple[list[Timing], str] |
         split.out_proj = torch.nn.Identity()
         with torch.inference_mode():
             wrapper(x), split(x)
-            tw, ts = mha_speed.paired_times(lambda w=wrapper, x=x: w(x), lambda s=split, x=x: s(x), repeat)
+            tw, ts = speed.paired_times(partial(wrapper, x), partial(split, x), repeat)
         out.append(Timing(case, "forward", tw, ts))
     return out, f"torch {torch.__version__}, {torch.get_num_threads()} intra-op threads"
 
@@ -113,14 +116,14 @@ def _gpt2_page_rerun(reruns: int) -> Iterator[Figure]:
 def run(quick: bool) -> Iterable[Figure]:
     grid = QUICK if quick else FULL
     repeat = 3 if quick else 5
-    lib, threads = mha_speed.blas_info()
+    lib, threads = speed.blas_info()
     _say(f"# multihead: NumPy {np.__version__}, BLAS {lib}, threads {threads}")
     ns, hs, bs = grid["ns"], grid["heads"], grid["batches"]
     _say(f"# grid: d = {D}, n in {ns}, H in {hs}, batch in {bs}; fastest of >= {repeat} alternating rounds")
-    cases = mha_speed.grid(grid["ns"], grid["heads"], grid["batches"], D)
+    cases = speed.grid(grid["ns"], grid["heads"], grid["batches"], D)
     forward: list[Timing] = []
-    for mode in mha_speed.MODES:
-        timings = mha_speed.measure(cases, mode, repeat=repeat, budget_s=1.0 if quick else 2.0)
+    for mode in speed.MODES:
+        timings = speed.measure(cases, mode, repeat=repeat, budget_s=1.0 if quick else 2.0)
         _table(f"NumPy, {mode}", timings)
         yield from _figures(f"multihead.numpy.{mode}", timings)
         if mode == "forward":
@@ -151,21 +154,19 @@ def _page_measure() -> Iterator[Figure]:
 
     cells = [
         (case, mode)
-        for mode in mha_speed.MODES
-        for case in mha_speed.grid(mha_speed.PAGE_NS, mha_speed.PAGE_HEADS, (1,), mha_speed.PAGE_D)
+        for mode in speed.MODES
+        for case in speed.grid(speed.PAGE_NS, speed.PAGE_HEADS, (1,), speed.PAGE_D)
     ]
     t0 = time.perf_counter()
-    results = mha_speed.measure_interleaved(cells, mha_speed.PAGE_BUDGET_S)
+    results = speed.measure_interleaved(cells, speed.PAGE_BUDGET_S)
     yield Figure("multihead.page.measure_wall", time.perf_counter() - t0, "s")
-    yield Figure("multihead.page.measure_budget", mha_speed.PAGE_BUDGET_S, "s")
+    yield Figure("multihead.page.measure_budget", speed.PAGE_BUDGET_S, "s")
     yield Figure("multihead.page.measure_min_rounds", min(len(p.ratios) for p in results), "rounds")
-    for mode in mha_speed.MODES:
-        _say(f"# page verdict, {mode}: " + mha_speed.verdict([p for p in results if p.mode == mode]))
+    for mode in speed.MODES:
+        _say(f"# page verdict, {mode}: " + speed.verdict([p for p in results if p.mode == mode]))
 
 
 def _gpt2_cold() -> None:
-    """What the page pays once per GPT-2 setting before its cache holds it."""
-    from core import multihead as mh
-    from core.config import GPT2_SMALL
-
-    mh.forward(mh.example_batch(768), mh.init_split(GPT2_SMALL, 123))
+    """What the page pays once per GPT-2 setting before its cache holds it: the view's forward."""
+    g = view.Settings(preset="GPT-2 small", kind="split", d_in=768, d_out=768, heads=12)
+    view.forward(g.kind, g.d_in, g.d_out, g.heads, g.seed, g.config.context_length, g.x)

@@ -44,18 +44,6 @@ def focus_control(
     return None if choice == NONE else int(choice)
 
 
-def short_vec(z: np.ndarray, show: int = 8) -> str:
-    """A vector as :func:`ui.format.vec` writes it, cut to its first entries past ``show`` (a
-    GPT-2 output row has 768): ``[0.1, 0.2, 0.3, …, 0.9] (768 numbers)``; ``(the zero vector)``
-    follows one that is."""
-    z = np.ravel(np.asarray(z, dtype=np.float64))
-    zero = "" if z.any() else " (the zero vector)"
-    if len(z) <= show:
-        return fmt.vec(z) + zero
-    head = ", ".join(fmt.num(v) for v in z[: show - 2])
-    return f"[{head}, …, {fmt.num(z[-1])}] ({len(z):,} numbers){zero}"
-
-
 def marked(labels: Sequence[str], row: int | None) -> list[str]:
     """Row labels for a table with the focused query's row marked ``▸``."""
     return [f"▸ {t}" if i == row else t for i, t in enumerate(labels)]
@@ -75,8 +63,8 @@ def context_note(
 
     ``weights`` is the query's row of the weights drawn (``what`` names that matrix); the line
     names the key it weighs most. ``extra`` is appended as written (a page's own remark).
-    ``context`` may come as :func:`short_vec` wrote it: a cache keeps that text of a wide
-    output's rows, not the rows (``ui.multihead_view.Run``).
+    ``context`` may come as :func:`ui.format.short_vec` wrote it: a cache keeps that text of a wide
+    output's rows, not the rows (``topics.multihead.view.Run``).
     """
     name = md(labels[row])  # a reader's token is text, never Markdown
     parts = [f"**Focus: {name}** (query {row + 1})."]
@@ -87,7 +75,7 @@ def context_note(
             parts.append(f"Its row of {what} gives most weight to *{md(labels[top])}* ({fmt.num(w[top])}).")
         else:
             parts.append(f"Its row of {what} is all zeros.")
-    text = context if isinstance(context, str) else short_vec(context)
+    text = context if isinstance(context, str) else fmt.short_vec(context)
     parts.append(f"Its context vector is **z = {text}**.")
     if extra:
         parts.append(extra)

@@ -20,6 +20,18 @@ def vec(xs: Iterable[float], decimals: int = DECIMALS) -> str:
     return "[" + ", ".join(num(x, decimals) for x in np.ravel(np.asarray(list(xs), dtype=np.float64))) + "]"
 
 
+def short_vec(z: np.ndarray, show: int = 8) -> str:
+    """A vector as :func:`vec` writes it, cut to its first entries past ``show`` (a
+    GPT-2 output row has 768): ``[0.1, 0.2, 0.3, …, 0.9] (768 numbers)``; ``(the zero vector)``
+    follows one that is."""
+    z = np.ravel(np.asarray(z, dtype=np.float64))
+    zero = "" if z.any() else " (the zero vector)"
+    if len(z) <= show:
+        return vec(z) + zero
+    head = ", ".join(num(v) for v in z[: show - 2])
+    return f"[{head}, …, {num(z[-1])}] ({len(z):,} numbers){zero}"
+
+
 def sci(x: float, digits: int = 1) -> str:
     """``5.6e-17``: scientific notation for float noise and tiny Jacobian entries."""
     return f"{float(x):.{digits}e}".replace("e-0", "e-").replace("e+0", "e+")

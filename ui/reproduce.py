@@ -16,9 +16,7 @@ import numpy as np
 import streamlit as st
 
 from core import learning as core_learning
-from core import multihead as mh
 from core import reproduce, sentence
-from core.config import AttentionConfig
 from core.learning import Trajectory
 from core.reproduce import Script
 from core.weights import WeightSet, section_3_4
@@ -108,22 +106,3 @@ def learning_script(
     nudged = _nudged(kind, token, optimiser, lr, steps, x, ws.w_query, ws.w_key)
     d = reproduce.drift(runs, nudged, mode, step)
     return dataclasses.replace(script, note=f"{script.note} {reproduce.drift_note(d)}")
-
-
-def multihead_script(
-    labels: tuple[str, ...], x: np.ndarray, kind: str, cfg: AttentionConfig, seed: int, max_params: int
-) -> Script:
-    """The multi-head script on the page's inputs (the sentence's embeddings ``x``, or stand-ins
-    drawn from ``torch.manual_seed(0)`` when d_in is not the sentence's width, as
-    ``core.sentence.example_batch`` feeds the page); none for a setting the page does not draw."""
-    if kind == "split" and not cfg.divisible:
-        _ = cfg.head_dim  # raises the ValueError the page shows
-    total = mh.counts(kind, cfg).total_params  # type: ignore[arg-type]
-    if total > max_params:
-        raise ValueError(
-            f"the page draws no tensors for {total:,} parameters (over {max_params:,}), so there is "
-            "nothing on screen to reproduce. Lower d_out or the number of heads."
-        )
-    batch = sentence.example_batch(x, cfg.d_in)[0].astype(np.float64)
-    stand_in = None if x.shape[1] == cfg.d_in else sentence.STAND_IN_SEED
-    return reproduce.multihead(labels, batch, kind, cfg, seed, stand_in_seed=stand_in)

@@ -15,7 +15,6 @@ Nothing here imports torch: a script is only text until the reader (or the oracl
 
 from core.reproduce.cost import what_n_squared_costs
 from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
-from core.reproduce.multihead import multihead
 from core.reproduce.next import what_comes_next
 from core.reproduce.recap import recap
 from core.reproduce.scaling import divide_by_sqrt_dk
@@ -28,7 +27,6 @@ __all__ = [
     "drift",
     "drift_note",
     "learning",
-    "multihead",
     "nudged",
     "recap",
     "what_comes_next",

@@ -16,7 +16,6 @@ from streamlit.testing.v1 import AppTest
 
 from core import cost, reproduce, tokens, weights
 from core.block import BlockConfig
-from core.config import AttentionConfig
 from tests import hostile
 from tests.app.conftest import APP, assert_clean
 from tests.reproduce.run import run_code
@@ -66,7 +65,6 @@ def test_the_expander_is_on_every_page_with_the_books_tensors_and_lazy():
 DEFAULTS = {
     "topics/recap/page.py": lambda: reproduce.recap(T, X, 1, 2),
     "topics/scaling/page.py": lambda: reproduce.divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
-    "topics/multihead/page.py": lambda: reproduce.multihead(T, X, "split", AttentionConfig(), 123),
     "topics/cost/page.py": lambda: reproduce.what_n_squared_costs(
         cost.GPT_4_1_WINDOW, 2, cost.GPUS[0], 1, 1, 100, 768, 64
     ),
@@ -107,24 +105,6 @@ def test_the_default_learning_view_says_it_amplifies_rounding():
     assert_clean(at)
     (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
     assert "amplifies rounding" in " ".join(c.value for c in box.caption)
-
-
-@pytest.mark.parametrize(
-    ("query", "says"),
-    [
-        ({"kind": "Split", "d_out": "3", "heads": "2", "preset": "Custom"}, "not divisible"),
-        (
-            {"kind": "Wrapper", "d_in": "1024", "d_out": "1024", "heads": "16", "preset": "Custom"},
-            "parameters",
-        ),
-    ],
-)
-def test_a_multihead_view_without_tensors_says_why_there_is_no_script(query, says):
-    at = open_with_script("topics/multihead/page.py", query)
-    assert_clean(at)
-    assert script_shown(at) is None
-    (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
-    assert any(says in i.value for i in box.info), [i.value for i in box.info]
 
 
 EXAMPLES = 8  # per page; every example is a fresh session with the expander open

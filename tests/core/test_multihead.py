@@ -1,4 +1,4 @@
-"""The book's two multi-head classes (figure 05): book numbers, properties, counts, the stopwatch.
+"""The book's two multi-head classes (figure 05): book numbers, properties, counts.
 
 The PyTorch oracle tests live in ``test_multihead_oracle.py``; everything here runs on NumPy.
 """
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import book, mha_speed
+from core import book
 from core import multihead as mh
 from core.config import BOOK_TOY, GPT2_SMALL, AttentionConfig
 
@@ -98,7 +98,7 @@ def test_the_wrapper_trace_repeats_the_head_body_once_per_head():
     r = mh.forward(mh.example_batch(3), mh.init_wrapper(cfg, 7))
     per_head = [s for s in r.steps if s.head is not None]
     assert len(per_head) == 4 * 7
-    assert sorted({s.head for s in per_head}) == [0, 1, 2, 3]
+    assert {s.head for s in per_head} == {0, 1, 2, 3}
     assert r.steps[-1].shape == (2, 6, 12) and r.steps[-1].head is None
     assert r.divisor == pytest.approx(3**0.5)
 
@@ -200,161 +200,6 @@ def book_inputs():
     from core import tokens
 
     return tokens.inputs(np.float32)
-
-
-# --- the stopwatch: it must time the right arithmetic ---------------------------------------
-
-
-@pytest.mark.parametrize("mode", mha_speed.MODES)
-@pytest.mark.parametrize("heads", [1, 2, 4])
-def test_the_two_timed_functions_compute_the_same_thing(mode, heads):
-    case = mha_speed.Case(batch=2, n=9, d=16, heads=heads)
-    inp = mha_speed.make_inputs(case, np.random.default_rng(0))
-    w, s = mha_speed.wrapper_numpy(inp, mode), mha_speed.split_numpy(inp, heads, mode)
-    assert w.shape == s.shape == (2, 9, 16)
-    assert s.flags.c_contiguous
-    np.testing.assert_allclose(w, s, rtol=1e-5, atol=1e-6)  # float32, different summation blocks
-
-
-def test_the_timed_split_is_the_books_split_class_without_out_proj():
-    cfg = AttentionConfig(d_in=8, d_out=8, num_heads=4, context_length=6)
-    params = mh.init_split(cfg, 3)
-    x = mh.example_batch(8)
-    ref = mh.forward(x, params).heads_output  # [2, 6, 8], before out_proj
-    case = mha_speed.Case(batch=2, n=6, d=8, heads=4)
-    inp = mha_speed.make_inputs(case, np.random.default_rng(0))
-    w = tuple(lin.weight.T.copy() for lin in (params.qkv.query, params.qkv.key, params.qkv.value))
-    inp = dataclasses.replace(inp, x=x, w=w)
-    np.testing.assert_allclose(mha_speed.split_numpy(inp, 4), ref, rtol=1e-5, atol=1e-6)
-
-
-def test_measure_skips_what_would_not_fit_and_reports_progress():
-    cases = [mha_speed.Case(1, 8, 8, 2), mha_speed.Case(1, 64, 8, 2)]
-    seen = []
-    out = mha_speed.measure(
-        cases, "forward", repeat=1, max_score_bytes=4 * 2 * 8 * 8, progress=lambda i, n: seen.append((i, n))
-    )
-    assert seen == [(1, 2), (2, 2)]
-    assert out[0].speedup is not None and out[0].speedup > 0
-    assert out[1].wrapper_s is None and out[1].speedup is None
-    # The projections-only mode has no n² tensor, so nothing is skipped.
-    out = mha_speed.measure(cases, "projections", repeat=1, max_score_bytes=1)
-    assert all(t.speedup is not None for t in out)
-
-
-def test_paired_times_alternate_and_keep_each_functions_fastest_run():
-    calls = []
-
-    def f():
-        calls.append("f")
-
-    def g():
-        calls.append("g")
-        sum(range(20_000))  # g does strictly more work than f
-
-    tf, tg = mha_speed.paired_times(f, g, repeat=4, budget_s=0.0)
-    assert calls == ["f", "g", "g", "f", "f", "g", "g", "f"]  # ABBA: drift cancels
-    assert 0 < tf < tg
-
-
-def _paired(h, n, ratios, mode="forward"):
-    return mha_speed.Paired(mha_speed.Case(1, n, 12, h), mode, tuple(ratios), 1e-3, 1e-3)
-
-
-def _around(centre, spread, k=12):
-    """``k`` synthetic block ratios, log-symmetric around ``centre``."""
-    return [centre * spread ** ((-1) ** i * (i % 3) / 2) for i in range(k)]
-
-
-def test_verdict_says_faster_slower_or_cannot_tell_from_synthetic_timings():
-    control = [_paired(1, 64, _around(1.0, 1.05)), _paired(1, 256, _around(1.0, 1.05))]
-    faster = [*control, _paired(12, 64, _around(1.6, 1.05)), _paired(12, 256, _around(1.4, 1.05))]
-    text = mha_speed.verdict(faster)
-    assert text.startswith(
-        "At H = 12 the split class (one big projection per role) is faster on this machine"
-    )
-    assert "n = 64: 1.60× (95% interval" in text and "12 rounds" in text
-    assert "includes 1 at every n" in text
-    slower = [*control, _paired(12, 64, _around(0.6, 1.05)), _paired(12, 256, _around(0.7, 1.05))]
-    assert "is slower on this machine" in mha_speed.verdict(slower)
-    unsure = [*control, _paired(12, 64, _around(1.1, 3.0)), _paired(12, 256, _around(0.9, 3.0))]
-    assert mha_speed.verdict(unsure).startswith("At H = 12 this machine cannot tell the two classes apart")
-    mixed = [*control, _paired(12, 64, _around(1.6, 1.05)), _paired(12, 256, _around(0.6, 1.05))]
-    assert mha_speed.verdict(mixed).startswith("At H = 12 the answer depends on the sequence length")
-
-
-def test_a_control_outside_one_means_cannot_tell_on_this_machine():
-    # Issue 13, item 8: the one-head column, where both classes do identical work, spanned
-    # 0.52–5.30× on a busy machine; then no other cell may be believed.
-    noisy = [_paired(1, 64, _around(2.0, 1.05)), _paired(1, 256, _around(1.0, 1.05))]
-    cells = [*noisy, _paired(12, 64, _around(1.66, 1.05)), _paired(12, 256, _around(1.6, 1.05))]
-    text = mha_speed.verdict(cells)
-    assert text.startswith("Cannot tell on this machine: with one head both classes do identical work")
-    assert "n = 64: 2.00×" in text and "faster" in text and "is faster on this machine" not in text
-
-
-def test_too_few_rounds_cannot_tell():
-    cells = [_paired(1, 64, [1.1]), _paired(12, 64, [])]
-    text = mha_speed.verdict(cells)
-    assert text.startswith("Cannot tell on this machine") and "at most 1 round per setting" in text
-    assert mha_speed.verdict([]) == "Nothing was measured."
-    assert mha_speed.interval([1.2]) is None and mha_speed.interval([1.0, -1.0]) is None
-
-
-def test_interval_is_a_t_interval_on_log_ratios():
-    r = [1.5, 1.7, 1.6, 1.55, 1.8]
-    iv = mha_speed.interval(r)
-    logs = np.log(r)
-    assert iv.ratio == pytest.approx(np.exp(logs.mean()))
-    half = 2.7764 * logs.std(ddof=1) / np.sqrt(5)
-    assert (iv.lo, iv.hi) == pytest.approx((np.exp(logs.mean() - half), np.exp(logs.mean() + half)))
-    assert iv.verdict == "faster" and iv.rounds == 5
-
-
-@pytest.mark.parametrize("df", [1, 2, 5, 10, 11, 15, 30, 60, 200, 10_000])
-def test_t975_matches_scipy(df):
-    stats = pytest.importorskip("scipy.stats")
-    assert mha_speed.t975(df) == pytest.approx(stats.t.ppf(0.975, df), abs=1e-3)
-
-
-def test_measure_interleaved_runs_abba_rounds_and_keeps_to_its_budget():
-    # A fake clock that advances 0.1 s a read: the budget bounds the number of calls exactly.
-    now = [0.0]
-
-    def clock():
-        now[0] += 0.1
-        return now[0]
-
-    cells = [(mha_speed.Case(1, 8, 8, 1), "forward"), (mha_speed.Case(1, 8, 8, 2), "projections")]
-    seen = []
-    out = mha_speed.measure_interleaved(
-        cells, 10.0, clock=clock, progress=lambda i, r, e: seen.append((i, r))
-    )
-    assert now[0] < 10.0 + 0.5  # the budget plus one call's reads
-    assert seen[:4] == [(0, 0), (1, 0), (0, 1), (1, 1)]  # round-robin over the cells
-    rounds = [len(p.ratios) for p in out]
-    assert rounds[0] >= rounds[1] >= rounds[0] - 1 and rounds[1] >= 2  # blocks cut short are dropped
-    assert len(seen) == sum(rounds)
-    assert all(p.wrapper_s is not None and p.split_s is not None for p in out)
-    # A budget of 0 returns every cell, with no rounds, rather than hanging or raising.
-    out = mha_speed.measure_interleaved(cells, 0.0)
-    assert [p.ratios for p in out] == [(), ()]
-
-
-def test_grid_and_case_validation():
-    cases = mha_speed.grid([64, 128], [1, 5, 12], [1, 8], d=768)
-    assert {c.heads for c in cases} == {1, 12}  # 5 does not divide 768
-    assert len(cases) == 2 * 2 * 2
-    with pytest.raises(ValueError, match="not divisible"):
-        mha_speed.Case(1, 8, 10, 3)
-    with pytest.raises(ValueError, match="at least 1"):
-        mha_speed.Case(0, 8, 8, 1)
-    assert mha_speed.Case(8, 4096, 768, 16).score_bytes == 4 * 8 * 16 * 4096**2
-
-
-def test_blas_info_names_the_library():
-    name, threads = mha_speed.blas_info()
-    assert name and threads
 
 
 def test_exercise_3_2_as_printed_reproduces_the_official_solution_from_dim_1():

@@ -39,7 +39,7 @@ def _torch_module(kind, cfg, seed, dropout=0.0):
     )
 
 
-def exact_domain(kind: str, cfg: AttentionConfig, b: int, n: int, profile: str | None = None) -> bool:
+def exact_domain(kind: mh.Kind, cfg: AttentionConfig, b: int, n: int, profile: str | None = None) -> bool:
     """Whether every product in the forward is inside torchmath's bit-exact domain for ``profile``
     (default: the running one): the projections (``nn.Linear`` on ``b * n`` rows), QKᵀ and AV
     (torch's own bmm loop), and the split class's ``out_proj``."""

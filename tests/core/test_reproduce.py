@@ -20,7 +20,6 @@ import pytest
 
 from core import reproduce, tokens, weights
 from core.block import BlockConfig
-from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
@@ -40,8 +39,6 @@ ALLOWED = {"torch": {"torch"}, "numpy": {"numpy"}, "python": {"fractions"}}
 def _defaults() -> list[P.Case]:
     return [
         P.recap(),
-        P.multihead(),
-        P.gpt2_small(),
         P.what_comes_next(),
         P.learning_case(steps=100)[0],
         P.scaling_case(),
@@ -54,7 +51,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
     for _ in range(per_page):
         cases += [
             P.recap_random(rng),
-            P.multihead_random(rng),
             P.what_comes_next_random(rng),
             P.scaling_random(rng),
             P.cost_random(rng),
@@ -197,8 +193,6 @@ def test_file_names_are_safe_whatever_the_settings():
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: reproduce.multihead(T, X, "split", AttentionConfig(d_out=3, num_heads=2), 123), "divisible"),
-        (lambda: reproduce.multihead(T, X, "wrapper", AttentionConfig(), 1, stand_in_seed=0), "torch.rand"),
         (
             lambda: reproduce.learning(
                 T, X, weights.section_3_4(), "previous", 0, "three", "adam", 0.1, 100, 200

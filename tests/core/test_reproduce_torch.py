@@ -32,14 +32,11 @@ RANDOM = 3  # random legal settings per page, beside its default view
 
 DEFAULTS = {
     "recap": P.recap,
-    "multi-head": P.multihead,
-    "multi-head GPT-2 small preset": P.gpt2_small,
     "what-comes-next": P.what_comes_next,
     "recap, a reader's 9-token 16-wide sentence": lambda: P.recap(0, 8, *reader_sentence()[:2]),
 }
 RANDOMS = {
     "recap": P.recap_random,
-    "multi-head": P.multihead_random,
     "what-comes-next": P.what_comes_next_random,
 }
 IDS = [f"{name}, default" for name in DEFAULTS] + [

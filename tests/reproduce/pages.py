@@ -23,7 +23,6 @@ from core import (
     tokens,
     weights,
 )
-from core import multihead as mh
 from core.block import (
     GPT2_PRESETS,
     BlockConfig,
@@ -32,13 +31,11 @@ from core.block import (
     stack_params,
     tokens_to_outgrow,
 )
-from core.config import AttentionConfig
 from tests.reproduce.case import Case, Noise, weight_set
 from ui import cost_format as cf
 
 T = tokens.TOKENS
 X = tokens.inputs()
-MAX_DRAWN_PARAMS = 4_000_000  # ui.multihead_view.MAX_DRAWN_PARAMS (ui imports streamlit)
 
 
 # --- recap ---------------------------------------------------------------------------------
@@ -71,48 +68,7 @@ def recap_random(rng: random.Random) -> Case:
     return recap(rng.randrange(6), rng.randrange(6))
 
 
-# --- multi-head ----------------------------------------------------------------------------
-
-WIDTHS = (*range(1, 17), 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
-
-
-BOOK_TOY = AttentionConfig()
 GPT2_BLOCK = BlockConfig()
-
-
-def multihead(kind: str = "split", cfg: AttentionConfig = BOOK_TOY, seed: int = 123) -> Case:
-    params = mh.init_params(kind, cfg, seed)  # type: ignore[arg-type]
-    x = mh.example_batch(cfg.d_in)
-    res = mh.forward(x, params)
-    w, _ = mh.query_matrix(params)
-    stand_in = None if cfg.d_in == 3 else mh.STAND_IN_SEED
-    return Case(
-        "multi-head",
-        {"kind": kind, "cfg": cfg, "seed": seed},
-        reproduce.multihead(T, x[0].astype(np.float64), kind, cfg, seed, stand_in_seed=stand_in),
-        {
-            "Output, first batch item": res.output[0],
-            "context_vecs.shape": f"torch.Size({list(res.output.shape)})",
-            "W_q": w,
-            "Attention weights, first batch item, one matrix a head": res.weights[0],
-            "Divisor sqrt(keys.shape[-1])": res.divisor,
-            "Parameters": mh.counts(kind, cfg).total_params,  # type: ignore[arg-type]
-        },
-    )
-
-
-def multihead_random(rng: random.Random) -> Case:
-    while True:
-        kind = rng.choice(mh.KINDS)
-        cfg = AttentionConfig(rng.choice(WIDTHS[:20]), rng.choice(WIDTHS[:22]), rng.randint(1, 16))
-        if kind == "split" and not cfg.divisible:
-            continue
-        if mh.counts(kind, cfg).total_params <= MAX_DRAWN_PARAMS // 40:  # keep the suite quick
-            return multihead(kind, cfg, rng.randint(0, 1000))
-
-
-def gpt2_small() -> Case:
-    return multihead("split", AttentionConfig(768, 768, 12, 1024), 123)
 
 
 # --- what comes next -----------------------------------------------------------------------

@@ -4,43 +4,42 @@ import streamlit as st
 
 from core import book
 from core import multihead as mh
-from core.config import AttentionConfig
+from topics.multihead import checks as mh_checks
+from topics.multihead import presets, script, stopwatch, study, view
 from ui import checks, controls, figures
 from ui import format as fmt
-from ui import multihead_figures as mf
-from ui import multihead_view as view
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
 from ui.sentence import checks_note, sentence_control
 
 KIND_CAPTIONS = ("H separate heads, outputs glued", "one matrix per role, sliced")
+D = view.Settings()  # the defaults
 
 s = sentence_control()
 
-view.sync_preset()
-preset = controls.select(
-    "Preset", view.PRESET_NAMES, key="preset", default="Book toy", on_change=view.apply_preset
-)
+presets.sync()
+preset = controls.select("Preset", view.PRESET_NAMES, key="preset", default=D.preset, on_change=presets.apply)
 kind = controls.radio(
-    "Class", mh.KINDS, key="kind", default="split", format_func=str.capitalize, captions=KIND_CAPTIONS
+    "Class", mh.KINDS, key="kind", default=D.kind, format_func=str.capitalize, captions=KIND_CAPTIONS
 )
-heads = controls.slider("Number of heads H", 1, 16, 2, key="heads")
+heads = controls.slider("Number of heads H", 1, view.MAX_HEADS, D.heads, key="heads")
 d_in = controls.select_slider(
     "d_in",
     view.WIDTHS,
     key="d_in",
-    default=3,
+    default=D.d_in,
     help="The sentence's width (3 unless widened) runs its tokens; any other gets stand-ins.",
 )
 d_out = controls.select_slider(
-    "d_out", view.WIDTHS, key="d_out", default=2, help="Per head in the wrapper; the total when split."
+    "d_out", view.WIDTHS, key="d_out", default=D.d_out, help="Per head in the wrapper; the total when split."
 )
 seed = controls.slider(
-    "Seed", 0, 1000, 123, key="mh_seed", help="torch.manual_seed(seed); the book uses 123."
+    "Seed", 0, view.MAX_SEED, D.seed, key="mh_seed", help="torch.manual_seed(seed); the book uses 123."
 )
 fq = focus_control(s.labels, key="mh_focus")
-view.rerun_if_preset_stale(preset)
-cfg = AttentionConfig(d_in, d_out, heads, 1024 if preset == "GPT-2 small" else s.n)
+presets.rerun_if_stale(preset)
+settings = view.Settings(s.labels, s.embeddings, preset, kind, heads, d_in, d_out, seed, fq)
+v = view.build(settings, run=study.run, book_run=study.book_numbers)
 
 st.title("One matrix, sliced into stripes")
 st.markdown(
@@ -49,63 +48,61 @@ st.markdown(
     "head_dim columns, head 2 the next. A matrix product keeps columns apart, so one big matmul "
     "computes every head at once, and `.view` and `.transpose` only relabel the result."
 )
-st.caption(view.describe(kind, cfg, seed, s))
-st.caption(view.gpt3_note())
+st.caption(v.caption)
+st.caption(v.gpt3_note)
 
-shapes = view.output_shapes(cfg, n=s.n)
-width = mh.head_width(kind, cfg) if kind == "wrapper" or cfg.divisible else None
 # Three a row, both output shapes in the second: six a row cut GPT-2's "[2, 6, 9216]" short. Three a
 # row on a phone too (no stacking): six stacked metrics pushed the figures two screens down.
 c1, c2, c5, c3, c4, c6 = (*st.columns(3, wrap=False), *st.columns(3, wrap=False))
-c1.metric("head_dim" if kind == "split" else "Head width = d_out", "—" if width is None else str(width))
-c2.metric("Divisor √keys.shape[-1]", "—" if width is None else view.divisor_text(width))
-c3.metric("Output, wrapper", shapes["wrapper"], help="d_out × H wide: d_out is per head.")
-c4.metric("Output, split", shapes["split"], help="d_out wide: d_out is the total.")
-c5.metric(
-    "Projection matmuls", str(3 * heads if kind == "wrapper" else 3), help="3H for the wrapper, 3 split."
+c1.metric(
+    "head_dim" if kind == "split" else "Head width = d_out",
+    "—" if v.head_width is None else str(v.head_width),
 )
+c2.metric("Divisor √keys.shape[-1]", "—" if v.divisor is None else view.root_text(v.divisor))
+c3.metric("Output, wrapper", view.shape(v.output_wrapper), help="d_out × H wide: d_out is per head.")
+c4.metric("Output, split", view.shape(v.output_split), help="d_out wide: d_out is the total.")
+c5.metric("Projection matmuls", str(v.projection_matmuls), help="3H for the wrapper, 3 split.")
 c6.metric(
     "Parameters",
-    "—" if width is None else fmt.integer(mh.counts(kind, cfg).total_params),
+    "—" if v.params is None else fmt.integer(v.params),
     help="Of the class as set, out_proj included.",
 )
-if cfg.divisible and cfg.head_dim > 1:
+if v.head_dim is not None and v.head_dim_root is not None and v.head_dim > 1:
     st.caption(
-        f"The split class divides its scores by √{cfg.head_dim} = {view.divisor_text(cfg.head_dim)}, "
-        f"not by √d_out = √{d_out} = {d_out**0.5:.1f}: keys.shape[-1] is read after the reshape."
+        f"The split class divides its scores by √{v.head_dim} = {view.root_text(v.head_dim_root)}, "
+        f"not by √d_out = √{d_out} = {v.d_out_root:.1f}: keys.shape[-1] is read after the reshape."
     )
-if width is None:
-    st.warning(view.split_error(cfg), icon=":material/block:")
-else:
-    if width == 1:
+if v.split_error is not None:
+    st.warning(v.split_error, icon=":material/block:")
+elif v.run is not None:
+    if v.head_width == 1:
         st.warning(view.HEAD_DIM_1, icon=":material/visibility_off:")
-    run = view.run(kind, d_in, d_out, heads, seed, cfg.context_length, s.embeddings)
-    if run.error is not None:
-        st.info(run.error, icon=":material/info:")
+    if v.run.error is not None:
+        st.info(v.run.error, icon=":material/info:")
     else:
-        wq, attn, out = view.figures_for(
-            kind, d_in, d_out, heads, seed, cfg.context_length, s.embeddings, s.labels, fq
+        wq, attn, out = study.figures_for(
+            kind, d_in, d_out, heads, seed, v.config.context_length, s.embeddings, s.labels, fq
         )
         figures.show(wq, key="mh_wq")
-        if max(run.w_query.shape) > mf.MAX_CELLS:
+        if v.thinned:
             st.caption("Thinned for the screen: every k-th row and column of each head is drawn.")
         figures.show(attn, key="mh_a")
         figures.show(out, key="mh_o")
-        if fq is not None:
-            context_note(s.labels, fq, run.output_rows[fq], extra="That is its row of the output above.")
+        if fq is not None and v.focus_context is not None:
+            context_note(s.labels, fq, v.focus_context, extra="That is its row of the output above.")
         if kind == "split":
             st.caption("out_proj mixes the heads, so the output has no stripes; the line before it does.")
-        st.subheader("The shape trace, as it ran")
-        trace = view.trace_table(run.steps, kind, heads)
-        st.dataframe(trace, width="stretch", hide_index=True, height=35 * (len(trace) + 1) + 3)
+        if v.trace is not None:
+            st.subheader("The shape trace, as it ran")
+            st.dataframe(v.trace, width="stretch", hide_index=True, height=35 * (len(v.trace) + 1) + 3)
 
-if cfg.divisible:
+if v.comparison is not None and v.out_proj_params is not None:
     st.subheader("At matched output width")
-    st.dataframe(view.comparison_table(cfg), width="stretch")
+    st.dataframe(v.comparison, width="stretch")
     st.markdown(
         "The projections hold the same parameters either way; what differs is how many matrix "
-        f"multiplications carry them, {3 * heads} against 3 here. The split class then adds "
-        f"`out_proj`, a mixing layer of {fmt.integer(d_out * d_out + d_out)} parameters the wrapper lacks."
+        f"multiplications carry them, {v.wrapper_matmuls} against 3 here. The split class then adds "
+        f"`out_proj`, a mixing layer of {fmt.integer(v.out_proj_params)} parameters the wrapper lacks."
     )
 st.subheader("The four lines that differ")
 st.code(book.FIGURE_05["four_lines"], language="python")
@@ -114,10 +111,18 @@ st.markdown(
     "character for character the same, and means head_dim instead of d_out."
 )
 
-view.exercise_3_2_section()
-view.measure_section()
-reproduce_ui.expander(
-    "multihead",
-    lambda: reproduce_ui.multihead_script(s.labels, s.embeddings, kind, cfg, seed, view.MAX_DRAWN_PARAMS),
+st.subheader("Exercise 3.2: the official solution prints stale numbers")
+st.dataframe(v.exercise, width="stretch")
+st.markdown(
+    f"The solutions notebook prints `{book.EXERCISE_3_2_SOLUTION[0]}` first; the book's classes "
+    f"under PyTorch 2.13 give `{fmt.vec(v.book.outputs['exercise_3_2'][0, 0])}`. The middle column runs "
+    "the same wrapper here with one change, `torch.softmax(..., dim=1)` in every head, and reproduces "
+    "the stale print digit for digit. That was the chapter's own code until commit d4754f1 (4 March "
+    "2024, “change dim=1 to dim=-1”); the solution's printed output was never regenerated. With "
+    "`dim=1` each *column* of the weights sums to 1, so each query's row sums to "
+    f"{fmt.vec(v.book.stale_row_sums, 2)} in head 1 instead of 1, and the last token's outputs grow largest."
 )
-checks.expander(view.book_checks(), note=checks_note(s, view.CHECKS_NOTE))
+
+stopwatch.section(v.measure_intro)
+reproduce_ui.expander("multihead", lambda: script.for_page(settings))
+checks.expander(mh_checks.book_checks(v.book), note=checks_note(s, mh_checks.NOTE))

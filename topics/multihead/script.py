@@ -1,4 +1,6 @@
-"""The Multi-head page's script (figure 05): the book's wrapper or split class, as configured."""
+"""The Multi-head page's "Reproduce in PyTorch" script (figure 05): the book's wrapper or split class,
+as configured, on the page's batch. No Streamlit: ``tests/multihead`` runs it and holds what it
+prints against the page's view."""
 
 from __future__ import annotations
 
@@ -6,6 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from core import multihead as mh
+from core import sentence
 from core.config import AttentionConfig
 from core.multihead import KINDS
 from core.reproduce.book_code import CAUSAL_ATTENTION, MULTI_HEAD_ATTENTION, MULTI_HEAD_ATTENTION_WRAPPER
@@ -21,9 +25,10 @@ from core.reproduce.source import (
     tensor_literal,
 )
 from core.torchgen import TorchGenerator
+from topics.multihead.view import MAX_DRAWN_PARAMS, Settings
 
 
-def multihead(
+def build(
     labels: Sequence[str],
     x: np.ndarray,
     kind: str,
@@ -35,7 +40,8 @@ def multihead(
     on ``torch.stack((inputs, inputs))``: the output, W_q's stripes, each head's weights, the counts.
 
     ``stand_in_seed``: the inputs are ``torch.rand(n, d_in)`` after that seed (the page's stand-in
-    embeddings when d_in is not 3), and the script draws them so instead of spelling them out.
+    embeddings when d_in is not the sentence's width), and the script draws them so instead of
+    spelling them out.
     """
     names, v = check_inputs(labels, x)
     if kind not in KINDS:
@@ -130,3 +136,22 @@ def multihead(
         "The script builds the book's class after torch.manual_seed and runs it in float64 from its "
         "float32 weights, as this page does: its numbers equal the page's to the 4 decimals both print.",
     )
+
+
+def for_page(s: Settings) -> Script:
+    """The script for the page's settings ``s``: on the sentence's embeddings, or on the stand-ins
+    ``core.sentence.example_batch`` draws from ``torch.manual_seed(0)`` when d_in is not the
+    sentence's width. A ``ValueError`` says why there is none for a setting the page draws nothing
+    for."""
+    cfg = s.config
+    if s.kind == "split" and not cfg.divisible:
+        _ = cfg.head_dim  # raises the ValueError the page shows
+    total = mh.counts(s.kind, cfg).total_params
+    if total > MAX_DRAWN_PARAMS:
+        raise ValueError(
+            f"the page draws no tensors for {total:,} parameters (over {MAX_DRAWN_PARAMS:,}), so there is "
+            "nothing on screen to reproduce. Lower d_out or the number of heads."
+        )
+    batch = sentence.example_batch(s.x, cfg.d_in)[0].astype(np.float64)
+    stand_in = None if s.x.shape[1] == cfg.d_in else sentence.STAND_IN_SEED
+    return build(s.labels, batch, s.kind, cfg, s.seed, stand_in_seed=stand_in)

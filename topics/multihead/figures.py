@@ -3,82 +3,24 @@
 The stripes figure draws every weight on the app's diverging scale, so a weight's sign shows, and
 marks each head's columns with a band of its own hue (the post's picture: every head's weights sit
 side by side in adjacent column groups). Matrices larger than ``MAX_CELLS`` a side
-are thinned to every k-th row and column within each head, so the bands stay exact however
-large the matrix. Builders add shapes and annotations in one layout update and keep per-cell
+are drawn thinned (``topics.multihead.thinning``), so the bands stay exact however large the
+matrix. Builders add shapes and annotations in one layout update and keep per-cell
 text to small matrices: GPT-2's W_q must not cost the page a second per rerun.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
-from core.mha_speed import Paired
+from topics.multihead.speed import Paired
+from topics.multihead.thinning import MAX_CELLS, Thinned, thinned
 from ui import figures
 
 HEAD_HUES = (*figures.PALETTE, "#b7791f", "#d53f8c")
-MAX_CELLS = 96  # per axis; beyond it a matrix is thinned
 TEXT_CELLS = 100  # print values in the cells up to this many
-
-
-def _starts(size: int, parts: int) -> np.ndarray:
-    """The first index of each of at most ``parts`` nearly equal consecutive blocks of ``size``."""
-    parts = max(1, min(size, parts))
-    edges = np.linspace(0, size, parts + 1).round().astype(int)
-    return np.array([a for a, b in itertools.pairwise(edges) if b > a])
-
-
-def _kept(shape: tuple[int, ...], head_width: int, max_cells: int) -> tuple[np.ndarray, np.ndarray]:
-    """The rows and columns :func:`thin` keeps of a matrix of ``shape``."""
-    rows, cols = shape
-    heads = max(1, cols // head_width)
-    r = _starts(rows, max_cells)
-    c = np.concatenate(
-        [h * head_width + _starts(head_width, max(1, max_cells // heads)) for h in range(heads)]
-    )
-    return r, c
-
-
-def thin(
-    m: np.ndarray, head_width: int, max_cells: int = MAX_CELLS
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows and columns kept to draw ``m``: (kept rows, kept columns, sub-matrix).
-
-    Thinning, not pooling: the mean of a block of random weights is near zero everywhere and
-    its maximum near the bound everywhere, and either would draw flat bands with no texture.
-    Columns are thinned inside each head, so no drawn column belongs to two heads.
-    """
-    m = np.asarray(m)
-    r, c = _kept(m.shape, head_width, max_cells)
-    return r, c, m[np.ix_(r, c)].astype(np.float64)
-
-
-@dataclass(frozen=True)
-class Thinned:
-    """What :func:`striped_matrix` draws of a matrix: the kept rows, columns and cells, with the
-    matrix's shape and largest |value|. A cache holds this instead of the matrix: a 1.3M-cell W_q
-    is 5.3 MB, this at most ``MAX_CELLS`` squared."""
-
-    rows: np.ndarray  # kept row indices  [r]
-    cols: np.ndarray  # kept column indices, thinned inside each head  [c]
-    cells: np.ndarray  # m[rows][:, cols]  [r, c]
-    shape: tuple[int, int]  # the whole matrix's
-    vmax: float  # the whole matrix's largest |value| (1 for a zero matrix): the colour scale
-    head_width: int
-
-
-def thinned(m: np.ndarray, head_width: int, max_cells: int = MAX_CELLS) -> Thinned:
-    """``m`` reduced to what its striped figure draws (see :func:`thin`), read in place: only the
-    kept cells are converted to float64, so a 5.3 MB float32 W_q costs no 10.6 MB copy."""
-    m = np.asarray(m)
-    head_width = max(1, min(int(head_width), m.shape[1]))
-    r, c, cells = thin(m, head_width, max_cells)
-    vmax = float(max(np.max(m), -np.min(m)))  # the largest |value|, without an abs() copy
-    return Thinned(r, c, cells, (m.shape[0], m.shape[1]), vmax or 1.0, head_width)
 
 
 def striped_matrix(
@@ -204,9 +146,11 @@ def head_grid(
     xt = [c * (n + 1) + j for c in range(cols) for j in range(n)]
     yt = [r * (n + 1) + j for r in range(rows) for j in range(n)]
     printed = h <= per_row and n <= figures.TEXT_MAX
+    cells = z.astype(object)
+    cells[np.isnan(z)] = None  # the gaps between tiles: null, which Plotly leaves undrawn
     trace = {
         "type": "heatmap",
-        "z": np.where(np.isnan(z), None, z).tolist(),
+        "z": cells.tolist(),
         "zmin": 0.0,
         "zmax": 1.0,
         "colorscale": figures.SEQUENTIAL,

@@ -12,11 +12,16 @@ the split class has: the timing compares equal work.
 Two modes: ``"forward"`` times the whole causal attention (projections, scores, mask, softmax,
 weighted values, merge); ``"projections"`` times only the part that differs (projections and the
 split/merge of heads), where the n² attention in the middle cannot hide the difference.
+
+The Multi-head page's Measure button runs a small grid within a time budget
+(:func:`measure_interleaved`, ``PAGE_*``); ``python -m bench multihead`` runs the large one.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -26,6 +31,10 @@ import numpy as np
 
 Mode = Literal["forward", "projections"]
 MODES: tuple[Mode, ...] = ("forward", "projections")
+MODE_TITLES: dict[Mode, str] = {
+    "forward": "Whole forward (projections, scores, softmax, merge)",
+    "projections": "Only what differs (projections and the head split/merge)",
+}
 MAX_SCORE_BYTES = 512 * 2**20  # the split class holds b·H·n² float32 scores at once; skip above this
 
 
@@ -70,12 +79,14 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     b, n, d, hd = case.batch, case.n, case.d, case.head_dim
     x = rng.standard_normal((b, n, d), dtype=np.float32)
     bound = 1.0 / math.sqrt(d)
-    w = tuple(rng.uniform(-bound, bound, (d, d)).astype(np.float32) for _ in range(3))
-    w_heads = tuple(
-        tuple(np.ascontiguousarray(m[:, h * hd : (h + 1) * hd]) for m in w) for h in range(case.heads)
-    )
+    wq, wk, wv = (rng.uniform(-bound, bound, (d, d)).astype(np.float32) for _ in range(3))
+
+    def head(m: np.ndarray, h: int) -> np.ndarray:
+        return np.ascontiguousarray(m[:, h * hd : (h + 1) * hd])
+
+    w_heads = tuple((head(wq, h), head(wk, h), head(wv, h)) for h in range(case.heads))
     neg_mask = np.triu(np.full((n, n), -np.inf, dtype=np.float32), k=1)
-    return Inputs(x, w, w_heads, neg_mask)  # type: ignore[arg-type]
+    return Inputs(x, (wq, wk, wv), w_heads, neg_mask)
 
 
 def causal_attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, neg_mask: np.ndarray) -> np.ndarray:
@@ -113,23 +124,6 @@ def split_numpy(inp: Inputs, heads: int, mode: Mode = "forward") -> np.ndarray:
     )
     context = causal_attend(q, k, v, inp.neg_mask) if mode == "forward" else v
     return np.ascontiguousarray(context.transpose(0, 2, 1, 3)).reshape(b, n, d)  # -> [b, n, d]
-
-
-def best_time(fn: Callable[[], object], repeat: int = 3, budget_s: float = 2.0) -> float:
-    """Fastest of up to ``repeat`` calls, in seconds; stops early once ``budget_s`` is spent.
-
-    The minimum, not the mean: on a shared machine the noise only ever adds time.
-    """
-    best = math.inf
-    spent = 0.0
-    for _ in range(max(1, int(repeat))):
-        t0 = time.perf_counter()
-        fn()
-        dt = time.perf_counter() - t0
-        best, spent = min(best, dt), spent + dt
-        if spent > budget_s:
-            break
-    return best
 
 
 def paired_times(
@@ -383,13 +377,12 @@ def verdict(results: Sequence[Paired]) -> str:
             "or slow for this grid; `python -m bench multihead` takes its time."
         )
     control = [p for p in results if p.case.heads == 1]
-    off = [p for p in control if p.interval is not None and p.interval.verdict != "cannot tell"]
+    off = [(p, iv) for p in control if (iv := p.interval) is not None and iv.verdict != "cannot tell"]
     if off:
         return (
             "Cannot tell on this machine: with one head both classes do identical work, yet at "
-            f"{'; '.join(_cell(p) for p in off)} the split class measured "
-            f"{'faster' if off[0].interval.verdict == 'faster' else 'slower'}. The noise here is "  # type: ignore[union-attr]
-            "larger than the intervals admit."
+            f"{'; '.join(_cell(p) for p, _ in off)} the split class measured "
+            f"{off[0][1].verdict}. The noise here is larger than the intervals admit."
         )
     h = max(p.case.heads for p in results)
     many = sorted((p for p in results if p.case.heads == h), key=lambda p: p.case.n)
@@ -428,22 +421,44 @@ def blas_info() -> tuple[str, str]:
     variables BLAS libraries read at start-up; otherwise they are unknown (OpenBLAS then uses
     one thread per core).
     """
-    import os
-
     try:
-        deps = np.show_config(mode="dicts")["Build Dependencies"]  # type: ignore[index]
+        deps = np.show_config(mode="dicts")["Build Dependencies"]
         blas = deps.get("blas", {})
         name = f"{blas.get('name', 'unknown')} {blas.get('version', '')}".strip()
     except Exception:  # an unusual NumPy build; the name is a nicety, not a number
         name = "unknown"
-    try:
-        from threadpoolctl import threadpool_info
-
-        threads = ", ".join(f"{p['internal_api']}: {p['num_threads']}" for p in threadpool_info())
-        return name, threads or "unknown"
+    try:  # optional, not in requirements.txt: imported by name, so no checker needs its stubs
+        threadpoolctl = importlib.import_module("threadpoolctl")
     except ImportError:
         pass
+    else:
+        threads = ", ".join(
+            f"{p['internal_api']}: {p['num_threads']}" for p in threadpoolctl.threadpool_info()
+        )
+        return name, threads or "unknown"
     for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS"):
         if os.environ.get(var):
             return name, f"{os.environ[var]} ({var})"
     return name, f"unknown (no threadpoolctl; OpenBLAS defaults to one per core: {os.cpu_count()})"
+
+
+def rows(results: Sequence[Paired]) -> list[dict[str, object]]:
+    """The page's table of measured times: one row per timed cell, medians in ms, the speed-up and
+    its 95% interval."""
+    out: list[dict[str, object]] = []
+    for p in results:
+        iv = p.interval
+        out.append(
+            {
+                "mode": p.mode,
+                "H": p.case.heads,
+                "n": p.case.n,
+                "rounds": len(p.ratios),
+                "wrapper (ms, median)": None if p.wrapper_s is None else round(1e3 * p.wrapper_s, 3),
+                "split (ms, median)": None if p.split_s is None else round(1e3 * p.split_s, 3),
+                "speed-up": None if iv is None else round(iv.ratio, 2),
+                "95% interval": "" if iv is None else f"{iv.lo:.2f}–{iv.hi:.2f}×",
+                "verdict": "too few rounds" if iv is None else iv.verdict,
+            }
+        )
+    return out

@@ -1,0 +1,98 @@
+"""The Multi-head page's caches: the forward pass per setting, its three figures, the book's numbers.
+
+The computations are :mod:`topics.multihead.view`'s plain functions; here they are only cached,
+so the page (``view.build(..., run=run, book_run=book_numbers)``) and the tests get the same
+numbers from the same code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from core import tokens
+from topics.multihead import figures as mf
+from topics.multihead import view
+from ui import cache
+from ui.cache import KB, MB
+
+
+def _run_worst() -> list[tuple[object, ...]]:
+    """The most output cells a drawable setting has (1,024 wide × 16 heads) and the most W_q cells,
+    on the book's sentence and the largest."""
+    return [
+        (*s, 123, len(x), x)
+        for s in (("wrapper", 64, 1024, 16), ("wrapper", 384, 384, 9))
+        for x in (tokens.inputs(), cache.largest_sentence()[1])
+    ]
+
+
+# The first batch item's attention per head, the output and W_q thinned to what their figures
+# draw (96 × 96 cells at most), the shape trace: 209 KB at 32 tokens, 1,024 wide × 16 heads.
+@cache.data(
+    entry_bytes=256 * KB,
+    entries=6,
+    worst=_run_worst,
+    show_spinner="Drawing the weights and running the forward pass…",
+)
+def run(
+    kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int, x: np.ndarray
+) -> view.Run:
+    """:func:`topics.multihead.view.forward`, cached: GPT-2's 2.4M parameters take a moment."""
+    return view.forward(kind, d_in, d_out, heads, seed, context_length, x)
+
+
+# The three figures built from a run: 1.7 MB held at the largest run.
+@cache.resource(
+    entry_bytes=2 * MB,
+    entries=6,
+    worst=lambda: [
+        (*args, labels)
+        for args, labels in zip(_run_worst(), (tokens.TOKENS, cache.largest_sentence()[0]) * 2, strict=True)
+    ],
+    show_spinner="Drawing W_q's stripes and every head's weights…",
+)
+def figures_for(
+    kind: str,
+    d_in: int,
+    d_out: int,
+    heads: int,
+    seed: int,
+    context_length: int,
+    x: np.ndarray,
+    labels: tuple[str, ...],
+    focus: int | None = None,
+) -> tuple[go.Figure, go.Figure, go.Figure]:
+    """W_q's stripes, the per-head weights and the output, built once per setting and focus from
+    the cached :func:`run` the view holds.
+
+    A resource cache (no copy): ``st.plotly_chart`` serialises a figure without changing it.
+    """
+    r = run(kind, d_in, d_out, heads, seed, context_length, x)
+    assert r.weights is not None and r.output is not None and r.w_query is not None  # drawable only
+    cols = "1 column" if r.head_width == 1 else f"{r.head_width} columns"
+    wq = mf.striped_matrix(
+        r.w_query,
+        r.head_width,
+        title=f"W_q {list(r.w_query.shape)}, as XW_q reads it: {heads} stripes of {cols}",
+        x_title="column of W_q, head by head",
+        y_title="row (input feature)",
+    )
+    attn = mf.head_grid(r.weights, labels, title="Attention weights, one heatmap per head", focus=focus)
+    out = mf.striped_matrix(
+        r.output,
+        r.output.head_width,
+        row_labels=labels,
+        title=f"Output {list(r.output_shape)}, first batch item",
+        height=max(280, 100 + 15 * len(labels)),
+        x_title="output column",
+        y_title="query",
+        focus=focus,
+    )
+    return wq, attn, out
+
+
+@cache.data(entry_bytes=2 * KB, entries=1, worst=lambda: [()])  # 1.7 KB, one entry
+def book_numbers() -> view.Book:
+    """:func:`topics.multihead.view.book_numbers`, cached: the same for every reader."""
+    return view.book_numbers()

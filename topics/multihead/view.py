@@ -1,0 +1,382 @@
+"""Every number the Multi-head page shows, from its settings (the post's figure 05; the book's
+section 3.6, "Extending single-head attention to multi-head attention").
+
+:func:`build` turns the page's controls and the reader's sentence into a :class:`View`: the
+readouts, the numbers its prose and captions quote, what each figure draws, the shape trace, the
+matched-width table, exercise 3.2's three columns and the live side of the checks. The page lays
+the view out; the tests and the Reproduce oracle read the same view. The forward pass and the
+book's numbers are the heavy part: :func:`build` takes them as keyword arguments whose defaults
+are the plain functions here, and the page passes its cached ones (``topics.multihead.study``).
+
+No Streamlit and no Plotly here (``tests/test_imports.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from core import book, tokens
+from core import multihead as mh
+from core import sentence as sent
+from core.config import GPT2_SMALL, AttentionConfig
+from topics.multihead import speed
+from topics.multihead.thinning import MAX_CELLS, Thinned, thinned
+from ui import format as fmt
+
+CUSTOM = "Custom"
+PRESETS: dict[str, dict[str, object]] = {
+    "Book toy": {"d_in": 3, "d_out": 2, "heads": 2},
+    "Exercise 3.2": {"kind": "wrapper", "d_in": 3, "d_out": 1, "heads": 2},
+    "GPT-2 small": {"kind": "split", "d_in": 768, "d_out": 768, "heads": 12},
+}
+PRESET_NAMES = (*PRESETS, CUSTOM)
+GPT2_CONTEXT = 1024  # the GPT-2 small preset builds the class with GPT-2's context length
+# Widths on offer: every width to 16 (so every divisibility case of small heads is reachable),
+# then the sizes real models use, up to 1,024. A ladder, not a free number: a link cannot carry
+# a width the page was not built for.
+WIDTHS: tuple[int, ...] = (*range(1, 17), 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
+MAX_HEADS = 16
+MAX_SEED = 1000
+MAX_DRAWN_PARAMS = 4_000_000  # GPT-2's 2,360,064 fit; a 21M-parameter wrapper is counted, not drawn
+BATCH = 2  # the book's batch: the sentence stacked twice
+
+HEAD_DIM_1 = (
+    "**Each head is 1 wide.** A head's query and key are single numbers, so every score is a "
+    "product of two scalars: a query can only scale one key feature up or down, and each row of "
+    "weights can only rank the tokens by that one feature. The book's toy setting (d_out 2, two "
+    "heads) has exactly this shape: it reproduces the printed shapes and hides what a head does. "
+    "Try d_out = 8 with two heads."
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The page's controls and the reader's sentence; the defaults are the page's."""
+
+    labels: tuple[str, ...] = tokens.TOKENS
+    x: np.ndarray = field(default_factory=tokens.inputs)  # the sentence's embeddings [n, width]
+    preset: str = "Book toy"
+    kind: mh.Kind = "split"
+    heads: int = 2
+    d_in: int = 3
+    d_out: int = 2
+    seed: int = 123
+    focus: int | None = None  # the focused query's row
+
+    @property
+    def config(self) -> AttentionConfig:
+        """The class as built: GPT-2's context length under its preset, else the sentence's."""
+        length = GPT2_CONTEXT if self.preset == "GPT-2 small" else len(self.labels)
+        return AttentionConfig(self.d_in, self.d_out, self.heads, length)
+
+
+@dataclass(frozen=True)
+class Run:
+    """What the page draws for one setting, or why it draws nothing.
+
+    Not the forward's whole result: the batch is the sentence stacked twice, so it keeps the first
+    item only, and the output and W_q as their figures draw them (a [2, 32, 16,384] output is
+    8.4 MB; see ``ui.cache``).
+    """
+
+    steps: tuple[mh.Step, ...]  # the shape trace, as it ran
+    weights: np.ndarray | None  # [H, n, n] attention per head, first batch item
+    output: Thinned | None  # [n, d] first batch item, as the output figure draws it
+    output_shape: tuple[int, ...]  # the whole output's, [b, n, d]
+    output_rows: tuple[str, ...]  # each output row of the first item as a focus note prints it
+    w_query: Thinned | None  # [d_in, width], head columns side by side, as the figure draws it
+    head_width: int
+    error: str | None = None
+
+
+def forward(
+    kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int, x: np.ndarray
+) -> Run:
+    """Draw the parameters and run the float64 forward on the sentence ``x`` [n, width], stacked
+    twice (stand-ins when ``d_in`` is not its width). A setting over ``MAX_DRAWN_PARAMS`` is
+    counted, not drawn: its run holds only the reason. Raises ``ValueError`` when the split class
+    cannot split."""
+    cfg = AttentionConfig(d_in, d_out, heads, context_length)
+    k = _kind(kind)
+    total = mh.counts(k, cfg).total_params
+    if total > MAX_DRAWN_PARAMS:
+        return Run(
+            (),
+            None,
+            None,
+            (),
+            (),
+            None,
+            0,
+            f"This setting holds {fmt.integer(total)} parameters. The counts above are exact, but "
+            f"drawing and running that many here would take seconds, so the figures stop at "
+            f"{fmt.integer(MAX_DRAWN_PARAMS)}. Lower d_out or the number of heads to see them.",
+        )
+    params = mh.init_params(k, cfg, seed)
+    w, width = mh.query_matrix(params)
+    res = mh.forward(sent.example_batch(x, d_in), params)
+    out_width = width if k == "wrapper" else res.output.shape[-1]
+    return Run(
+        res.steps,
+        res.weights[0],
+        thinned(res.output[0], out_width),
+        res.output.shape,
+        tuple(fmt.short_vec(z) for z in res.output[0]),
+        thinned(w, width),
+        width,
+    )
+
+
+def _kind(kind: str) -> mh.Kind:
+    """``kind`` as ``core.multihead`` takes it (a cache key arrives as a plain string)."""
+    for k in mh.KINDS:
+        if kind == k:
+            return k
+    raise ValueError(f"kind must be one of {mh.KINDS}, got {kind!r}")
+
+
+@dataclass(frozen=True)
+class Book:
+    """The numbers the book, the post and the solutions print, computed here: the checks' live side
+    and exercise 3.2's columns. Fixed settings (the book's batch, seed 123), whatever the controls."""
+
+    outputs: dict[str, np.ndarray]  # causal_attention, wrapper, exercise_3_2, split: [2, 6, d]
+    stale: np.ndarray  # exercise 3.2's wrapper with softmax(dim=1), first batch item [6, 2]
+    stale_row_sums: np.ndarray  # head 1's rows of weights under dim=1 [6]: not 1
+    gpt2_head_dim: int
+    gpt2_divisor: float  # √head_dim = 8
+    gpt2_d_out_root: float  # √768 = 27.7, the divisor it does not use
+    gpt2_params: int  # MultiHeadAttention(768, 768, ..., 12), out_proj included
+    gpt3_heads: int  # per layer
+    gpt3_head_dim: int
+    gpt3_layers: int
+    gpt3_d_model: int
+
+
+def book_numbers() -> Book:
+    """The book's classes on the book's batch after ``torch.manual_seed(123)``, exercise 3.2 as the
+    solution printed it, and GPT-2's and GPT-3's head counts."""
+    x = mh.example_batch(3)
+    toy, ex32 = AttentionConfig(), AttentionConfig(d_out=1)
+    stale, stale_w = mh.exercise_3_2_as_printed()
+    return Book(
+        {
+            "causal_attention": mh.causal_attention(x, mh.init_causal_attention(toy, 123), toy)[0],
+            "wrapper": mh.forward(x, mh.init_wrapper(toy, 123)).output,
+            "exercise_3_2": mh.forward(x, mh.init_wrapper(ex32, 123)).output,
+            "split": mh.forward(x, mh.init_split(toy, 123)).output,
+        },
+        stale[0],
+        stale_w[0, 0].sum(axis=-1),
+        GPT2_SMALL.head_dim,
+        GPT2_SMALL.head_dim**0.5,
+        GPT2_SMALL.d_out**0.5,
+        mh.counts("split", GPT2_SMALL).total_params,
+        mh.GPT3_175B.num_heads,
+        mh.GPT3_175B.head_dim,
+        mh.GPT3_175B_LAYERS,
+        mh.GPT3_175B.d_out,
+    )
+
+
+@dataclass(frozen=True)
+class View:
+    """Every number the page shows for one setting."""
+
+    config: AttentionConfig
+    caption: str  # the class and the inputs on screen
+    gpt3_note: str
+    head_width: int | None  # d_out (wrapper) or head_dim (split); None when the split cannot split
+    divisor: float | None  # √keys.shape[-1] = √head_width
+    head_dim: int | None  # the split class's, when d_out divides
+    head_dim_root: float | None  # √head_dim: the split class's divisor
+    d_out_root: float  # √d_out, the divisor the split class does not use
+    output_wrapper: tuple[int, int, int]  # [b, n, d_out · H]
+    output_split: tuple[int, int, int] | None  # [b, n, d_out]; None when it cannot split
+    projection_matmuls: int  # of the class as set: 3H or 3
+    params: int | None  # of the class as set, out_proj included
+    split_error: str | None  # why the split class cannot be built
+    run: Run | None  # the figures' values; None when the class cannot be built
+    thinned: bool  # W_q is drawn every k-th row and column
+    focus_context: str | None  # the focused query's output row
+    trace: pd.DataFrame | None  # the shape trace, as it ran
+    comparison: pd.DataFrame | None  # both classes at matched width (split divisible only)
+    wrapper_matmuls: int  # 3H, quoted under the comparison
+    out_proj_params: int | None  # the split class's mixing layer (divisible only)
+    book: Book
+    exercise: pd.DataFrame  # exercise 3.2: printed, replayed with dim=1, today's
+    measure_intro: str  # the stopwatch's grid, budget and BLAS
+
+
+def build(
+    s: Settings,
+    *,
+    run: Callable[..., Run] = forward,
+    book_run: Callable[[], Book] = book_numbers,
+) -> View:
+    """The page's numbers for ``s``; ``run`` and ``book_run`` are the page's cached
+    :func:`forward` and :func:`book_numbers` (the same numbers, computed once per setting)."""
+    cfg, n = s.config, len(s.labels)
+    can_split = cfg.divisible
+    width = mh.head_width(s.kind, cfg) if s.kind == "wrapper" or can_split else None
+    r = None if width is None else run(s.kind, s.d_in, s.d_out, s.heads, s.seed, cfg.context_length, s.x)
+    drawn = r is not None and r.error is None
+    b = book_run()
+    return View(
+        config=cfg,
+        caption=describe(s),
+        gpt3_note=gpt3_note(b),
+        head_width=width,
+        divisor=None if width is None else width**0.5,
+        head_dim=cfg.head_dim if can_split else None,
+        head_dim_root=cfg.head_dim**0.5 if can_split else None,
+        d_out_root=s.d_out**0.5,
+        output_wrapper=(BATCH, n, mh.counts("wrapper", cfg).output_width),
+        output_split=(BATCH, n, mh.counts("split", cfg).output_width) if can_split else None,
+        projection_matmuls=mh.counts("wrapper", cfg).projection_matmuls if s.kind == "wrapper" else 3,
+        params=None if width is None else mh.counts(s.kind, cfg).total_params,
+        split_error=None if width is not None else split_error(cfg),
+        run=r,
+        thinned=drawn and r is not None and r.w_query is not None and max(r.w_query.shape) > MAX_CELLS,
+        focus_context=r.output_rows[s.focus] if drawn and r is not None and s.focus is not None else None,
+        trace=trace_table(r.steps, s.kind, s.heads) if drawn and r is not None else None,
+        comparison=comparison_table(cfg) if can_split else None,
+        wrapper_matmuls=mh.counts("wrapper", cfg).projection_matmuls,
+        out_proj_params=mh.counts("split", cfg).out_proj_params if can_split else None,
+        book=b,
+        exercise=exercise_table(b),
+        measure_intro=measure_intro(),
+    )
+
+
+def describe(s: Settings) -> str:
+    """One caption naming the weights and the inputs on screen."""
+    cfg, n, width = s.config, len(s.labels), s.x.shape[1]
+    whose = "the book's six tokens" if _is_book(s) else f"your sentence's {n} tokens"
+    inputs = (
+        f"{whose}, stacked twice (batch [{BATCH}, {n}, {width}])"
+        if cfg.d_in == width
+        else f"{n} stand-in embeddings torch.rand({n}, {cfg.d_in}) after torch.manual_seed(0), "
+        f"stacked twice (d_in {cfg.d_in} is not the sentence's width, {width})"
+    )
+    cls = "MultiHeadAttentionWrapper" if s.kind == "wrapper" else "MultiHeadAttention"
+    return (
+        f"{cls}({cfg.d_in}, {cfg.d_out}, context_length={cfg.context_length}, dropout=0.0, "
+        f"num_heads={cfg.num_heads}) with nn.Linear weights drawn after torch.manual_seed({s.seed}), "
+        f"in the book's order. Inputs: {inputs}."
+    )
+
+
+def _is_book(s: Settings) -> bool:
+    """The book's own ``inputs``: its six tokens with their printed embeddings."""
+    return s.labels == tokens.TOKENS and np.array_equal(s.x, tokens.inputs())
+
+
+def gpt3_note(b: Book) -> str:
+    """The post's "GPT-3 has 96 of them", counted from the paper's configuration."""
+    return (
+        f"The post says the richness comes from many heads over many layers, “and GPT-3 has 96 of "
+        f"them”. GPT-3 175B has {b.gpt3_heads} heads *in each* of its {b.gpt3_layers} layers: "
+        f"{fmt.integer(b.gpt3_heads * b.gpt3_layers)} heads in all, each head_dim = "
+        f"{fmt.integer(b.gpt3_d_model)} / {b.gpt3_heads} = {b.gpt3_head_dim} wide "
+        "(Brown et al. 2020, table 2.1)."
+    )
+
+
+def shape(dims: tuple[int, ...] | None) -> str:
+    """``[2, 6, 4]``, as the post writes a torch.Size; "—" for a shape there is none of."""
+    return "—" if dims is None else "[" + ", ".join(str(d) for d in dims) + "]"
+
+
+def root_text(x: float) -> str:
+    """A square root as the page prints it: ``8`` for GPT-2's √64, ``1.4142`` for √2."""
+    return fmt.num(x).rstrip("0").rstrip(".")
+
+
+def split_error(cfg: AttentionConfig) -> str:
+    """The ``ValueError`` message ``core`` raises for a width the split class cannot cut."""
+    try:
+        _ = cfg.head_dim
+    except ValueError as err:
+        return str(err)
+    return ""
+
+
+def trace_table(steps: tuple[mh.Step, ...], kind: str, heads: int) -> pd.DataFrame:
+    """The recorded steps; the wrapper's loop body is listed for head 1 and marked "× H"."""
+    rows = []
+    for step in steps:
+        if step.head not in (None, 0):
+            continue
+        rows.append(
+            {
+                "step": step.name,
+                "code": step.code,
+                "shape": shape(step.shape),
+                "contiguous": step.contiguous,
+                "where": f"head 1 of {heads} (runs × {heads})" if step.head == 0 else "",
+            }
+        )
+    table = pd.DataFrame(rows)
+    return table if kind == "wrapper" else table.drop(columns="where")
+
+
+def comparison_table(cfg: AttentionConfig) -> pd.DataFrame:
+    """Both classes at matched output width: equal projections, 3H matmuls against 3."""
+    wrapper, split = mh.matched_wrapper(cfg), mh.counts("split", cfg)
+    pairs = [
+        ("Wrapper, head_dim per head", wrapper.d_out, mh.counts("wrapper", wrapper)),
+        ("Split", cfg.head_dim, split),
+    ]
+    rows = [
+        {
+            "class": label,
+            "width of one head": head,
+            "projection parameters": fmt.integer(c.projection_params),
+            "out_proj parameters": fmt.integer(c.out_proj_params),
+            "total parameters": fmt.integer(c.total_params),
+            "projection matmuls": c.projection_matmuls,
+            "attention matmuls": c.attention_matmuls,
+            "output width": c.output_width,
+        }
+        for label, head, c in pairs
+    ]
+    return pd.DataFrame(rows).set_index("class").T.astype(str)
+
+
+def sci_row(row: np.ndarray) -> str:
+    """``[-9.1476e-02, 3.4164e-02]``: a row as PyTorch prints a tensor in scientific mode."""
+    return "[" + ", ".join(f"{float(v):.4e}" for v in row) + "]"
+
+
+def exercise_table(b: Book) -> pd.DataFrame:
+    """Exercise 3.2's first batch item: as the solution prints it, replayed with the old
+    ``softmax(dim=1)``, and as the book's code gives it today."""
+    return pd.DataFrame(
+        {
+            "official solution prints": book.EXERCISE_3_2_SOLUTION,
+            "the same wrapper with softmax(dim=1)": [sci_row(r) for r in b.stale],
+            "the book's code today (dim=-1)": [fmt.vec(r) for r in b.outputs["exercise_3_2"][0]],
+        },
+        index=list(tokens.TOKENS),  # exercise 3.2 runs on the book's sentence
+    )
+
+
+def measure_intro() -> str:
+    """The stopwatch's question, its grid and budget, and the BLAS it runs on."""
+    lib, threads = speed.blas_info()
+    ns, hs, d = speed.PAGE_NS, speed.PAGE_HEADS, speed.PAGE_D
+    return (
+        f"The post leaves one question open: at matched width, does the split class's single big "
+        f"matmul beat H small ones once the reshapes are paid for? Time both in float32 NumPy on the "
+        f"same inputs, d = {d}, n in {', '.join(f'{n:,}' for n in ns)}, H in {', '.join(map(str, hs))}, "
+        f"batch 1, for **{speed.PAGE_BUDGET_S:g} seconds** in all. Each round times every setting "
+        f"once as wrapper, split, split, wrapper, so both classes meet the same background load, and "
+        f"the speed-up comes with a 95% interval over the rounds. With one head both classes do "
+        f"identical work: that control must include 1, or the machine is too noisy to tell. "
+        f"BLAS: {lib}; threads: {threads}. `python -m bench multihead` runs the full grid."
+    )
