@@ -101,7 +101,7 @@ def _pairs(printed: object, expected: np.ndarray, where: tuple[int, ...] = ()):
         idx = list(range(len(items)))
     if len(items) > len(expected):
         raise AssertionError(f"{len(items)} printed where the page has {len(expected)} at {where}")
-    if GAP not in items and len(items) != len(expected):
+    if GAP not in printed and len(items) != len(expected):
         raise AssertionError(f"{len(items)} printed where the page has {len(expected)} at {where}")
     for i, item in zip(idx, items, strict=True):
         yield from _pairs(item, expected[i], (*where, i))

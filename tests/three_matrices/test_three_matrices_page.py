@@ -12,7 +12,7 @@ from tests.app.conftest import APP, assert_clean, metrics, open_page, widget
 from topics.three_matrices import readouts, script
 from topics.three_matrices.view import Settings, View, build
 from ui import format as fmt
-from ui.focus import short_vec
+from ui.format import short_vec
 
 PAGE = "topics/three_matrices/page.py"
 SCORE, WEIGHT = "Score error max|Ω − Ωᵀ|", "Weight error max|A − Aᵀ|"
