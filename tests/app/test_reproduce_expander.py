@@ -66,7 +66,6 @@ def test_the_expander_is_on_every_page_with_the_books_tensors_and_lazy():
 
 
 DEFAULTS = {
-    "topics/recap/page.py": lambda: reproduce.recap(T, X, 1, 2),
     "topics/three_matrices/page.py": lambda: reproduce.three_matrices(
         T, X, weights.section_3_4(), "three", (1, 2)
     ),

@@ -1,4 +1,7 @@
-"""Every SPEC.md number for the recap and figure 01, computed by core."""
+"""Figure 01's numbers and what the book prints for sections 3.4 and 3.5, computed by core.
+
+The Recap's numbers (section 3.3) are tested on its view: tests/recap/test_recap_view.py.
+"""
 
 import numpy as np
 import pytest
@@ -11,30 +14,6 @@ J, S = tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
 
 def r4(x):
     return np.round(np.asarray(x, dtype=np.float64), 4)
-
-
-def test_recap_context_vector_for_journey():
-    z = attention.attention_without_weights(X).context
-    np.testing.assert_array_equal(r4(z[J]), [0.4419, 0.6515, 0.5683])
-
-
-def test_recap_collapse_of_the_outputs():
-    z = attention.attention_without_weights(X).context
-    spread_in, spread_out = attention.mean_pairwise_distance(X), attention.mean_pairwise_distance(z)
-    assert round(spread_in, 4) == 0.6576
-    assert round(spread_out, 4) == 0.0482
-    assert round(100 * spread_out / spread_in, 1) == 7.3
-
-
-def test_recap_every_output_is_nearest_to_starts():
-    z = attention.attention_without_weights(X).context
-    assert [tokens.TOKENS[i] for i in attention.nearest_embedding(z, X)] == ["starts"] * 6
-
-
-def test_recap_raw_affinity_is_one_number():
-    scores = attention.attention_without_weights(X).scores
-    assert round(scores[J, S], 4) == 1.4754
-    assert scores[J, S] == scores[S, J]
 
 
 @pytest.mark.parametrize(
@@ -115,13 +94,6 @@ def test_softmax_denominators_with_no_matrices_are_the_audits_not_the_row_sums_t
     )
     # the weights are the exponentials over those denominators, row by row
     np.testing.assert_allclose(none.weights, np.exp(none.scores / none.divisor) / dens[:, None], rtol=1e-14)
-
-
-def test_journey_to_starts_reads_0_2333_without_a_divisor_and_0_2134_with_one():
-    recap = attention.attention_without_weights(X)
-    fig01 = attention.attention_in_mode(X, weights.section_3_4(), "none")
-    assert round(recap.weights[J, S], 4) == 0.2333 and recap.divisor == 1.0
-    assert round(fig01.weights[J, S], 4) == 0.2134 and fig01.divisor == np.sqrt(2)
 
 
 # --- issue #13, item 10: "five matrix multiplications and a transpose", counted as they run ----

@@ -22,6 +22,7 @@ from core import reproduce, tokens, weights
 from core.block import BlockConfig
 from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
+from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
 
@@ -39,7 +40,6 @@ ALLOWED = {"torch": {"torch"}, "numpy": {"numpy"}, "python": {"fractions"}}
 
 def _defaults() -> list[P.Case]:
     return [
-        P.recap(),
         P.three_matrices(),
         P.masking_case(),
         P.dropout_case(),
@@ -57,7 +57,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
     cases = []
     for _ in range(per_page):
         cases += [
-            P.recap_random(rng),
             P.three_matrices_random(rng),
             P.masking_random(rng),
             P.dropout_random(rng, "torch"),
@@ -90,10 +89,9 @@ def test_each_script_starts_with_its_runtime_and_imports_nothing_else(every_scri
 
 
 def test_torch_scripts_rebuild_the_weights_and_never_ship_them(every_script):
-    """No weight travels in a torch script: it seeds torch and builds the book's class (the recap
-    has no weights)."""
+    """No weight travels in a torch script: it seeds torch and builds the book's class."""
     for case in every_script:
-        if case.script.runtime == "torch" and case.page != "recap":
+        if case.script.runtime == "torch":
             assert "torch.manual_seed(" in case.script.code, case.name
 
 
@@ -108,7 +106,6 @@ def _sentence_scripts() -> list[reproduce.Script]:
     x = rng.uniform(-1, 1, (9, 16))
     ws = weights.init_weights(5, "linear", 16, 2)
     return [
-        reproduce.recap(labels, x, 0, 8),
         reproduce.three_matrices(labels, x, ws, "tied"),
         reproduce.three_matrices(labels, x.astype(np.float32).astype(np.float64), ws, "three"),
         reproduce.masking(labels, x, ws, 2, "zero", P.LOGITS),
@@ -155,33 +152,12 @@ def test_numpy_and_python_scripts_print_the_pages_numbers_bit_for_bit():
     assert not found, "\n".join(found[:20])
 
 
-HOSTILE_LABELS = (
-    'say "hi"',
-    "it's",
-    "back\\slash",
-    '"""',
-    "new\nline",
-    "tab\there",
-    "\x00nul",
-    "🙂 emoji",
-    "\u202eright-to-left",
-    "\ud800 lone surrogate",
-    "x" * 300,
-    "# not a comment",
-    "__import__('os').system('true')",
-    "",
-    " ",
-    ":",
-)
-
-
 def test_hostile_token_labels_stay_data():
     """Whatever a label holds, the script compiles, ``tokens`` reads back as exactly the labels, and
     no label reaches the code outside a string literal or a one-line comment."""
     for label in HOSTILE_LABELS:
         labels = (label, *T[1:])
         for script in (
-            reproduce.recap(labels, X, 0, 1),
             reproduce.three_matrices(labels, X, weights.section_3_4(), "three", (0, 1)),
             reproduce.masking(labels, X, weights.section_3_5(), 4, "-inf", P.LOGITS),
             reproduce.what_comes_next(

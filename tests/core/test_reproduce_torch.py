@@ -14,8 +14,6 @@ script too: their last bits depend on the kernels. Skipped without torch; CI ins
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -31,14 +29,12 @@ SEED = 17  # the issue's number: the random settings are the same on every run
 RANDOM = 3  # random legal settings per page, beside its default view
 
 DEFAULTS = {
-    "recap": P.recap,
     "three-matrices": P.three_matrices,
     "masking": P.masking_case,
     "dropout (PyTorch random numbers)": lambda: P.dropout_case(generator="torch"),
     "multi-head": P.multihead,
     "multi-head GPT-2 small preset": P.gpt2_small,
     "what-comes-next": P.what_comes_next,
-    "recap, a reader's 9-token 16-wide sentence": lambda: P.recap(0, 8, *P.reader_sentence()[:2]),
     "three-matrices, a reader's sentence": lambda: P.three_matrices(
         P.reader_sentence()[2], "three", *P.reader_sentence()[:2], pair=(0, 8)
     ),
@@ -47,7 +43,6 @@ DEFAULTS = {
     ),
 }
 RANDOMS = {
-    "recap": P.recap_random,
     "three-matrices": P.three_matrices_random,
     "masking": P.masking_random,
     "dropout": lambda rng: P.dropout_random(rng, "torch"),
@@ -82,25 +77,6 @@ def test_the_book_run_prints_the_books_tensor():
     assert not problems(case, result)
     rows = printed.parse(result["stdout"])["One draw after dropout"].numbers
     assert ["[" + ", ".join(row) + "]" for row in rows] == list(book.FIGURE_04["book_dropped"])
-
-
-def test_a_script_runs_alone_in_a_fresh_isolated_python(tmp_path):
-    """The runner is only a speed-up: a script run as a file, ``python -I`` (no site-packages of
-    the user, no current directory, so no app), prints the same."""
-    case = P.recap()
-    path = tmp_path / case.script.filename
-    path.write_text(case.script.code, encoding="utf-8")
-    alone = subprocess.run(
-        [sys.executable, "-I", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=True,
-        timeout=600,
-    )
-    (batched,) = run([case])
-    assert alone.stdout == batched["stdout"]
-    assert not problems(case, batched)
 
 
 # --- Learning to attend: the same algorithm, other float64 operations -----------------------

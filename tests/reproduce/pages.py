@@ -43,36 +43,6 @@ X = tokens.inputs()
 MAX_DRAWN_PARAMS = 4_000_000  # ui.multihead_view.MAX_DRAWN_PARAMS (ui imports streamlit)
 
 
-# --- recap ---------------------------------------------------------------------------------
-
-
-def recap(query: int = 1, key: int = 2, labels: tuple[str, ...] = T, x: np.ndarray = X) -> Case:
-    tr = attention.attention_without_weights(x)
-    spread_in, spread_out = attention.mean_pairwise_distance(x), attention.mean_pairwise_distance(tr.context)
-    q, k = labels[query], labels[key]
-    return Case(
-        "recap",
-        {"query": q, "key": k},
-        reproduce.recap(labels, x, query, key),
-        {
-            "Scores omega = inputs @ inputs.T": tr.scores,
-            "Weights = softmax(scores), row by row": tr.weights,
-            f"Context vector for {q}": tr.context[query],
-            f"Raw affinity {q}-{k}": tr.scores[query, key],
-            f"...and {k}-{q}": tr.scores[key, query],
-            "Mean pairwise distance, inputs": spread_in,
-            "Mean pairwise distance, outputs": spread_out,
-            "Outputs' spread as a share of the inputs'": spread_out / spread_in,
-            "Outputs z, one row a token": tr.context,
-            "Nearest input embedding": [labels[i] for i in attention.nearest_embedding(tr.context, x)],
-        },
-    )
-
-
-def recap_random(rng: random.Random) -> Case:
-    return recap(rng.randrange(6), rng.randrange(6))
-
-
 # --- three matrices ------------------------------------------------------------------------
 
 
