@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bench import Figure, best_of
-from core import cost
+from topics.cost import arithmetic as cost
 
 
 def run(quick: bool) -> Iterable[Figure]:
-    from ui import cost_figures, cost_table
+    from topics.cost import figures as cost_figures
+    from topics.cost import table as cost_table
 
     cfg = cost.CostConfig()
     yield Figure("cost_table_frame", best_of(lambda: cost_table.frame(cfg), repeat=5) * 1e3, "ms")

@@ -13,7 +13,6 @@ Nothing here imports torch: a script is only text until the reader (or the oracl
 ``tests/core/test_reproduce_torch.py``) runs it.
 """
 
-from core.reproduce.cost import what_n_squared_costs
 from core.reproduce.dropout import dropout
 from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
 from core.reproduce.masking import masking
@@ -36,5 +35,4 @@ __all__ = [
     "nudged",
     "three_matrices",
     "what_comes_next",
-    "what_n_squared_costs",
 ]

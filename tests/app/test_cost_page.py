@@ -6,10 +6,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import app_test
 
-from core import cost
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from topics import page_at
-from ui import cost_format
+from topics.cost import arithmetic as cost
+from topics.cost import format as cost_format
 
 PAGE = "topics/cost/page.py"
 CARDS = "H100 (80 GiB) cards to buy"

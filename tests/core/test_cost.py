@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core import cost
-from ui import cost_format, cost_table
+from topics.cost import arithmetic as cost
+from topics.cost import format as cost_format
+from topics.cost import table as cost_table
 
 GPT41 = 1_047_576
 H100 = cost.gpu("H100 (80 GiB)")
@@ -279,7 +280,7 @@ def test_chart_specs_validate_and_hold_only_finite_numbers(n):
 
     import plotly.graph_objects as go
 
-    from ui import cost_figures
+    from topics.cost import figures as cost_figures
 
     cfg = cost.CostConfig(n=n, bytes_per_score=4, heads=128, layers=128, gpu=cost.gpu("A100 (80 GB)"))
     for spec in (cost_figures.memory_spec(cfg), cost_figures.flops_spec(n, 3, 2)):

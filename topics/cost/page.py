@@ -4,9 +4,14 @@ from fractions import Fraction
 
 import streamlit as st
 
-from core import book, cost, reproduce
-from ui import checks, controls, cost_figures, cost_table, cost_time, figures
-from ui import cost_format as cf
+from core import book
+from topics.cost import arithmetic as cost
+from topics.cost import figures as cost_figures
+from topics.cost import format as cf
+from topics.cost import script
+from topics.cost import table as cost_table
+from topics.cost import time_models as cost_time
+from ui import checks, controls, figures
 from ui import reproduce as reproduce_ui
 
 # Ladders, not free number boxes: sliders reject any URL value (inf included) by falling back to
@@ -152,7 +157,7 @@ st.info(
 
 reproduce_ui.expander(
     "cost",
-    lambda: reproduce.what_n_squared_costs(n, bytes_per_score, gpu, heads, layers, t0_ms, d_in, d_k),
+    lambda: script.what_n_squared_costs(n, bytes_per_score, gpu, heads, layers, t0_ms, d_in, d_k),
     label="Reproduce in Python",
 )
 

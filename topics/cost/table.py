@@ -11,8 +11,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.cost import CostConfig, cost_table
-from ui import cost_format
+from topics.cost import format as cost_format
+from topics.cost.arithmetic import CostConfig, cost_table
 
 COLUMNS = (
     "n",

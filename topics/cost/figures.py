@@ -14,8 +14,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from core import cost
-from ui import cost_format
+from topics.cost import arithmetic as cost
+from topics.cost import format as cost_format
 from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 Spec = dict[str, Any]

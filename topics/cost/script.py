@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core import cost
 from core.reproduce.source import Script, filename, header, join, string
+from topics.cost import arithmetic as cost
 
 _HELPERS = '''
 UNITS = (

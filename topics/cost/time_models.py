@@ -12,9 +12,10 @@ from fractions import Fraction
 
 import pandas as pd
 
-from core import book, cost
+from core import book
+from topics.cost import arithmetic as cost
+from topics.cost import format as cf
 from ui import checks
-from ui import cost_format as cf
 
 
 def _time(t: Fraction) -> str:
