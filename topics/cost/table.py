@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 from topics.cost import format as cost_format
 from topics.cost.view import View
@@ -47,7 +48,7 @@ def frame(v: View) -> pd.DataFrame:
     return df.astype({"n": "int64", "cards to buy": "int64"})
 
 
-def column_config(gpu_name: str) -> dict[str, object]:
+def column_config(gpu_name: str) -> dict[str, ColumnConfig]:
     """Formats and help for every column; ``gpu_name`` names the card the cards columns count."""
     return {
         "n": st.column_config.NumberColumn("n", help="Context length, tokens.", format="localized"),
