@@ -65,6 +65,9 @@ class PostChecks:
 
 @dataclass(frozen=True)
 class View:
+    """The page: the readouts at n, the cost table, both charts' values, the time models and the
+    paragraph's ratios, and the checks at the post's settings."""
+
     cfg: a.CostConfig
     d_in: int
     d_k: int

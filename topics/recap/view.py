@@ -58,6 +58,9 @@ class BookChecks:
 
 @dataclass(frozen=True)
 class View:
+    """The page: the sentence's weightless attention, the followed pair, figure 01's divided weight
+    for the same pair (the prose compares the two), and the checks on the book's sentence."""
+
     labels: tuple[str, ...]
     inputs: np.ndarray  # X, [n, width]
     query: int  # the followed row
