@@ -1,7 +1,8 @@
 """What n² costs: the exact arithmetic behind the page.
 
-``cost_table_*`` and ``cost_*_chart``: building the cost table (pure integer arithmetic plus a
-pandas frame) and the page's two charts. The page's server time per rerun after ``n`` moves is
+``cost_view``: the page's view (every count, the cost table's rows and both charts' values, in
+ints and Fractions). ``cost_table_frame`` and ``cost_*_chart``: turning that view into the pandas
+table and the two charts. The page's server time per rerun after ``n`` moves is
 ``page_n_squared_*`` in ``bench_pages``.
 """
 
@@ -10,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bench import Figure, best_of
-from core import cost
+from topics.cost import view
 
 
 def run(quick: bool) -> Iterable[Figure]:
-    from ui import cost_figures, cost_table
+    from topics.cost import figures, table
 
-    cfg = cost.CostConfig()
-    yield Figure("cost_table_frame", best_of(lambda: cost_table.frame(cfg), repeat=5) * 1e3, "ms")
-    yield Figure("cost_memory_chart", best_of(lambda: cost_figures.memory_chart(cfg), repeat=5) * 1e3, "ms")
-    yield Figure(
-        "cost_flops_chart", best_of(lambda: cost_figures.flops_chart(cfg.n, 768, 64), repeat=5) * 1e3, "ms"
-    )
+    s = view.Settings()
+    v = view.build(s)
+    yield Figure("cost_view", best_of(lambda: view.build(s), repeat=5) * 1e3, "ms")
+    yield Figure("cost_table_frame", best_of(lambda: table.frame(v), repeat=5) * 1e3, "ms")
+    yield Figure("cost_memory_chart", best_of(lambda: figures.memory_chart(v), repeat=5) * 1e3, "ms")
+    yield Figure("cost_flops_chart", best_of(lambda: figures.flops_chart(v), repeat=5) * 1e3, "ms")

@@ -1,4 +1,4 @@
-"""The shape of one attention module, shared by the multi-head page and the cost calculator.
+"""The shape of one attention module, shared by the multi-head page and the Overview's notation table.
 
 One frozen dataclass (nanoGPT's ``GPTConfig`` is the model) holds the arguments the book passes
 to ``CausalAttention``, ``MultiHeadAttentionWrapper`` and ``MultiHeadAttention`` (chapter 3,

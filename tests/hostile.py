@@ -63,6 +63,26 @@ EDITS = [
 LONG = ["x" * 10_000, "9" * 10_000, "word " * 5_000, "a1_" * 2_000]
 FIXED += [*SENTENCES, *EDITS, *LONG]
 
+# Token labels for the Reproduce scripts: quotes, escapes, control and bidi characters, code.
+LABELS = (
+    'say "hi"',
+    "it's",
+    "back\\slash",
+    '"""',
+    "new\nline",
+    "tab\there",
+    "\x00nul",
+    "🙂 emoji",
+    "\u202eright-to-left",
+    "\ud800 lone surrogate",
+    "x" * 300,
+    "# not a comment",
+    "__import__('os').system('true')",
+    "",
+    " ",
+    ":",
+)
+
 
 def values() -> st.SearchStrategy[str]:
     """A URL value: one of the known-bad ones, any unicode text, or a number of any size or sign."""

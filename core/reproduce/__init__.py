@@ -13,10 +13,8 @@ Nothing here imports torch: a script is only text until the reader (or the oracl
 ``tests/core/test_reproduce_torch.py``) runs it.
 """
 
-from core.reproduce.cost import what_n_squared_costs
 from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
 from core.reproduce.next import what_comes_next
-from core.reproduce.recap import recap
 from core.reproduce.scaling import divide_by_sqrt_dk
 from core.reproduce.source import Script
 
@@ -28,7 +26,5 @@ __all__ = [
     "drift_note",
     "learning",
     "nudged",
-    "recap",
     "what_comes_next",
-    "what_n_squared_costs",
 ]

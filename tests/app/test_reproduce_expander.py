@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from streamlit.testing.v1 import AppTest
 
-from core import cost, reproduce, tokens, weights
+from core import reproduce, tokens, weights
 from core.block import BlockConfig
 from tests import hostile
 from tests.app.conftest import APP, assert_clean
@@ -63,11 +63,7 @@ def test_the_expander_is_on_every_page_with_the_books_tensors_and_lazy():
 
 
 DEFAULTS = {
-    "topics/recap/page.py": lambda: reproduce.recap(T, X, 1, 2),
     "topics/scaling/page.py": lambda: reproduce.divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
-    "topics/cost/page.py": lambda: reproduce.what_n_squared_costs(
-        cost.GPT_4_1_WINDOW, 2, cost.GPUS[0], 1, 1, 100, 768, 64
-    ),
     "topics/next/page.py": lambda: reproduce.what_comes_next(
         T, X, weights.section_3_4(), (5, 4, 3, 2, 1, 0), BlockConfig(), 1024, 2, 1
     ),

@@ -1,5 +1,8 @@
-"""The recap's numbers and what the book prints for sections 3.4 and 3.5, computed by core (figure
-01's are read from its page's view: tests/three_matrices)."""
+"""What the book prints for sections 3.4 and 3.5, computed by core.
+
+The Recap's numbers (section 3.3) and Three matrices' are tested on their views: tests/recap and
+tests/three_matrices.
+"""
 
 import numpy as np
 import pytest
@@ -12,30 +15,6 @@ J, S = tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
 
 def r4(x):
     return np.round(np.asarray(x, dtype=np.float64), 4)
-
-
-def test_recap_context_vector_for_journey():
-    z = attention.attention_without_weights(X).context
-    np.testing.assert_array_equal(r4(z[J]), [0.4419, 0.6515, 0.5683])
-
-
-def test_recap_collapse_of_the_outputs():
-    z = attention.attention_without_weights(X).context
-    spread_in, spread_out = attention.mean_pairwise_distance(X), attention.mean_pairwise_distance(z)
-    assert round(spread_in, 4) == 0.6576
-    assert round(spread_out, 4) == 0.0482
-    assert round(100 * spread_out / spread_in, 1) == 7.3
-
-
-def test_recap_every_output_is_nearest_to_starts():
-    z = attention.attention_without_weights(X).context
-    assert [tokens.TOKENS[i] for i in attention.nearest_embedding(z, X)] == ["starts"] * 6
-
-
-def test_recap_raw_affinity_is_one_number():
-    scores = attention.attention_without_weights(X).scores
-    assert round(scores[J, S], 4) == 1.4754
-    assert scores[J, S] == scores[S, J]
 
 
 def test_section_3_4_what_the_book_prints():

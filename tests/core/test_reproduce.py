@@ -21,6 +21,7 @@ import pytest
 from core import reproduce, tokens, weights
 from core.block import BlockConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
+from tests.hostile import LABELS
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
 
@@ -38,11 +39,9 @@ ALLOWED = {"torch": {"torch"}, "numpy": {"numpy"}, "python": {"fractions"}}
 
 def _defaults() -> list[P.Case]:
     return [
-        P.recap(),
         P.what_comes_next(),
         P.learning_case(steps=100)[0],
         P.scaling_case(),
-        P.cost_case(),
     ]
 
 
@@ -50,10 +49,8 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
     cases = []
     for _ in range(per_page):
         cases += [
-            P.recap_random(rng),
             P.what_comes_next_random(rng),
             P.scaling_random(rng),
-            P.cost_random(rng),
         ]
     return cases
 
@@ -78,10 +75,9 @@ def test_each_script_starts_with_its_runtime_and_imports_nothing_else(every_scri
 
 
 def test_torch_scripts_rebuild_the_weights_and_never_ship_them(every_script):
-    """No weight travels in a torch script: it seeds torch and builds the book's class (the recap
-    has no weights)."""
+    """No weight travels in a torch script: it seeds torch and builds the book's class."""
     for case in every_script:
-        if case.script.runtime == "torch" and case.page != "recap":
+        if case.script.runtime == "torch":
             assert "torch.manual_seed(" in case.script.code, case.name
 
 
@@ -89,22 +85,12 @@ def _ruff(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ruff", *args], capture_output=True, text=True, check=False)
 
 
-def _sentence_scripts() -> list[reproduce.Script]:
-    """Scripts for a reader's own sentence (issue 16): 9 tokens, 16 wide, edited (float64) values."""
-    rng = np.random.default_rng(1)
-    labels = ('say "hi"', "new\nline", "x" * 50, *(f"t{i}" for i in range(6)))
-    x = rng.uniform(-1, 1, (9, 16))
-    return [
-        reproduce.recap(labels, x, 0, 8),
-    ]
-
-
 def test_the_scripts_pass_ruff_check_and_ruff_format(every_script, tmp_path):
     """With this project's rules, with ruff's defaults, and unchanged by ruff format: a reader's
     own linter and formatter leave the script as it is."""
     if shutil.which("ruff") is None and _ruff("--version").returncode != 0:
         pytest.skip("ruff is not installed")
-    scripts = [case.script for case in every_script] + _sentence_scripts()
+    scripts = [case.script for case in every_script]
     for i, script in enumerate(scripts):
         (tmp_path / f"script_{i:03d}.py").write_text(script.code, encoding="utf-8")
     for args in (
@@ -117,43 +103,22 @@ def test_the_scripts_pass_ruff_check_and_ruff_format(every_script, tmp_path):
 
 
 def test_numpy_and_python_scripts_print_the_pages_numbers_bit_for_bit():
-    """The Monte Carlo page's NumPy script and the cost page's integer script: the default view and
-    three random legal settings each, run for real (the Dropout page's: tests/dropout)."""
+    """The Monte Carlo page's NumPy script: the default view and three random legal settings, run
+    for real (the Dropout page's: tests/dropout; the cost page's: tests/cost)."""
     rng = random.Random(SEED)
-    cases = [P.scaling_case(), P.cost_case()]
+    cases = [P.scaling_case()]
     for _ in range(3):
-        cases += [P.scaling_random(rng), P.cost_random(rng)]
+        cases += [P.scaling_random(rng)]
     found = [p for case, result in zip(cases, run(cases), strict=True) for p in problems(case, result)]
     assert not found, "\n".join(found[:20])
-
-
-HOSTILE_LABELS = (
-    'say "hi"',
-    "it's",
-    "back\\slash",
-    '"""',
-    "new\nline",
-    "tab\there",
-    "\x00nul",
-    "🙂 emoji",
-    "\u202eright-to-left",
-    "\ud800 lone surrogate",
-    "x" * 300,
-    "# not a comment",
-    "__import__('os').system('true')",
-    "",
-    " ",
-    ":",
-)
 
 
 def test_hostile_token_labels_stay_data():
     """Whatever a label holds, the script compiles, ``tokens`` reads back as exactly the labels, and
     no label reaches the code outside a string literal or a one-line comment."""
-    for label in HOSTILE_LABELS:
+    for label in LABELS:
         labels = (label, *T[1:])
         for script in (
-            reproduce.recap(labels, X, 0, 1),
             reproduce.what_comes_next(
                 labels, X, weights.section_3_4(), (1, 0, 2, 3, 4, 5), BlockConfig(), 1, 1, 1
             ),

@@ -14,15 +14,12 @@ script too: their last bits depend on the kernels. Skipped without torch; CI ins
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from tests.reproduce import pages as P
 from tests.reproduce import printed
-from tests.reproduce.case import reader_sentence
 from tests.reproduce.run import excess, problems, run
 
 torch = pytest.importorskip("torch")
@@ -31,12 +28,9 @@ SEED = 17  # the issue's number: the random settings are the same on every run
 RANDOM = 3  # random legal settings per page, beside its default view
 
 DEFAULTS = {
-    "recap": P.recap,
     "what-comes-next": P.what_comes_next,
-    "recap, a reader's 9-token 16-wide sentence": lambda: P.recap(0, 8, *reader_sentence()[:2]),
 }
 RANDOMS = {
-    "recap": P.recap_random,
     "what-comes-next": P.what_comes_next_random,
 }
 IDS = [f"{name}, default" for name in DEFAULTS] + [
@@ -57,25 +51,6 @@ def test_the_script_prints_the_pages_numbers(batch, name):
     case, result = batch[name]
     found = problems(case, result)
     assert not found, "\n".join(found[:20])
-
-
-def test_a_script_runs_alone_in_a_fresh_isolated_python(tmp_path):
-    """The runner is only a speed-up: a script run as a file, ``python -I`` (no site-packages of
-    the user, no current directory, so no app), prints the same."""
-    case = P.recap()
-    path = tmp_path / case.script.filename
-    path.write_text(case.script.code, encoding="utf-8")
-    alone = subprocess.run(
-        [sys.executable, "-I", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=True,
-        timeout=600,
-    )
-    (batched,) = run([case])
-    assert alone.stdout == batched["stdout"]
-    assert not problems(case, batched)
 
 
 # --- Learning to attend: the same algorithm, other float64 operations -----------------------

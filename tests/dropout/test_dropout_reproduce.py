@@ -23,7 +23,7 @@ import pytest
 
 from core import book, tokens
 from core.reproduce.source import Script
-from tests.core.test_reproduce import HOSTILE_LABELS
+from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.reproduce import printed
 from tests.reproduce.case import Case, reader_sentence
 from tests.reproduce.run import problems, run

@@ -19,7 +19,7 @@ import pytest
 
 from core import tokens, weights
 from core.reproduce import Script
-from tests.core.test_reproduce import HOSTILE_LABELS
+from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.masking import masking_cases as mc
 from topics.masking import script, view
 

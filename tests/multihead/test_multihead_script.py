@@ -16,6 +16,7 @@ import pytest
 from core import multihead as mh
 from core import tokens
 from core.config import AttentionConfig
+from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.multihead import multihead_cases as mc
 from topics.multihead import script, view
 
@@ -59,24 +60,6 @@ def test_the_scripts_pass_ruff_check_and_ruff_format(scripts, tmp_path):
     ):
         done = _ruff(*args)
         assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
-
-
-HOSTILE_LABELS = (
-    'say "hi"',
-    "it's",
-    "back\\slash",
-    '"""',
-    "new\nline",
-    "\x00nul",
-    "🙂 emoji",
-    "\u202eright-to-left",
-    "\ud800 lone surrogate",
-    "x" * 300,
-    "# not a comment",
-    "__import__('os').system('true')",
-    "",
-    ":",
-)
 
 
 @pytest.mark.parametrize("kind", ["wrapper", "split"])

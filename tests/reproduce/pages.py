@@ -9,13 +9,11 @@ is a view a reader can reach. The oracle tests run the scripts and compare (``pr
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 import numpy as np
 
 from core import (
     attention,
-    cost,
     equivariance,
     learning,
     reproduce,
@@ -32,46 +30,15 @@ from core.block import (
     tokens_to_outgrow,
 )
 from tests.reproduce.case import Case, Noise, weight_set
-from ui import cost_format as cf
 
 T = tokens.TOKENS
 X = tokens.inputs()
 
 
-# --- recap ---------------------------------------------------------------------------------
-
-
-def recap(query: int = 1, key: int = 2, labels: tuple[str, ...] = T, x: np.ndarray = X) -> Case:
-    tr = attention.attention_without_weights(x)
-    spread_in, spread_out = attention.mean_pairwise_distance(x), attention.mean_pairwise_distance(tr.context)
-    q, k = labels[query], labels[key]
-    return Case(
-        "recap",
-        {"query": q, "key": k},
-        reproduce.recap(labels, x, query, key),
-        {
-            "Scores omega = inputs @ inputs.T": tr.scores,
-            "Weights = softmax(scores), row by row": tr.weights,
-            f"Context vector for {q}": tr.context[query],
-            f"Raw affinity {q}-{k}": tr.scores[query, key],
-            f"...and {k}-{q}": tr.scores[key, query],
-            "Mean pairwise distance, inputs": spread_in,
-            "Mean pairwise distance, outputs": spread_out,
-            "Outputs' spread as a share of the inputs'": spread_out / spread_in,
-            "Outputs z, one row a token": tr.context,
-            "Nearest input embedding": [labels[i] for i in attention.nearest_embedding(tr.context, x)],
-        },
-    )
-
-
-def recap_random(rng: random.Random) -> Case:
-    return recap(rng.randrange(6), rng.randrange(6))
+# --- what comes next -----------------------------------------------------------------------
 
 
 GPT2_BLOCK = BlockConfig()
-
-
-# --- what comes next -----------------------------------------------------------------------
 
 
 def what_comes_next(
@@ -247,69 +214,4 @@ def scaling_random(rng: random.Random) -> Case:
         rng.randint(2, 64),
         rng.randint(0, 999),
         sampler,
-    )
-
-
-# --- what n² costs -------------------------------------------------------------------------
-
-BASELINE_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000)
-COST_WIDTHS = (3, 64, 128, 256, 512, 768, 1_024, 1_280, 1_600, 2_048, 4_096, 5_120, 8_192, 12_288, 16_384)
-HEAD_WIDTHS = (1, 2, 4, 8, 16, 32, 64, 80, 96, 128, 256)
-
-
-def cost_case(
-    n: int = cost.GPT_4_1_WINDOW,
-    bytes_per_score: int = 2,
-    gpu: cost.Gpu = cost.GPUS[0],
-    heads: int = 1,
-    layers: int = 1,
-    t0_ms: int = 100,
-    d_in: int = 768,
-    d_k: int = 64,
-) -> Case:
-    cfg = cost.CostConfig(n, bytes_per_score, heads, layers, gpu, Fraction(t0_ms, 1000))
-    row = cost.cost_row(cfg)
-    macs = cost.head_macs(n, d_in, d_k)
-    out: dict[str, object] = {
-        "Bytes": f"{row.nbytes:,} = {cf.binary_size(row.nbytes)}",
-        "Cards to buy": f"{row.cards_to_buy} exact ratio {cf.fixed(row.cards, 2)}",
-        "Time per token": f"{cf.fixed(row.seconds, 3)} s = {cf.hours(row.seconds)}",
-        "Scores": f"{row.scores:,} of which the causal mask keeps {row.live_cells:,}",
-    }
-    for r in cost.cost_table(cfg):
-        out[f"n = {r.n:,}"] = (
-            f"scores {r.scores:,}, bytes {r.nbytes:,} ({cf.binary_size(r.nbytes)}), cards "
-            f"{cf.fixed(r.cards, 2)} -> {r.cards_to_buy:,}, time {cf.fixed(r.seconds, 3)} s = "
-            f"{cf.fixed(r.seconds / 3600, 2)} h"
-        )
-    out["Projections Q, K, V (multiply-adds)"] = f"{macs.linear:,}"
-    out["QK^T + AV (multiply-adds)"] = f"{macs.quadratic:,}"
-    out["Quadratic part wins from n"] = f"{cost.crossover(d_in, d_k):,}"
-    return Case(
-        "n-squared",
-        {
-            "n": n,
-            "bytes": bytes_per_score,
-            "gpu": gpu.name,
-            "heads": heads,
-            "layers": layers,
-            "t0_ms": t0_ms,
-            "d_in": d_in,
-            "d_k": d_k,
-        },
-        reproduce.what_n_squared_costs(n, bytes_per_score, gpu, heads, layers, t0_ms, d_in, d_k),
-        out,
-    )
-
-
-def cost_random(rng: random.Random) -> Case:
-    return cost_case(
-        rng.choice(cost.context_ladder()),
-        rng.choice((4, 2, 1)),
-        rng.choice(cost.GPUS),
-        rng.randint(1, 128),
-        rng.randint(1, 128),
-        rng.choice(BASELINE_MS),
-        rng.choice(COST_WIDTHS),
-        rng.choice(HEAD_WIDTHS),
     )

@@ -25,7 +25,7 @@ import pytest
 
 from core import sentence, tokens, weights
 from core.attention import MODES
-from tests.core.test_reproduce import HOSTILE_LABELS
+from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.reproduce.case import Case, reader_sentence, weight_set
 from tests.reproduce.run import problems, run
 from topics.three_matrices import script

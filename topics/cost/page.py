@@ -1,19 +1,14 @@
 """What n² costs (figure 06): the bill for materialising the attention matrix, in exact integers."""
 
-from fractions import Fraction
-
 import streamlit as st
 
-from core import book, cost, reproduce
-from ui import checks, controls, cost_figures, cost_table, cost_time, figures
-from ui import cost_format as cf
+from topics.cost import arithmetic, script, time_models, view
+from topics.cost import checks as cost_checks
+from topics.cost import figures as cost_figures
+from topics.cost import format as cf
+from topics.cost import table as cost_table
+from ui import checks, controls, figures
 from ui import reproduce as reproduce_ui
-
-# Ladders, not free number boxes: sliders reject any URL value (inf included) by falling back to
-# the default, while an integer st.number_input raises OverflowError on ?key=inf (Streamlit 1.67).
-BASELINE_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000)
-WIDTHS = (3, 64, 128, 256, 512, 768, 1_024, 1_280, 1_600, 2_048, 4_096, 5_120, 8_192, 12_288, 16_384)
-HEAD_WIDTHS = (1, 2, 4, 8, 16, 32, 64, 80, 96, 128, 256)
 
 
 def _preset(n: int) -> None:
@@ -22,31 +17,31 @@ def _preset(n: int) -> None:
 
 n = controls.select_slider(
     "Context length n (tokens)",
-    cost.context_ladder(),
+    arithmetic.context_ladder(),
     key="n",
-    default=cost.GPT_4_1_WINDOW,
+    default=arithmetic.GPT_4_1_WINDOW,
     help="A log ladder from 1 to 2,097,152 with every preset on it.",
 )
 preset_cols = st.sidebar.columns(2) * 2
-for col, (label, value) in zip(preset_cols, cost.PRESETS.items(), strict=True):
+for col, (label, value) in zip(preset_cols, arithmetic.PRESETS.items(), strict=True):
     col.button(
         label, key=f"preset_{value}", on_click=_preset, args=(value,), help=f"n = {value:,}", width="stretch"
     )
 bytes_per_score = controls.radio(
     "Bytes per score",
-    (4, 2, 1),
+    view.BYTES_PER_SCORE,
     key="bytes",
     default=2,
     horizontal=True,
     format_func={4: "4 (fp32)", 2: "2 (bf16)", 1: "1 (fp8)"}.__getitem__,
 )
-gpu = cost.gpu(controls.select("GPU", cost.GPU_NAMES, key="gpu", default=cost.GPU_NAMES[0]))
-st.sidebar.caption(f"{gpu.stated}: {cf.fixed(gpu.memory_bytes, 0)} bytes. {gpu.source}")
-heads = controls.slider("Heads", 1, 128, 1, key="cost_heads", help="The bill is linear in heads.")
-layers = controls.slider("Layers", 1, 128, 1, key="layers", help="…and in layers.")
+gpu_name = controls.select("GPU", arithmetic.GPU_NAMES, key="gpu", default=arithmetic.GPU_NAMES[0])
+gpu_note = st.sidebar.empty()  # filled from the view below
+heads = controls.slider("Heads", 1, view.MAX_HEADS, 1, key="cost_heads", help="The bill is linear in heads.")
+layers = controls.slider("Layers", 1, view.MAX_LAYERS, 1, key="layers", help="…and in layers.")
 t0_ms = controls.select_slider(
     "Baseline: ms per token at 1,024 tokens",
-    BASELINE_MS,
+    view.BASELINE_MS,
     key="t0_ms",
     default=100,
     help="The post assumes 0.1 s.",
@@ -54,18 +49,23 @@ t0_ms = controls.select_slider(
 st.sidebar.markdown("**FLOP split of one head**")
 d_in = controls.select_slider(
     "d_in (embedding width)",
-    WIDTHS,
+    view.D_INS,
     key="cost_d_in",
     default=768,
     help="3: the book's toy. 768: GPT-2 small.",
 )
 d_k = controls.select_slider(
     "d_k (head width)",
-    HEAD_WIDTHS,
+    view.D_KS,
     key="cost_d_k",
     default=64,
     help="2: the book's toy. 64: GPT-2's head_dim.",
 )
+
+settings = view.Settings(n, bytes_per_score, gpu_name, heads, layers, t0_ms, d_in, d_k)
+v = view.build(settings)
+gpu, row = v.gpu, v.row
+gpu_note.caption(f"{gpu.stated}: {cf.fixed(gpu.memory_bytes, 0)} bytes. {gpu.source}")
 
 st.title("What n² costs")
 st.markdown(
@@ -74,8 +74,6 @@ st.markdown(
     "bill. Every count below is an exact integer, every ratio an exact fraction, rounded once for display."
 )
 
-cfg = cost.CostConfig(n, bytes_per_score, heads, layers, gpu, Fraction(t0_ms, 1000))
-row = cost.cost_row(cfg)
 m1, m2, m3 = st.columns([2, 1, 1])
 m1.metric("Bytes", f"{row.nbytes:,}", help="n² × heads × layers × bytes per score")
 m2.metric(f"{gpu.name} cards to buy", f"{row.cards_to_buy:,}", help="The exact ratio, rounded up.")
@@ -93,37 +91,22 @@ m1.caption(
 m2.caption(f"Exact ratio {cf.fixed(row.cards, 2)} (= {row.cards.numerator:,} / {row.cards.denominator:,})")
 m3.caption(
     (f"= {cf.hours(row.seconds)}. " if row.seconds >= 60 else "")
-    + f"The post quotes Giles Thomas's rounded {book.FIGURE_06['hours_giles']} at GPT-4.1's window."
+    + f"The post quotes Giles Thomas's rounded {v.giles_hours} at GPT-4.1's window."
 )
 
-figures.show(cost_figures.memory_chart(cfg), key="fig06_memory")
+figures.show(cost_figures.memory_chart(v), key="fig06_memory")
 
 st.subheader(f"The TiB/{gpu.name.split()[0]} cost table")
-table = cost_table.frame(cfg)
-st.dataframe(
-    table,
-    column_config=cost_table.column_config(gpu.name),
-    hide_index=True,
-    width="stretch",
-    height=35 * (len(table) + 1) + 3,  # every row, no inner scrollbar
-)
-st.download_button(
-    "Download the table as CSV",
-    cost_table.csv(table),
-    file_name=f"attention-cost-{gpu.name.split()[0].lower()}-{bytes_per_score}B.csv",
-    mime="text/csv",
-    key="csv",
-)
+cost_table.show(v)
 
 st.subheader("Where the time goes")
-macs = cost.head_macs(n, d_in, d_k)
 f1, f2, f3 = st.columns([3, 4, 3])
-f1.metric("Projections Q, K, V (multiply-adds)", f"{macs.linear:,}")
-f2.metric("QKᵀ + AV (multiply-adds)", f"{macs.quadratic:,}")
-f3.metric("Quadratic part wins from n =", f"{cost.crossover(d_in, d_k):,}", help="n > 1.5 · d_in")
-figures.show(cost_figures.flops_chart(n, d_in, d_k), key="fig06_flops")
-st.dataframe(cost_time.models(n, d_in, d_k, Fraction(t0_ms, 1000)), width="stretch")
-st.markdown(cost_time.paragraph(n, d_in, d_k))
+f1.metric("Projections Q, K, V (multiply-adds)", f"{v.macs.linear:,}")
+f2.metric("QKᵀ + AV (multiply-adds)", f"{v.macs.quadratic:,}")
+f3.metric("Quadratic part wins from n =", f"{v.crossover:,}", help="n > 1.5 · d_in")
+figures.show(cost_figures.flops_chart(v), key="fig06_flops")
+st.dataframe(time_models.frame(v), width="stretch")
+st.markdown(time_models.paragraph(v))
 st.markdown(
     "The rule is the post's: an $n \\times d_{in}$ matrix times a $d_{in} \\times d_k$ one is $n \\cdot d_k$ "
     "dot products of length $d_{in}$, so it costs the three dimensions multiplied together. Counted in "
@@ -150,16 +133,7 @@ st.info(
     icon=":material/bolt:",
 )
 
-reproduce_ui.expander(
-    "cost",
-    lambda: reproduce.what_n_squared_costs(n, bytes_per_score, gpu, heads, layers, t0_ms, d_in, d_k),
-    label="Reproduce in Python",
-)
+reproduce_ui.expander("cost", lambda: script.what_n_squared_costs(settings), label="Reproduce in Python")
 
 # The checks always run at the post's settings (one head, one layer, 2 bytes, H100 at 80 GiB).
-checks.expander(
-    cost_time.post_checks(),
-    note="Quoted: the post's figure 06, and the audit's count of one head's multiply-adds. Live: computed at "
-    "the post's settings (one head, one layer, 2 bytes a score, H100 at 80 GiB, 0.1 s per token at 1,024 "
-    "tokens; GPT-2 small's widths, 768 and 64, for the multiply-adds), whatever the controls say.",
-)
+checks.expander(cost_checks.rows(v.checks), note=cost_checks.NOTE)

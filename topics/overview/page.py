@@ -3,8 +3,10 @@
 import pandas as pd
 import streamlit as st
 
-from core import tokens
 from topics import PAGES
+from topics.overview import view
+
+v = view.build()
 
 st.title("Attention, with weights")
 st.markdown(
@@ -17,12 +19,7 @@ st.markdown(
 st.subheader("Notation")
 st.markdown(
     "| symbol | meaning | in the book's toy |\n|---|---|---|\n"
-    "| $n$ | number of tokens | 6 |\n"
-    "| $d_{in}$ | width of an input embedding | 3 |\n"
-    "| $d_{out}$ | width of a projection (per head in the wrapper class, total in the split class) | 2 |\n"
-    "| $d_k$ | width of queries and keys: the number under the square root | 2 |\n"
-    "| $H$ | number of heads | 2 |\n"
-    "| $\\text{head\\_dim}$ | $d_{out} / H$ in the split class | 1 |"
+    + "\n".join(f"| ${row.symbol}$ | {row.meaning} | {row.toy} |" for row in v.notation)
 )
 st.latex(
     r"Q = XW_q,\quad K = XW_k,\quad V = XW_v,\qquad "
@@ -30,9 +27,8 @@ st.latex(
 )
 
 st.subheader("The six tokens")
-x = tokens.inputs()
 st.dataframe(
-    pd.DataFrame(x, index=list(tokens.TOKENS), columns=["dim 1", "dim 2", "dim 3"]),
+    pd.DataFrame(v.inputs, index=list(v.tokens), columns=["dim 1", "dim 2", "dim 3"]),
     column_config={c: st.column_config.NumberColumn(format="%.2f") for c in ("dim 1", "dim 2", "dim 3")},
     width=420,
 )

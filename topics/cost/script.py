@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core import cost
 from core.reproduce.source import Script, filename, header, join, string
+from topics.cost import arithmetic as cost
+from topics.cost.view import Settings
 
 _HELPERS = '''
 UNITS = (
@@ -53,18 +54,12 @@ def row(n):
 '''
 
 
-def what_n_squared_costs(
-    n: int,
-    bytes_per_score: int,
-    gpu: cost.Gpu,
-    heads: int,
-    layers: int,
-    t0_ms: int,
-    d_in: int,
-    d_k: int,
-) -> Script:
+def what_n_squared_costs(s: Settings) -> Script:
     """The page's readouts, its cost table (the power-of-two ladder plus ``n``) and one head's
-    multiply-adds, recomputed with ints and Fractions."""
+    multiply-adds at the page's settings ``s``, recomputed with ints and Fractions."""
+    n, bytes_per_score, heads, layers = s.n, s.bytes_per_score, s.heads, s.layers
+    t0_ms, d_in, d_k = s.t0_ms, s.d_in, s.d_k
+    gpu = cost.gpu(s.gpu)
     cost.cost_row(cost.CostConfig(n, bytes_per_score, heads, layers, gpu, Fraction(t0_ms, 1000)))
     cost.head_macs(n, d_in, d_k)  # validates the widths with the page's messages
     if cost.table_ladder() != tuple(1024 << k for k in range(12)):

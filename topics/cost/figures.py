@@ -1,10 +1,10 @@
 """The cost page's two charts: memory against n with every card's capacity, and the FLOP split.
 
-Both axes are logarithmic, since n runs over six decades and the bill over eighteen. Counts are
-exact ints in ``core``; they become floats here only to be drawn.
+Both axes are logarithmic, since n runs over six decades and the bill over eighteen. Every value
+drawn is the view's (:mod:`topics.cost.view`), an exact int that becomes a float only in Plotly.
 
-The specs are plain Plotly dicts in the app's layout (``ui.figures``); ``tests/core/test_cost.py``
-validates both with Plotly.
+The specs are plain Plotly dicts in the app's layout (``ui.figures``); ``tests/cost`` validates
+both with Plotly.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from core import cost
-from ui import cost_format
+from topics.cost import arithmetic, view
+from topics.cost import format as cost_format
 from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 Spec = dict[str, Any]
@@ -28,7 +28,7 @@ BINARY_TICKS = tuple(
 X_AXIS = dict(
     type="log",
     title=dict(text="context length n (tokens)"),
-    **log_ticks(1, cost.context_ladder()[-1], counts=True),
+    **log_ticks(1, arithmetic.MAX_N, counts=True),
 )
 
 
@@ -42,11 +42,9 @@ def _line(x: list[int], y: list[int], name: str, color: str, **extra: Any) -> Sp
     return dict(type="scatter", mode="lines", x=x, y=y, name=name, line=dict(color=color, width=3), **extra)
 
 
-def memory_spec(cfg: cost.CostConfig, *, height: int = 480) -> Spec:
+def memory_spec(v: view.View, *, height: int = 480) -> Spec:
     """Bytes of the score matrices against n, each catalogue GPU's memory as a horizontal line."""
-    ns = list(cost.context_ladder())
-    nbytes = [cost.attention_bytes(n, cfg.bytes_per_score, cfg.heads, cfg.layers) for n in ns]
-    current = cost.attention_bytes(cfg.n, cfg.bytes_per_score, cfg.heads, cfg.layers)
+    ns, nbytes, current, chosen_name = list(v.ladder), list(v.ladder_bytes), v.row.nbytes, v.gpu.name
     data = [
         _line(
             ns,
@@ -59,16 +57,16 @@ def memory_spec(cfg: cost.CostConfig, *, height: int = 480) -> Spec:
         dict(
             type="scatter",
             mode="markers",
-            x=[cfg.n],
+            x=[v.n],
             y=[current],
-            name=f"n = {cfg.n:,}",
+            name=f"n = {v.n:,}",
             marker=dict(color=SECOND, size=12, line=dict(color="white", width=1)),
-            hovertemplate=f"n = {cfg.n:,}<br>{cost_format.binary_size(current)}<extra></extra>",
+            hovertemplate=f"n = {v.n:,}<br>{cost_format.binary_size(current)}<extra></extra>",
         ),
     ]
     others_shown = False
-    for g in sorted(cost.GPUS, key=lambda g: g.name == cfg.gpu.name):  # the chosen card last, on top
-        chosen = g.name == cfg.gpu.name
+    for g in sorted(v.gpus, key=lambda g: g.name == chosen_name):  # the chosen card last, on top
+        chosen = g.name == chosen_name
         data.append(
             dict(
                 type="scatter",
@@ -87,7 +85,7 @@ def memory_spec(cfg: cost.CostConfig, *, height: int = 480) -> Spec:
             )
         )
         others_shown = others_shown or not chosen
-    top = max(nbytes[-1], *(g.memory_bytes for g in cost.GPUS))
+    top = max(nbytes[-1], *(g.memory_bytes for g in v.gpus))
     ticks = [(v, t) for v, t in BINARY_TICKS if v <= top * 4]
     y_axis = dict(
         type="log",
@@ -101,12 +99,9 @@ def memory_spec(cfg: cost.CostConfig, *, height: int = 480) -> Spec:
     )
 
 
-def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 440) -> Spec:
+def flops_spec(v: view.View, *, height: int = 440) -> Spec:
     """Multiply-adds of one head: projections (linear in n) against QKᵀ + AV (quadratic)."""
-    ns = list(cost.context_ladder())
-    split = [cost.head_macs(m, d_in, d_k) for m in ns]
-    here = cost.head_macs(n, d_in, d_k)
-    cross = cost.crossover(d_in, d_k)
+    ns, split, here, cross, n = list(v.ladder), v.ladder_macs, v.macs, v.crossover, v.n
     hover = "n = %{x:,}<br>%{y:,} multiply-adds<extra></extra>"
     data = [
         _line(
@@ -124,7 +119,7 @@ def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 440) -> Spec:
         ),
     ]
     spec = _layout(
-        f"Where one head's work goes (d_in = {d_in:,}, d_k = {d_k:,})",
+        f"Where one head's work goes (d_in = {v.d_in:,}, d_k = {v.d_k:,})",
         height,
         xaxis=X_AXIS,
         yaxis=dict(
@@ -160,11 +155,11 @@ def flops_spec(n: int, d_in: int, d_k: int, *, height: int = 440) -> Spec:
     return dict(data=data, layout=spec)
 
 
-def memory_chart(cfg: cost.CostConfig, *, height: int = 480) -> go.Figure:
-    spec = memory_spec(cfg, height=height)
+def memory_chart(v: view.View, *, height: int = 480) -> go.Figure:
+    spec = memory_spec(v, height=height)
     return figure(spec["data"], spec["layout"])
 
 
-def flops_chart(n: int, d_in: int, d_k: int, *, height: int = 440) -> go.Figure:
-    spec = flops_spec(n, d_in, d_k, height=height)
+def flops_chart(v: view.View, *, height: int = 440) -> go.Figure:
+    spec = flops_spec(v, height=height)
     return figure(spec["data"], spec["layout"])

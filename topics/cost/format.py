@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core.cost import GIB, KIB, MIB, PIB, TIB
+from topics.cost.arithmetic import GIB, KIB, MIB, PIB, TIB
 
 UNITS: tuple[tuple[str, int], ...] = (
     ("EiB", PIB * 1024),

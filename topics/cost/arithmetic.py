@@ -246,16 +246,23 @@ def flop_time_per_token(
     return t0 * flop_growth(n, d_in, d_k, baseline_n)
 
 
+def token_projection_macs(d_in: int, d_k: int, d_v: int | None = None) -> int:
+    """One token's query, key and value: ``d_in · (2d_k + d_v)`` multiply-adds, whatever ``n``."""
+    d_in, d_k = _count(d_in, "d_in"), _count(d_k, "d_k")
+    d_v = d_k if d_v is None else _count(d_v, "d_v")
+    return d_in * (2 * d_k + d_v)
+
+
 def cached_token_macs(n: int, d_in: int, d_k: int, d_v: int | None = None) -> int:
     """One head's multiply-adds for one new token with a KV cache of ``n`` tokens: linear in ``n``.
 
-    The new token is projected once (``d_in · (2d_k + d_v)``), scored against ``n`` cached keys
-    (``n · d_k``) and mixes ``n`` cached values (``n · d_v``). Without the cache the whole prefix
-    is recomputed, which is what :func:`head_macs` counts.
+    The new token is projected once (:func:`token_projection_macs`), scored against ``n`` cached
+    keys (``n · d_k``) and mixes ``n`` cached values (``n · d_v``). Without the cache the whole
+    prefix is recomputed, which is what :func:`head_macs` counts.
     """
-    n, d_in, d_k = _count(n, "n"), _count(d_in, "d_in"), _count(d_k, "d_k")
+    n, d_k = _count(n, "n"), _count(d_k, "d_k")
     d_v = d_k if d_v is None else _count(d_v, "d_v")
-    return d_in * (2 * d_k + d_v) + n * d_k + n * d_v
+    return token_projection_macs(d_in, d_k, d_v) + n * d_k + n * d_v
 
 
 def cached_growth(n: int, d_in: int, d_k: int, baseline_n: int = BASELINE_N) -> Fraction:

@@ -1,4 +1,8 @@
-"""Figure 06, what n² costs: every SPEC number exactly, the exact arithmetic, the FLOP split."""
+"""Figure 06's arithmetic (topics/cost/arithmetic.py) and its exact formatting: the post's numbers
+exactly, counts that never round, the FLOP split, the ladders.
+
+What the page shows from them is tested on its view: test_cost_view.py.
+"""
 
 import itertools
 from fractions import Fraction
@@ -9,14 +13,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core import cost
-from ui import cost_format, cost_table
+from topics.cost import arithmetic as cost
+from topics.cost import format as cost_format
 
 GPT41 = 1_047_576
 H100 = cost.gpu("H100 (80 GiB)")
 
 
-# --- The SPEC's numbers for figure 06, exactly -------------------------------------------------
+# --- The post's numbers for figure 06, exactly -------------------------------------------------
 
 
 def test_one_head_at_1024_tokens_two_bytes_a_score_is_2_mib():
@@ -194,52 +198,6 @@ def test_cost_table_adds_the_current_n_once():
     assert [r.n for r in rows] == [5, *cost.table_ladder()]
 
 
-def test_cost_table_row_at_1024_by_hand():
-    df = cost_table.frame(cost.CostConfig())
-    row = df[df["n"] == 1_024].iloc[0]
-    assert row["scores"] == "1,048,576"  # 1,024²
-    assert row["bytes"] == "2,097,152"  # × 2 bytes
-    assert row["size"] == "2 MiB"
-    assert row["cards (ratio)"] == 2_097_152 / 85_899_345_920  # = 1/40,960 of an H100
-    assert row["cards to buy"] == 1
-    assert row["time per token (s)"] == 0.1
-    assert row["time per token (h)"] == 0.1 / 3600
-    assert not row["current"]
-
-
-def test_cost_table_row_at_gpt41_by_hand():
-    df = cost_table.frame(cost.CostConfig())
-    row = df[df["n"] == GPT41].iloc[0]
-    assert row["scores"] == "1,097,415,475,776"  # (2²⁰ − 1,000)² = 2⁴⁰ − 2,000·2²⁰ + 10⁶
-    assert row["bytes"] == "2,194,830,951,552"
-    assert row["size"] == "1.996 TiB"
-    assert round(row["cards (ratio)"], 2) == 25.55
-    assert row["cards to buy"] == 26
-    assert row["time per token (s)"] == pytest.approx(1_097_415_475_776 / 10 / 1_048_576, rel=1e-15)
-    assert round(row["time per token (h)"], 2) == 29.07
-    assert row["current"]
-    assert df["current"].sum() == 1
-    assert list(df.columns) == list(cost_table.COLUMNS)
-
-
-def test_cost_table_scales_with_heads_layers_and_bytes():
-    base = cost_table.frame(cost.CostConfig())
-    big = cost_table.frame(cost.CostConfig(bytes_per_score=4, heads=96, layers=96))
-    for small, large in zip(base["bytes"], big["bytes"], strict=True):
-        assert int(large.replace(",", "")) == 2 * 96 * 96 * int(small.replace(",", ""))
-    assert list(big["time per token (s)"]) == list(base["time per token (s)"])
-
-
-def test_csv_holds_the_frame():
-    import io
-
-    import pandas as pd
-
-    df = cost_table.frame(cost.CostConfig(n=77, gpu=cost.gpu("B200 (180 GB)")))
-    back = pd.read_csv(io.BytesIO(cost_table.csv(df)), dtype={"scores": str, "bytes": str})
-    pd.testing.assert_frame_equal(back, df)
-
-
 # --- Formatting exact values -------------------------------------------------------------------
 
 
@@ -270,28 +228,6 @@ def test_seconds_picks_a_readable_unit(t, text):
     assert cost_format.seconds(t) == text
 
 
-# --- The charts' specs are valid Plotly, finite, and follow the controls ------------------------
-
-
-@pytest.mark.parametrize("n", [1, 1_024, GPT41, cost.MAX_N])
-def test_chart_specs_validate_and_hold_only_finite_numbers(n):
-    import math
-
-    import plotly.graph_objects as go
-
-    from ui import cost_figures
-
-    cfg = cost.CostConfig(n=n, bytes_per_score=4, heads=128, layers=128, gpu=cost.gpu("A100 (80 GB)"))
-    for spec in (cost_figures.memory_spec(cfg), cost_figures.flops_spec(n, 3, 2)):
-        go.Figure(spec)  # Plotly's own validation raises on any invalid property
-        for trace in spec["data"]:
-            assert all(math.isfinite(v) and v > 0 for v in (*trace["x"], *trace["y"]))
-    memory = cost_figures.memory_spec(cfg)["data"]
-    assert memory[1]["x"] == [n] and memory[1]["y"] == [cost.attention_bytes(n, 4, 128, 128)]
-    assert {t["y"][0] for t in memory[2:]} == {g.memory_bytes for g in cost.GPUS}
-    assert memory[-1]["name"] == "A100 (80 GB)"  # the chosen card is drawn last, in the legend
-
-
 # --- issue #13, item 5: the post's time model against one head's multiply-adds -----------------
 
 
@@ -316,7 +252,8 @@ def test_the_flop_model_turns_the_posts_baseline_into_13_70_hours_not_29_07():
 def test_with_a_kv_cache_a_new_tokens_attention_is_linear_in_n():
     a, b, c = (cost.cached_token_macs(n, 768, 64) for n in (1_000, 2_000, 3_000))
     assert b - a == c - b == 1_000 * 2 * 64  # constant steps: linear
-    assert cost.cached_token_macs(1, 768, 64) == 768 * 3 * 64 + 2 * 64
+    assert cost.cached_token_macs(1, 768, 64) == cost.token_projection_macs(768, 64) + 2 * 64
+    assert cost.token_projection_macs(768, 64) == 768 * 3 * 64
     assert round(cost.cached_growth(GPT41, 768, 64)) == 482
     # without the cache, recomputing the prefix grows like the full forward
     assert cost.flop_growth(GPT41, 768, 64) > 1_000 * cost.cached_growth(GPT41, 768, 64)

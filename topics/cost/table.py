@@ -1,18 +1,19 @@
-"""The TiB/H100 cost table: core's exact rows as a pandas frame, its column formats, its CSV.
+"""The TiB/H100 cost table: the view's exact rows as a pandas frame, its column formats, its CSV.
 
 Scores and bytes are exact integers written out with separators: at 128 heads × 128 layers they
 pass 2⁵³, where a browser's numbers stop being exact, so they travel as text and never as a
 float. The other columns are numbers ``column_config`` formats. The CSV is written from the
-same frame, so the download holds exactly the table shown.
+same frame, so the download holds exactly the table shown (:func:`show` draws both).
 """
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
-from core.cost import CostConfig, cost_table
-from ui import cost_format
+from topics.cost import format as cost_format
+from topics.cost.view import View
 
 COLUMNS = (
     "n",
@@ -27,7 +28,7 @@ COLUMNS = (
 )
 
 
-def frame(cfg: CostConfig) -> pd.DataFrame:
+def frame(v: View) -> pd.DataFrame:
     """One row per context length of the ladder, plus the current one (flagged ``current``)."""
     rows = [
         (
@@ -39,15 +40,15 @@ def frame(cfg: CostConfig) -> pd.DataFrame:
             r.cards_to_buy,
             float(r.seconds),
             float(r.seconds / 3600),
-            r.n == cfg.n,
+            r.n == v.n,
         )
-        for r in cost_table(cfg)
+        for r in v.table
     ]
     df = pd.DataFrame(rows, columns=list(COLUMNS))
     return df.astype({"n": "int64", "cards to buy": "int64"})
 
 
-def column_config(gpu_name: str) -> dict[str, object]:
+def column_config(gpu_name: str) -> dict[str, ColumnConfig]:
     """Formats and help for every column; ``gpu_name`` names the card the cards columns count."""
     return {
         "n": st.column_config.NumberColumn("n", help="Context length, tokens.", format="localized"),
@@ -80,3 +81,22 @@ def column_config(gpu_name: str) -> dict[str, object]:
 def csv(df: pd.DataFrame) -> bytes:
     """The frame as CSV, UTF-8, no index: what the download button serves."""
     return df.to_csv(index=False).encode("utf-8")
+
+
+def show(v: View) -> None:
+    """The table, every row without an inner scrollbar, and its CSV download."""
+    table = frame(v)
+    st.dataframe(
+        table,
+        column_config=column_config(v.gpu.name),
+        hide_index=True,
+        width="stretch",
+        height=35 * (len(table) + 1) + 3,
+    )
+    st.download_button(
+        "Download the table as CSV",
+        csv(table),
+        file_name=f"attention-cost-{v.gpu.name.split()[0].lower()}-{v.cfg.bytes_per_score}B.csv",
+        mime="text/csv",
+        key="csv",
+    )

@@ -1,0 +1,94 @@
+"""The Recap page as it runs: what it shows is the view's, its controls and its URL keys move it,
+garbage in a link falls back to the default view, and its Reproduce expander holds the view's script.
+
+The numbers themselves are tested on the view (``test_recap_view.py``); here each distinct page
+state is opened once and read for everything it shows.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core import tokens
+from tests.app.conftest import assert_clean, metrics, open_page, widget
+from tests.app.test_reproduce_expander import open_with_script, script_shown
+from topics.recap import script, view
+from ui import format as fmt
+
+PAGE = "topics/recap/page.py"
+T = tokens.TOKENS
+
+
+def _md(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+@pytest.fixture(scope="module")
+def default():
+    at = open_page(PAGE)
+    assert_clean(at)
+    return at
+
+
+def test_the_default_view_shows_the_posts_numbers(default):
+    v = view.build(view.Settings())
+    assert metrics(default) == {
+        "Context vector for journey": "[0.4419, 0.6515, 0.5683]",
+        "Raw affinity journey–starts": "1.4754",
+        "…and starts–journey": "1.4754",
+        "Weight journey → starts": "0.2333",
+        "Mean pairwise distance, inputs": "0.6576",
+        "Mean pairwise distance, outputs": "0.0482",
+        "Outputs' spread as a share of the inputs'": "7.3%",
+    }
+    assert metrics(default)["Context vector for journey"] == fmt.vec(v.context_query)
+    table = default.dataframe[0].value
+    assert table["nearest input embedding"].tolist() == ["starts"] * 6
+    assert table["output z"].tolist() == [fmt.vec(z) for z in v.collapse.context]
+    text = _md(default)
+    assert "36 dot products and no parameters" in text
+    assert "journey gives starts a weight of **0.2333**" in text
+    assert "reads **0.2134**, because figure 01 divides every mode's scores by √2 = 1.4142" in text
+    assert "toward uniform, 1/6 = 0.1667 a weight" in text
+    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the book")]
+    assert exp.label == "Checks against the book: 7 of 7 match"
+    assert len(default.get("plotly_chart")) == 3
+
+
+def test_the_query_and_key_controls_move_the_readouts_and_the_text():
+    at = open_page(PAGE)
+    widget(at, "query").set_value("step").run()
+    widget(at, "key").set_value("Your").run()
+    assert_clean(at)
+    v = view.build(view.Settings(query="step", key="Your"))
+    m = metrics(at)
+    assert m["Context vector for step"] == fmt.vec(v.context_query)
+    assert m["Raw affinity step–Your"] == m["…and Your–step"] == fmt.num(v.affinity) == "0.6310"
+    assert f"step gives Your a weight of **{fmt.num(v.weight)}**" in _md(at)
+    assert f"reads **{fmt.num(v.fig01_weight)}**" in _md(at)
+
+
+def test_a_link_with_both_keys_opens_that_pair():
+    at = open_page(PAGE, {"query": "step", "key": "Your"})
+    assert_clean(at)
+    assert (widget(at, "query").value, widget(at, "key").value) == ("step", "Your")
+    assert "Raw affinity step–Your" in metrics(at)
+
+
+@pytest.mark.parametrize("junk", ["", "nan", "-1", "1e999", "'; DROP TABLE", "🙂" * 50, "x" * 10_000])
+def test_garbage_in_every_key_renders_the_default_view(junk, default):
+    at = open_page(PAGE, {"query": junk, "key": [junk, junk]})
+    assert_clean(at)
+    assert metrics(at) == metrics(default)
+
+
+def test_the_reproduce_expander_holds_the_views_script_and_its_download():
+    at = open_with_script(PAGE)
+    assert_clean(at)
+    v = view.build(view.Settings())
+    made = script.recap(v.labels, v.inputs, v.query, v.key)
+    assert script_shown(at) == made.code.rstrip(
+        "\n"
+    )  # st.code drops the final newline; the download keeps it
+    (button,) = [b for b in at.get("download_button") if b.key == "reproduce_recap_download"]
+    assert made.filename in button.proto.label
