@@ -6,7 +6,7 @@ import streamlit as st
 
 import allocator
 from topics import PAGES
-from ui import scaling_reference
+from topics.scaling import text as scaling_reference
 from ui.links import keep_history_clean, upgrade_legacy_keys
 from ui.pages import ABOUT
 from ui.sentence import draw_for_page

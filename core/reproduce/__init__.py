@@ -20,14 +20,12 @@ from core.reproduce.masking import masking
 from core.reproduce.multihead import multihead
 from core.reproduce.next import what_comes_next
 from core.reproduce.recap import recap
-from core.reproduce.scaling import divide_by_sqrt_dk
 from core.reproduce.source import Script
 from core.reproduce.three_matrices import three_matrices
 
 __all__ = [
     "Drift",
     "Script",
-    "divide_by_sqrt_dk",
     "drift",
     "drift_note",
     "dropout",

@@ -24,6 +24,7 @@ from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
+from topics.scaling.script import divide_by_sqrt_dk
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
@@ -246,7 +247,7 @@ def test_file_names_are_safe_whatever_the_settings():
             ),
             "step",
         ),
-        (lambda: reproduce.divide_by_sqrt_dk(3, True, 500, 6, 0, "exact"), "d_k"),
+        (lambda: divide_by_sqrt_dk(3, True, 500, 6, 0, "exact"), "d_k"),
         (
             lambda: reproduce.what_comes_next(
                 T, X, weights.section_3_4(), (0, 0, 1, 2, 3, 4), BlockConfig(), 1, 1, 1

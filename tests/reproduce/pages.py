@@ -21,7 +21,6 @@ from core import (
     learning,
     masking,
     reproduce,
-    scaling,
     tokens,
     weights,
 )
@@ -36,6 +35,8 @@ from core.block import (
 )
 from core.config import AttentionConfig
 from tests.reproduce.case import Case, Noise, weight_set
+from topics.scaling import monte_carlo as scaling
+from topics.scaling.script import divide_by_sqrt_dk
 from ui import cost_format as cf
 
 T = tokens.TOKENS
@@ -423,7 +424,7 @@ def scaling_case(
     return Case(
         "divide-by-sqrt-dk",
         {"d_k": d_k, "divisor": divisor, "draws": draws, "keys": n_keys, "seed": seed, "sampler": sampler},
-        reproduce.divide_by_sqrt_dk(d_k, divisor, draws, n_keys, seed, sampler),
+        divide_by_sqrt_dk(d_k, divisor, draws, n_keys, seed, sampler),
         out,
     )
 

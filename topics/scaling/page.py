@@ -3,14 +3,14 @@
 import numpy as np
 import streamlit as st
 
-from core import reproduce, scaling
+from topics.scaling import checks as readouts
+from topics.scaling import figures as sf
+from topics.scaling import monte_carlo as scaling
+from topics.scaling import script, study
+from topics.scaling import text as reference
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
-from ui import scaling_figures as sf
-from ui import scaling_readouts as readouts
-from ui import scaling_reference as reference
-from ui import scaling_study as study
 
 DRAWS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 SAMPLER_LABELS = {"exact": "Exact: |q|·z", "brute": "Brute force: q and keys"}
@@ -129,7 +129,7 @@ st.markdown(reference.scaled_sentence(refs) + " " + reference.fold_sentence(refs
 
 reproduce_ui.expander(
     "scaling",
-    lambda: reproduce.divide_by_sqrt_dk(d_k, divisor, draws, n_keys, seed, sampler),
+    lambda: script.divide_by_sqrt_dk(d_k, divisor, draws, n_keys, seed, sampler),
     label="Reproduce in NumPy",
 )
 

@@ -2,9 +2,10 @@
 
 import pytest
 
-from core import book, scaling
-from core.scaling import StudyConfig
+from core import book
 from tests.app.conftest import assert_clean, metrics, open_page, widget
+from topics.scaling import monte_carlo as scaling
+from topics.scaling.monte_carlo import StudyConfig
 from ui import format as fmt
 
 PAGE = "topics/scaling/page.py"

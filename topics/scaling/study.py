@@ -12,9 +12,10 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from core import attention, scaling
+from core import attention
+from topics.scaling import figures as sf
+from topics.scaling import monte_carlo as scaling
 from ui import cache
-from ui import scaling_figures as sf
 from ui.cache import KB
 
 PROGRESS_AFTER_S = 0.5  # a study estimated to take longer runs under a progress bar

@@ -3,7 +3,7 @@
 Statistical tests use fixed seeds, and every tolerance says where it comes from: a standard
 error of the estimate (the study reports one for each readout) or an explicit rounding of the
 post's quote. The post's own numbers come from a few hundred draws, so they are not the truth:
-:func:`core.scaling.reference_at` computes the truth from 10⁶ draws and places each quote among
+:func:`topics.scaling.monte_carlo.reference_at` computes the truth from 10⁶ draws and places each quote among
 500-draw runs; the issue's audit (4M draws, PyTorch 2.13) gives the expected values.
 """
 
@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from core import book, scaling
+from core import book
 from core.attention import softmax
-from core.scaling import StudyConfig
+from topics.scaling import monte_carlo as scaling
+from topics.scaling.monte_carlo import StudyConfig
 
 POST = book.FIGURE_02
 EPS = np.finfo(np.float64).eps

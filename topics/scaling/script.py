@@ -8,8 +8,8 @@ operation for operation, so every number comes out bit for bit (with the same Nu
 
 from __future__ import annotations
 
-from core import scaling
 from core.reproduce.source import Script, filename, header, join
+from topics.scaling import monte_carlo as scaling
 
 _EXACT = '''
 def sample_scores(rng, d_k, draws, n_keys):

@@ -14,11 +14,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from core import book, scaling
+from core import book
+from topics.scaling import monte_carlo as scaling
+from topics.scaling.figures import small
 from ui import cache
 from ui import format as fmt
 from ui.cache import KB
-from ui.scaling_figures import small
 
 POST = book.FIGURE_02
 

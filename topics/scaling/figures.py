@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from core.scaling import DkResult
+from topics.scaling.monte_carlo import DkResult
 from ui import format as fmt
 from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 

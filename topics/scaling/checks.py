@@ -14,9 +14,9 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from core import scaling
+from topics.scaling import monte_carlo as scaling
+from topics.scaling import text as sr
 from ui import checks
-from ui import scaling_reference as sr
 
 
 def live_value(stat: str, r: scaling.DkResult) -> float:
