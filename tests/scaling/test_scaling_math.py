@@ -13,12 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from core import book
 from core.attention import softmax
 from topics.scaling import monte_carlo as scaling
 from topics.scaling.monte_carlo import StudyConfig
+from topics.scaling.quotes import POST
 
-POST = book.FIGURE_02
 EPS = np.finfo(np.float64).eps
 
 

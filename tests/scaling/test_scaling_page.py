@@ -2,7 +2,6 @@
 
 import pytest
 
-from core import book
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from topics.scaling import monte_carlo as scaling
 from topics.scaling.monte_carlo import StudyConfig
@@ -38,7 +37,8 @@ def test_default_view_shows_the_study_and_the_posts_numbers(default):
     assert _charts(at) == 4
     table = at.dataframe[0].value
     assert list(table.columns) == ["the post", "true value", "live (500 draws of 6)", "the post's value"]
-    post = book.FIGURE_02
+    from topics.scaling.quotes import POST as post
+
     assert table.loc["Std of q·k, d_k = 64", "the post"] == post["std_64"]
     assert table.loc["Std of q·k, d_k = 64", "true value"] == "8.0000 exactly (√64)"
     assert table.loc["Live draws, no divisor, d_k = 768", "the post"] == post["live_share_raw_768"]

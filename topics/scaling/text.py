@@ -1,109 +1,89 @@
-"""The truth behind the post's Monte Carlo numbers (issue #13, item 2): each quote, a 10⁶-draw reference.
+"""The words and number formats of "Divide by √d_k": every sentence the page prints around its numbers.
 
-The post's section 02 reads its numbers off one run of a few hundred draws, so they are samples:
-"about a third" live at d_k = 768 is a 98.8th-percentile run. :func:`references` computes, once
-per server, every statistic the post quotes from :data:`core.scaling.REFERENCE_DRAWS` exact draws
-at the four d_k it quotes, and places each quote among 500-draw runs of the same draws.
-:func:`warm` starts that once per process, in the background, as the first reader arrives on
-any page: the 1.2 s it takes would otherwise land on the first Divide by √d_k visitor's first
-run (2.6 s with brute force, over the 2 s goal; ``python -m bench worst``).
+Each function formats numbers the view computed (:mod:`topics.scaling.view`); none computes one.
+Jacobian entries reach 1e-56 and weights fall below float64's range, so they print from their
+base-10 logarithm (:func:`small_log10`) and never as 0.0000.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
+import numpy as np
 
-from core import book
-from topics.scaling import monte_carlo as scaling
-from topics.scaling.figures import small
-from ui import cache
+from topics.scaling.monte_carlo import ReferenceStat
+from topics.scaling.quotes import POST
+from topics.scaling.view import Row, View
 from ui import format as fmt
-from ui.cache import KB
-
-POST = book.FIGURE_02
 
 
-@dataclass(frozen=True)
-class Quote:
-    """One Monte Carlo number of the post's section 02, and which statistic of the study it reads."""
-
-    key: str  # in book.FIGURE_02
-    d_k: int
-    stat: str  # one of core.scaling.STATISTICS
-    label: str
-    rounded: bool = False  # "≈0.23 at every d_k": a claim about the truth to two digits, not one run
-
-    @property
-    def text(self) -> str:
-        return POST[self.key]
-
-    @property
-    def value(self) -> float:
-        """The post's words as a number: "about a third" is 1/3."""
-        return 1 / 3 if self.text == "about a third" else float(self.text)
+def sci_from_log10(log10: float, digits: int = 1) -> str:
+    """``2.5e-353``: a number from its base-10 log, so weights below float64's range still print."""
+    exponent = int(np.floor(log10))
+    mantissa = 10 ** (log10 - exponent)
+    if round(mantissa, digits) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.{digits}f}e{exponent}"
 
 
-_STAT_LABELS = {
-    "std": "Std of q·k",
-    "median_raw": "Median largest |J|, no divisor",
-    "median_scaled": "Median largest |J|, ÷√d_k",
-    "live_raw": "Live draws, no divisor",
-    "mean_raw": "Mean largest |J|, no divisor",
-}
+def small(x: float) -> str:
+    """Book-style 4 decimals down to 1e-3, scientific below (a Jacobian entry of 1e-14 is not 0.0000)."""
+    return f"{x:.4f}" if x >= 1e-3 else sci_from_log10(float(np.log10(x)))
 
 
-def _quote(key: str, d_k: int, stat: str, rounded: bool = False) -> Quote:
-    return Quote(key, d_k, stat, f"{_STAT_LABELS[stat]}, d_k = {d_k:,}", rounded)
+def small_log10(log10: float) -> str:
+    """:func:`small` for a number given by its base-10 log (a weight or entry below float64's range)."""
+    return f"{10**log10:.4f}" if log10 >= -3 else sci_from_log10(log10)
 
 
-QUOTES: tuple[Quote, ...] = (
-    _quote("std_64", 64, "std"),
-    _quote("std_4096", 4096, "std"),
-    *(_quote(f"median_raw_{d}", d, "median_raw") for d in scaling.TABLE_D_KS),
-    *(_quote("median_scaled", d, "median_scaled", rounded=True) for d in scaling.TABLE_D_KS),
-    _quote("live_share_raw_768", 768, "live_raw"),
-    _quote("mean_raw_2", 2, "mean_raw"),
-    _quote("mean_raw_4096", 4096, "mean_raw"),
-)
-TYPICAL = (2.5, 97.5)  # percentiles of 500-draw runs: the central 95% is what one honest run reads
-SPINNER = (
-    f"Computing the true values once for this server: {scaling.REFERENCE_DRAWS:,} exact draws of six keys "
-    f"at each d_k the post quotes ({', '.join(f'{d:,}' for d in scaling.TABLE_D_KS)})…"
-)
+# --- the notes around the study ------------------------------------------------------------------
 
 
-# A handful of floats per d_k, one entry a server.
-@cache.data(entry_bytes=16 * KB, entries=1, worst=lambda: [()], show_spinner=SPINNER)
-def references() -> dict[int, scaling.Reference]:
-    """The reference at every d_k the post quotes, with each unrounded quote placed among 500-draw runs.
-
-    A handful of floats per d_k (seven statistics, each a value, two errors and a percentile):
-    the 10⁶ draws behind them are dropped as soon as they are summarised.
-    """
-    out = {}
-    for d in scaling.TABLE_D_KS:
-        quotes = {q.stat: q.value for q in QUOTES if q.d_k == d and not q.rounded}
-        out[d] = scaling.reference_at(d, quotes)
-    return out
+def capped_note(v: View) -> str:
+    """Why the study runs fewer draws than asked (draws × keys over the score budget)."""
+    s = v.settings
+    return (
+        f"{s.draws:,} draws of {s.n_keys} keys would be {v.asked_scores:,} scores at each of the "
+        f"{v.grid_size} d_k, and the study would take many seconds. It stops at "
+        f"{v.max_scores:,} scores a d_k, so this view uses {v.draws:,} draws; fewer keys allow more."
+    )
 
 
-_warm_lock = threading.Lock()
-_warm_started = False
+def brute_note(v: View) -> str:
+    """Where brute force stops on the grid, and why."""
+    return (
+        f"Brute force stops at d_k = {v.brute_stop:,} at these settings: beyond it one d_k would need more "
+        f"than {v.brute_budget:,} normal samples. The exact sampler draws the same distribution at any d_k."
+    )
 
 
-def warm() -> None:
-    """Compute :func:`references` in a background thread, once per process. A page that asks
-    while it runs waits for the same result (Streamlit's cache computes one value once)."""
-    global _warm_started
-    with _warm_lock:
-        if _warm_started:
-            return
-        _warm_started = True
-    threading.Thread(target=references, name="scaling-reference", daemon=True).start()
+def draws_caption(v: View) -> str:
+    s = v.settings
+    return f"{v.draws:,} draws of one query and {s.n_keys} keys, {'÷√d_k' if s.divisor else 'no divisor'}."
 
 
-# --- formatting ------------------------------------------------------------------------------
+def rounding_note(d_k: int, rounds_to_zero: float, underflows: float) -> str:
+    """The Jacobian chart's caption in plain words, from the study's own shares at ``d_k``."""
+    if rounds_to_zero == 0:
+        text = (
+            f"At d_k = {d_k:,} without the divisor, no draw's top weight comes close enough to 1 for "
+            "1 minus it to round to exactly 0."
+        )
+    else:
+        text = (
+            f"At d_k = {d_k:,} without the divisor, the top weight is so close to 1 in "
+            f"{fmt.percent(rounds_to_zero)} of draws that computing 1 minus it gives exactly 0, and the "
+            "gradient would read as exactly 0 too. This page adds up the other weights instead, so no "
+            "draw reads 0."
+        )
+    if underflows > 0:
+        text += (
+            f" In {fmt.percent(underflows)} of draws even that sum is smaller than the smallest number a "
+            "float64 can hold (2.2e-308): those draws count as dead, and their size is kept as a logarithm "
+            "rather than drawn as 0."
+        )
+    return text
+
+
+# --- the table beside the post and the checks -------------------------------------------------------
 
 
 def value_text(stat: str, x: float) -> str:
@@ -115,22 +95,22 @@ def value_text(stat: str, x: float) -> str:
     return small(x)
 
 
-def true_text(stat: str, ref: scaling.ReferenceStat, d_k: int, draws: int) -> str:
+def true_text(row: Row) -> str:
     """The true value with its standard error and where it comes from."""
+    stat, ref = row.quote.stat, row.true
     if stat == "std":
-        return f"{fmt.num(ref.value)} exactly (√{d_k:,})"
+        return f"{fmt.num(ref.value)} exactly (√{row.quote.d_k:,})"
     if stat.startswith("live"):
         error = fmt.percent(ref.se, 2)
     elif ref.log10 and ref.value < 1e-3:
         error = fmt.percent(10**ref.se - 1)  # a relative error: the value is printed in scientific form
     else:
         error = small(ref.value * (10**ref.se - 1) if ref.log10 else ref.se)
-    return f"{value_text(stat, ref.value)} ± {error} ({draws:,} draws)"
+    return f"{value_text(stat, ref.value)} ± {error} ({row.true_draws:,} draws)"
 
 
-def tolerance_text(stat: str, ref: scaling.ReferenceStat, draws: int) -> str:
+def tolerance_text(stat: str, ref: ReferenceStat, tol: float) -> str:
     """How far the live value may sit from the truth, in the statistic's own units."""
-    tol = ref.tolerance(draws)
     if ref.log10:
         factor = 10**tol
         return (
@@ -152,37 +132,45 @@ def percentile_text(pct: float) -> str:
     return f"{pct:.1f}th"
 
 
-def reading(q: Quote, ref: scaling.ReferenceStat) -> str:
+def reading(row: Row) -> str:
     """Why the quote and the truth differ (or that they do not), from the numbers themselves."""
-    if q.rounded:
-        digits = fmt.decimals_of(q.text)
-        rounded = fmt.num(ref.value, digits)
+    q = row.quote
+    if row.percentile is None:  # a rounded quote, "≈0.23": does the truth round to it?
+        rounded = fmt.num(row.true.value, fmt.decimals_of(q.text))
         return f"the truth rounds to {rounded}" + ("" if rounded == q.text else f", not {q.text}")
-    pct = percentile_text(ref.percentile(q.value))
-    low, high = TYPICAL
-    if low <= ref.percentile(q.value) <= high:
-        return f"typical: {pct} percentile of 500-draw runs"
-    return f"sample noise: {pct} percentile of 500-draw runs"
+    verdict = "typical" if row.typical else "sample noise"
+    return f"{verdict}: {percentile_text(row.percentile)} percentile of 500-draw runs"
 
 
-def fold_sentence(refs: dict[int, scaling.Reference]) -> str:
+def reference_caption(v: View) -> str:
+    n_keys = v.settings.n_keys
+    return (
+        f"True: {v.reference_draws:,} exact draws of six keys (± one standard error), cut into "
+        f"{v.reference_runs:,} runs of {v.post_draws} to place each of the post's numbers among the runs "
+        "it could have read. Live: your controls"
+        + ("" if n_keys == v.post_keys else f", with {n_keys} keys where the truth is for six")
+        + ". The post used six keys and a few hundred draws, so its numbers are one sample of the "
+        "distribution: where one sits in the tail, the truth beside it is what to quote."
+    )
+
+
+def fold_sentence(v: View) -> str:
     """The post's "four thousand-fold increases" against the grid's own ratio, and the true means."""
-    lo, hi = scaling.TABLE_D_KS[0], scaling.TABLE_D_KS[-1]
-    means = [small(refs[d]["mean_raw"].value) for d in (lo, hi)]
+    (lo, hi), means = v.fold, [small(m) for m in v.fold_means]
     return (
         f"The post has the mean falling from {POST['mean_raw_2']} to {POST['mean_raw_4096']} "
-        f"“{POST['mean_fold']}” in d_k; from {lo:,} to {hi:,} is a {hi // lo:,}-fold increase, and "
+        f"“{POST['mean_fold']}” in d_k; from {lo:,} to {hi:,} is a {v.fold_ratio:,}-fold increase, and "
         f"the true mean falls from {means[0]} to {means[1]}."
     )
 
 
-def scaled_sentence(refs: dict[int, scaling.Reference]) -> str:
+def scaled_sentence(v: View) -> str:
     """Where the post's "≈0.23 at every d_k" holds, computed from the reference."""
     quote = POST["median_scaled"]
     digits = fmt.decimals_of(quote)
-    holds = [d for d in scaling.TABLE_D_KS if fmt.num(refs[d]["median_scaled"].value, digits) == quote]
-    off = [d for d in scaling.TABLE_D_KS if d not in holds]
-    parts = ", ".join(f"{small(refs[d]['median_scaled'].value)} at d_k = {d:,}" for d in scaling.TABLE_D_KS)
+    holds = [d for d, m in v.scaled_medians if fmt.num(m, digits) == quote]
+    off = [d for d, _ in v.scaled_medians if d not in holds]
+    parts = ", ".join(f"{small(m)} at d_k = {d:,}" for d, m in v.scaled_medians)
     verdict = (
         f"so “≈{quote} at every d_k” holds at every one"
         if not off
@@ -190,3 +178,12 @@ def scaled_sentence(refs: dict[int, scaling.Reference]) -> str:
         f"but not at {', '.join(f'{d:,}' for d in off)}"
     )
     return f"With the divisor the true median is {parts}; {verdict}."
+
+
+def checks_note(v: View) -> str:
+    return (
+        "Quoted: the post's section 02, from its own few hundred draws. True: the reference above. "
+        f"Live: {v.post_draws} draws of six keys (the post's setting) at your seed and sampler, whatever "
+        f"the other controls say; it passes within {v.z_tolerance:g} standard errors of the truth, so a "
+        "rare unlucky seed can fail."
+    )
