@@ -22,7 +22,6 @@ from tests import hostile
 from tests.app.conftest import APP, assert_clean
 from tests.reproduce.run import run_code
 from topics import PAGES
-from topics.scaling.script import divide_by_sqrt_dk
 
 T, X = tokens.TOKENS, tokens.inputs()
 S34, S35 = weights.section_3_4(), weights.section_3_5()
@@ -71,7 +70,6 @@ DEFAULTS = {
     "topics/three_matrices/page.py": lambda: reproduce.three_matrices(
         T, X, weights.section_3_4(), "three", (1, 2)
     ),
-    "topics/scaling/page.py": lambda: divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
     "topics/masking/page.py": lambda: reproduce.masking(
         T, X, weights.section_3_5(), 4, "-inf", np.array([1.0, 2.0, 3.0, 0.0, 0.0])
     ),

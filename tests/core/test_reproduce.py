@@ -1,7 +1,7 @@
 """The generated scripts without PyTorch: their shape, their safety, ruff, and the NumPy and Python
 scripts run for real.
 
-The scaling page's NumPy script and the cost page's Python script need no torch, so they run here
+The dropout page's NumPy script and the cost page's Python script need no torch, so they run here
 and must print the page's numbers bit for bit (the torch scripts run in test_reproduce_torch.py).
 """
 
@@ -24,7 +24,6 @@ from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
-from topics.scaling.script import divide_by_sqrt_dk
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
@@ -49,7 +48,6 @@ def _defaults() -> list[P.Case]:
         P.gpt2_small(),
         P.what_comes_next(),
         P.learning_case(steps=100)[0],
-        P.scaling_case(),
         P.cost_case(),
     ]
 
@@ -65,7 +63,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
             P.dropout_random(rng, "numpy"),
             P.multihead_random(rng),
             P.what_comes_next_random(rng),
-            P.scaling_random(rng),
             P.cost_random(rng),
         ]
     return cases
@@ -146,12 +143,12 @@ def test_one_script_through_ruffs_stdin_as_the_issue_runs_it():
 
 
 def test_numpy_and_python_scripts_print_the_pages_numbers_bit_for_bit():
-    """The Monte Carlo page's NumPy script, the dropout page's NumPy-generator script and the cost
-    page's integer script: the default view and three random legal settings each, run for real."""
+    """The dropout page's NumPy-generator script and the cost page's integer script: the default
+    view and three random legal settings each, run for real (Divide by √d_k's: tests/scaling)."""
     rng = random.Random(SEED)
-    cases = [P.scaling_case(), P.dropout_case(), P.cost_case()]
+    cases = [P.dropout_case(), P.cost_case()]
     for _ in range(3):
-        cases += [P.scaling_random(rng), P.dropout_random(rng, "numpy"), P.cost_random(rng)]
+        cases += [P.dropout_random(rng, "numpy"), P.cost_random(rng)]
     found = [p for case, result in zip(cases, run(cases), strict=True) for p in problems(case, result)]
     assert not found, "\n".join(found[:20])
 
@@ -247,7 +244,6 @@ def test_file_names_are_safe_whatever_the_settings():
             ),
             "step",
         ),
-        (lambda: divide_by_sqrt_dk(3, True, 500, 6, 0, "exact"), "d_k"),
         (
             lambda: reproduce.what_comes_next(
                 T, X, weights.section_3_4(), (0, 0, 1, 2, 3, 4), BlockConfig(), 1, 1, 1
