@@ -371,7 +371,7 @@ def study_at(config: StudyConfig, d_k: int) -> DkResult:
 
 
 def study(config: StudyConfig, d_ks: tuple[int, ...] = D_K_GRID) -> tuple[DkResult, ...]:
-    """The study over a grid of d_k (the page runs it one cached d_k at a time, for its progress bar)."""
+    """The study over a grid of d_k (the page's cache runs it one d_k at a time, for its progress bar)."""
     return tuple(study_at(config, d) for d in d_ks)
 
 

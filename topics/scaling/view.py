@@ -55,13 +55,12 @@ class Settings:
 def whole_study(draws: int, n_keys: int, seed: int, sampler: Sampler) -> dict[int, DkResult]:
     """The study at every d_k the sampler can afford (both divisor settings from the same draws)."""
     config = StudyConfig(draws, n_keys, seed, sampler)
-    return {d: mc.study_at(config, d) for d in mc.study_grid(config)}
+    return {r.d_k: r for r in mc.study(config, mc.study_grid(config))}
 
 
 def post_study(seed: int, sampler: Sampler) -> dict[int, DkResult]:
     """The study at the post's setting (500 draws of six keys) at the d_k it quotes: what the checks hold."""
-    config = StudyConfig(POST_DRAWS, POST_KEYS, seed, sampler)
-    return {d: mc.study_at(config, d) for d in TABLE_D_KS}
+    return {r.d_k: r for r in mc.study(StudyConfig(POST_DRAWS, POST_KEYS, seed, sampler), TABLE_D_KS)}
 
 
 def one_draw(n_keys: int, seed: int, sampler: Sampler, d_k: int, divisor: bool) -> np.ndarray:
@@ -114,6 +113,8 @@ class Row:
 
 @dataclass(frozen=True)
 class View:
+    """Every number the page shows at ``settings``: readouts, charts, table, prose and checks."""
+
     settings: Settings
     draws: int  # the draws the study runs: as asked, or fewer when draws × keys pass max_scores
     asked_scores: int  # the scores one d_k would sample as asked (draws × keys)
