@@ -6,7 +6,7 @@ import streamlit as st
 
 import allocator
 from topics import PAGES
-from ui import scaling_reference
+from topics.scaling import study as scaling_study
 from ui.links import keep_history_clean, upgrade_legacy_keys
 from ui.pages import ABOUT
 from ui.sentence import draw_for_page
@@ -27,7 +27,7 @@ st.set_page_config(
     menu_items={"About": ABOUT},
 )
 
-scaling_reference.warm()  # once per process, in the background: Divide by √d_k's 10⁶-draw reference
+scaling_study.warm()  # once per process, in the background: Divide by √d_k's 10⁶-draw reference
 
 pages = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES]
 # The root redirects to the first page, so that page answers at its own path too (/overview): a

@@ -98,20 +98,6 @@ class Figure04Quotes(TypedDict):
     worked_factor: str
 
 
-class Figure02Quotes(TypedDict):
-    std_64: str
-    std_4096: str
-    median_raw_2: str
-    median_raw_64: str
-    median_raw_768: str
-    median_raw_4096: str
-    median_scaled: str
-    live_share_raw_768: str
-    mean_raw_2: str
-    mean_raw_4096: str
-    mean_fold: str
-
-
 class Figure05Quotes(TypedDict):
     causal_attention: tuple[str, ...]
     wrapper: tuple[str, ...]
@@ -295,22 +281,6 @@ FIGURE_04: Figure04Quotes = {
     "mean_row_sum_unscaled": "0.499",  # "with it off, to 0.499"
     "gpt_rates": "0.1 or 0.2",  # "A real GPT run uses a lower rate than the demo, 0.1 or 0.2."
     "worked_factor": "1/0.5 = 2",  # "the survivors multiplied by 1/0.5 = 2" at a rate of 0.5
-}
-
-# The post, section 02 "Divide by 1.4142": a Monte Carlo study over "hundreds" of draws of one
-# query and six keys, so every number is statistical (the app reproduces the distribution).
-FIGURE_02: Figure02Quotes = {
-    "std_64": "7.890",
-    "std_4096": "63.5",
-    "median_raw_2": "0.220",
-    "median_raw_64": "0.022",
-    "median_raw_768": "3.1e-6",
-    "median_raw_4096": "4.8e-14",
-    "median_scaled": "0.23",
-    "live_share_raw_768": "about a third",
-    "mean_raw_2": "0.208",
-    "mean_raw_4096": "0.0063",
-    "mean_fold": "across four thousand-fold increases",  # from d_k = 2 to 4,096: 2,048-fold
 }
 
 # Figure 05 and section 3.6: what PyTorch 2.13 prints for the book's classes after

@@ -15,13 +15,11 @@ Nothing here imports torch: a script is only text until the reader (or the oracl
 
 from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
 from core.reproduce.next import what_comes_next
-from core.reproduce.scaling import divide_by_sqrt_dk
 from core.reproduce.source import Script
 
 __all__ = [
     "Drift",
     "Script",
-    "divide_by_sqrt_dk",
     "drift",
     "drift_note",
     "learning",

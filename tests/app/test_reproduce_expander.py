@@ -63,7 +63,6 @@ def test_the_expander_is_on_every_page_with_the_books_tensors_and_lazy():
 
 
 DEFAULTS = {
-    "topics/scaling/page.py": lambda: reproduce.divide_by_sqrt_dk(64, True, 500, 6, 0, "exact"),
     "topics/next/page.py": lambda: reproduce.what_comes_next(
         T, X, weights.section_3_4(), (5, 4, 3, 2, 1, 0), BlockConfig(), 1024, 2, 1
     ),

@@ -23,7 +23,6 @@ from core.block import BlockConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.hostile import LABELS
 from tests.reproduce import pages as P
-from tests.reproduce.run import problems, run
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
@@ -41,7 +40,6 @@ def _defaults() -> list[P.Case]:
     return [
         P.what_comes_next(),
         P.learning_case(steps=100)[0],
-        P.scaling_case(),
     ]
 
 
@@ -50,7 +48,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
     for _ in range(per_page):
         cases += [
             P.what_comes_next_random(rng),
-            P.scaling_random(rng),
         ]
     return cases
 
@@ -100,17 +97,6 @@ def test_the_scripts_pass_ruff_check_and_ruff_format(every_script, tmp_path):
     ):
         done = _ruff(*args)
         assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
-
-
-def test_numpy_and_python_scripts_print_the_pages_numbers_bit_for_bit():
-    """The Monte Carlo page's NumPy script: the default view and three random legal settings, run
-    for real (the Dropout page's: tests/dropout; the cost page's: tests/cost)."""
-    rng = random.Random(SEED)
-    cases = [P.scaling_case()]
-    for _ in range(3):
-        cases += [P.scaling_random(rng)]
-    found = [p for case, result in zip(cases, run(cases), strict=True) for p in problems(case, result)]
-    assert not found, "\n".join(found[:20])
 
 
 def test_hostile_token_labels_stay_data():
@@ -164,7 +150,6 @@ def test_file_names_are_safe_whatever_the_settings():
             ),
             "step",
         ),
-        (lambda: reproduce.divide_by_sqrt_dk(3, True, 500, 6, 0, "exact"), "d_k"),
         (
             lambda: reproduce.what_comes_next(
                 T, X, weights.section_3_4(), (0, 0, 1, 2, 3, 4), BlockConfig(), 1, 1, 1

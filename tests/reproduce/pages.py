@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 from core import (
     attention,
     equivariance,
     learning,
     reproduce,
-    scaling,
     tokens,
     weights,
 )
@@ -162,56 +159,4 @@ def learning_random(rng: random.Random) -> tuple[Case, reproduce.Drift]:
         steps,
         step,
         ws,
-    )
-
-
-# --- divide by sqrt(d_k) -------------------------------------------------------------------
-
-SCALING_DRAWS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
-
-
-def scaling_case(
-    d_k: int = 64,
-    divisor: bool = True,
-    draws: int = 500,
-    n_keys: int = 6,
-    seed: int = 0,
-    sampler: str = "exact",
-) -> Case:
-    config = scaling.StudyConfig(draws, n_keys, seed, sampler)  # type: ignore[arg-type]
-    grid = scaling.study_grid(config)
-    out: dict[str, object] = {}
-    for d in sorted({d_k, *scaling.TABLE_D_KS}):
-        if d not in grid:
-            continue
-        r = scaling.study_at(config, d)
-        out[f"d_k = {d}, std of q.k"] = r.std
-        for name, summ in (("no divisor", r.raw), ("divided by sqrt(d_k)", r.scaled)):
-            out[f"d_k = {d}, {name}, median"] = summ.median
-            out[f"d_k = {d}, {name}, mean"] = summ.mean
-            out[f"d_k = {d}, {name}, live share"] = summ.live_share
-            out[f"d_k = {d}, {name}, underflow share"] = summ.underflow_share
-            out[f"d_k = {d}, {name}, naive zero share"] = summ.naive_zero_share
-    scores = scaling.one_draw(scaling.StudyConfig(1, n_keys, seed, sampler), d_k)  # type: ignore[arg-type]
-    scores = scores / np.sqrt(d_k) if divisor else scores
-    out["One draw, log10 of each weight"] = attention.log_softmax(scores) / np.log(10)
-    out["One draw, log10 of its largest |J|"] = float(scaling.log_largest_jacobian_entry(scores)) / np.log(10)
-    return Case(
-        "divide-by-sqrt-dk",
-        {"d_k": d_k, "divisor": divisor, "draws": draws, "keys": n_keys, "seed": seed, "sampler": sampler},
-        reproduce.divide_by_sqrt_dk(d_k, divisor, draws, n_keys, seed, sampler),
-        out,
-    )
-
-
-def scaling_random(rng: random.Random) -> Case:
-    sampler = rng.choice(scaling.SAMPLERS)
-    draws = rng.choice(SCALING_DRAWS[:6] if sampler == "brute" else SCALING_DRAWS)
-    return scaling_case(
-        rng.choice(scaling.D_K_GRID),
-        rng.random() < 0.5,
-        draws,
-        rng.randint(2, 64),
-        rng.randint(0, 999),
-        sampler,
     )

@@ -5,7 +5,7 @@ entries is a sum of ``d_k`` terms of variance 1, so its standard deviation is ``
 scores spread, the softmax turns into a step function, and its Jacobian ``J = diag(α) − ααᵀ``,
 the only path a gradient has back through it, goes to zero with it.
 
-One draw (SPEC, figure 02 conventions): one query and ``n`` keys, every entry i.i.d. N(0, 1),
+One draw (the post's section 02): one query and ``n`` keys, every entry i.i.d. N(0, 1),
 scores ``ω_j = q·k_j`` (divided by ``√d_k`` when the divisor is on), ``α = softmax(ω)``, and the
 statistic is the largest ``|J_ij|``. A draw is *live* when that entry is at least 1e-3.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from core.attention import softmax
 
 D_K_GRID: tuple[int, ...] = tuple(sorted({2**i for i in range(17)} | {768, 4096}))  # 1 … 65,536
 TABLE_D_KS: tuple[int, ...] = (2, 64, 768, 4096)  # where the post quotes numbers
-LIVE_THRESHOLD = 1e-3  # SPEC: a draw is live when its largest Jacobian entry is at least this
+LIVE_THRESHOLD = 1e-3  # the post: a draw is live when its largest Jacobian entry is at least this
 TINY = float(np.finfo(np.float64).tiny)  # smallest normal float64, 2.2e-308
 LOG_TINY = float(np.log(TINY))
 POST_DRAWS = 500  # the post's "hundreds" of draws: what its own sampling error is assumed from
@@ -371,7 +371,7 @@ def study_at(config: StudyConfig, d_k: int) -> DkResult:
 
 
 def study(config: StudyConfig, d_ks: tuple[int, ...] = D_K_GRID) -> tuple[DkResult, ...]:
-    """The study over a grid of d_k (the page runs it one cached d_k at a time, for its progress bar)."""
+    """The study over a grid of d_k (the page's cache runs it one d_k at a time, for its progress bar)."""
     return tuple(study_at(config, d) for d in d_ks)
 
 
@@ -389,7 +389,7 @@ REFERENCE_CHUNK = 1 << 17  # draws sampled at once: a [chunk, 6] float64 array i
 RUN_BLOCK = 256  # runs of POST_DRAWS summarized at once (1 MB of draws)
 Z_TOLERANCE = 4.0  # a live value agrees with the reference within this many standard errors (as dropout)
 
-STATISTICS: tuple[str, ...] = (
+Statistic = Literal[
     "std",  # of the unscaled scores q·k
     "median_raw",  # of the largest |J|, no divisor
     "mean_raw",
@@ -397,7 +397,8 @@ STATISTICS: tuple[str, ...] = (
     "median_scaled",  # the same three with the divisor
     "mean_scaled",
     "live_scaled",
-)
+]
+STATISTICS: tuple[Statistic, ...] = get_args(Statistic)
 
 
 @dataclass(frozen=True)
@@ -546,13 +547,13 @@ def reference_at(
     values: dict[str, tuple[float, float, np.ndarray]] = {"std": (exact_std(d_k), 0.0, run_std)}
     for divisor, suffix in ((False, "raw"), (True, "scaled")):
         x = log_entry.pop(divisor)
-        per_run = _run_statistics(x, runs)  # needs the draws in order, so before the sort
+        run_stats = _run_statistics(x, runs)  # needs the draws in order, so before the sort
         x.sort()  # in place: the summary's sorted copy would be another 8 MB
         summary = _summary_of_sorted(x, float(np.mean(naive_zero.pop(divisor))))
         del x
-        values[f"median_{suffix}"] = (summary.median, summary.log10_median_se, per_run["median"])
-        values[f"mean_{suffix}"] = (summary.mean, summary.mean_se, per_run["mean"])
-        values[f"live_{suffix}"] = (summary.live_share, summary.live_se, per_run["live"])
+        values[f"median_{suffix}"] = (summary.median, summary.log10_median_se, run_stats["median"])
+        values[f"mean_{suffix}"] = (summary.mean, summary.mean_se, run_stats["mean"])
+        values[f"live_{suffix}"] = (summary.live_share, summary.live_se, run_stats["live"])
     stats = []
     for name in STATISTICS:
         value, se, per_run = values[name]

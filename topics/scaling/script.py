@@ -1,4 +1,4 @@
-"""The Divide-by-√d_k page's script (figure 02): the Monte Carlo study, draw for draw, in NumPy.
+"""Divide by √d_k's Reproduce script (figure 02): the Monte Carlo study, draw for draw, in NumPy.
 
 The page samples with NumPy's ``default_rng``, which PyTorch cannot reproduce, so its script is
 NumPy: the page's generator seeded the page's way, its sampler and its log-domain statistics,
@@ -8,8 +8,9 @@ operation for operation, so every number comes out bit for bit (with the same Nu
 
 from __future__ import annotations
 
-from core import scaling
 from core.reproduce.source import Script, filename, header, join
+from topics.scaling import monte_carlo as mc
+from topics.scaling.monte_carlo import Sampler
 
 _EXACT = '''
 def sample_scores(rng, d_k, draws, n_keys):
@@ -65,13 +66,15 @@ def summary(log_s):
 '''
 
 
-def divide_by_sqrt_dk(d_k: int, divisor: bool, draws: int, n_keys: int, seed: int, sampler: str) -> Script:
+def divide_by_sqrt_dk(
+    d_k: int, divisor: bool, draws: int, n_keys: int, seed: int, sampler: Sampler
+) -> Script:
     """The study at ``d_k`` and the four d_k of the readout table, and the bar chart's one draw."""
-    config = scaling.StudyConfig(draws, n_keys, seed, sampler)  # validates draws, keys, seed, sampler
-    if d_k not in scaling.D_K_GRID:
-        raise ValueError(f"d_k must be one of the page's {scaling.D_K_GRID}, got {d_k}")
-    grid = scaling.study_grid(config)
-    d_ks = [d for d in sorted({d_k, *scaling.TABLE_D_KS}) if d in grid]
+    config = mc.StudyConfig(draws, n_keys, seed, sampler)  # validates draws, keys, seed, sampler
+    if d_k not in mc.D_K_GRID:
+        raise ValueError(f"d_k must be one of the page's {mc.D_K_GRID}, got {d_k}")
+    grid = mc.study_grid(config)
+    d_ks = [d for d in sorted({d_k, *mc.TABLE_D_KS}) if d in grid]
     brute = sampler == "brute"
     code = join(
         ["import numpy as np"],
@@ -89,7 +92,7 @@ def divide_by_sqrt_dk(d_k: int, divisor: bool, draws: int, n_keys: int, seed: in
         _STATISTICS,
         [
             f"draws, n_keys, seed = {draws}, {n_keys}, {seed}",
-            f"chunk = {scaling.CHUNK_DRAWS}  # draws sampled at once, as the page does",
+            f"chunk = {mc.CHUNK_DRAWS}  # draws sampled at once, as the page does",
             f"for d_k in {d_ks}:",
             "    rng = np.random.default_rng([seed, d_k, 0])  # one stream per (seed, d_k)",
             "    raw, scaled, squares = [], [], []",

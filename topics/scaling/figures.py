@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from core.scaling import DkResult
-from ui import format as fmt
+from topics.scaling.text import sci_from_log10, small, small_log10
+from topics.scaling.view import View
 from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 RAW, SCALED = SECOND, ACCENT
@@ -26,48 +26,6 @@ LABELLED_BARS = 16  # keys named and valued on the bars up to this many; past it
 # fills the height. No entry exceeds 1/4 (α(1 − α) ≤ 1/4); the deep tail (1e-56 at 65,536) is one
 # toggle away.
 J_RANGE = (1e-8, 0.5)
-
-
-def sci_from_log10(log10: float, digits: int = 1) -> str:
-    """``2.5e-353``: a number from its base-10 log, so weights below float64's range still print."""
-    exponent = int(np.floor(log10))
-    mantissa = 10 ** (log10 - exponent)
-    if round(mantissa, digits) >= 10:
-        mantissa, exponent = mantissa / 10, exponent + 1
-    return f"{mantissa:.{digits}f}e{exponent}"
-
-
-def small(x: float) -> str:
-    """Book-style 4 decimals down to 1e-3, scientific below (a Jacobian entry of 1e-14 is not 0.0000)."""
-    return f"{x:.4f}" if x >= 1e-3 else sci_from_log10(float(np.log10(x)))
-
-
-def small_log10(log10: float) -> str:
-    """:func:`small` for a number given by its base-10 log (a weight or entry below float64's range)."""
-    return f"{10**log10:.4f}" if log10 >= -3 else sci_from_log10(log10)
-
-
-def rounding_note(d_k: int, rounds_to_zero: float, underflows: float) -> str:
-    """The Jacobian chart's caption in plain words, from the study's own shares at ``d_k``."""
-    if rounds_to_zero == 0:
-        text = (
-            f"At d_k = {d_k:,} without the divisor, no draw's top weight comes close enough to 1 for "
-            "1 minus it to round to exactly 0."
-        )
-    else:
-        text = (
-            f"At d_k = {d_k:,} without the divisor, the top weight is so close to 1 in "
-            f"{fmt.percent(rounds_to_zero)} of draws that computing 1 minus it gives exactly 0, and the "
-            "gradient would read as exactly 0 too. This page adds up the other weights instead, so no "
-            "draw reads 0."
-        )
-    if underflows > 0:
-        text += (
-            f" In {fmt.percent(underflows)} of draws even that sum is smaller than the smallest number a "
-            "float64 can hold (2.2e-308): those draws count as dead, and their size is kept as a logarithm "
-            "rather than drawn as 0."
-        )
-    return text
 
 
 def _positive(values: Sequence[float]) -> list[float | None]:
@@ -95,28 +53,26 @@ def _dk_layout(
     return layout(title, height, xaxis=xaxis, shapes=shapes, **extra)
 
 
-def weight_bars(log10_alpha: np.ndarray, scores: np.ndarray, *, divisor: bool, title: str) -> go.Figure:
+def weight_bars(v: View) -> go.Figure:
     """One draw's attention weights; the text is read from the log-weights, so none reads 0."""
-    alpha = 10.0 ** np.asarray(log10_alpha, dtype=np.float64)  # a weight below 1e-308 is a 0-high bar
+    log10_alpha = np.asarray(v.log10_weights, dtype=np.float64)
+    alpha = 10.0**log10_alpha  # a weight below 1e-308 is a 0-high bar
     text = [small_log10(la) for la in log10_alpha]
-    top = int(np.argmax(log10_alpha))
-    rest = np.delete(np.asarray(log10_alpha, dtype=np.float64), top) * np.log(10)
-    rest_log10 = float(np.logaddexp.reduce(rest) / np.log(10))  # log10(1 − α_top), never from a difference
-    if rest_log10 < -4:
-        text[top] = "1 − " + sci_from_log10(rest_log10)
+    if v.log10_rest < -4:  # the top weight as 1 minus the others, never a difference that reads 1
+        text[int(np.argmax(log10_alpha))] = "1 − " + sci_from_log10(v.log10_rest)
     n = len(alpha)
     bars = dict(
         type="bar",
         x=list(range(1, n + 1)),
         y=alpha.tolist(),
-        marker=dict(color=SCALED if divisor else RAW),
+        marker=dict(color=SCALED if v.settings.divisor else RAW),
         text=text if n <= LABELLED_BARS else None,  # beyond that the hover carries them
         textposition="outside",
         textangle=0 if n <= 8 else -90,
         constraintext="none",
         textfont=dict(size=11),
         cliponaxis=False,
-        customdata=np.asarray(scores, dtype=np.float64).tolist(),
+        customdata=list(v.scores),
         hovertext=text,
         hovertemplate="k%{x}: weight %{hovertext}<br>score %{customdata:.4f}<extra></extra>",
     )
@@ -125,7 +81,7 @@ def weight_bars(log10_alpha: np.ndarray, scores: np.ndarray, *, divisor: bool, t
     if n <= LABELLED_BARS:
         xaxis.update(tickvals=list(range(1, n + 1)), ticktext=[f"k{j}" for j in range(1, n + 1)])
     axes = dict(yaxis=dict(range=[0, 1.08], title=dict(text="weight α")), xaxis=xaxis)
-    return figure([bars], layout(title, 320, **axes))
+    return figure([bars], layout(f"One draw's weights at d_k = {v.settings.d_k:,}", 320, **axes))
 
 
 def _trace(x: Sequence[float], y: Sequence[Any], name: str, mode: str, **style: Any) -> dict[str, Any]:
@@ -133,27 +89,32 @@ def _trace(x: Sequence[float], y: Sequence[Any], name: str, mode: str, **style: 
 
 
 def std_figure(
-    d_ks: Sequence[int], std: Sequence[float], std_se: Sequence[float], *, selected: int
+    d_ks: Sequence[int],
+    sqrt_d_k: Sequence[float],
+    std: Sequence[float],
+    std_se: Sequence[float],
+    std_scaled: Sequence[float],
+    *,
+    selected: int,
 ) -> go.Figure:
     """Measured std of q·k against the √d_k line, and of q·k/√d_k against 1, on log-log axes."""
-    d = np.asarray(d_ks, dtype=np.float64)
-    s, se = np.asarray(std, dtype=np.float64), np.asarray(std_se, dtype=np.float64)
-    x = d.tolist()
+    x = list(d_ks)
+    drawn = _positive(std)
     data = [
-        _trace(x, np.sqrt(d).tolist(), "√d_k", "lines", line=dict(color=RAW, width=1)),
+        _trace(x, list(sqrt_d_k), "√d_k", "lines", line=dict(color=RAW, width=1)),
         _trace(
             x,
-            _positive(s),
+            drawn,
             "std of q·k",
             "markers",
             marker=dict(color=RAW, size=7),
-            error_y=dict(type="data", array=(2 * se).tolist(), visible=True, thickness=1),
+            error_y=dict(type="data", array=[2 * e for e in std_se], visible=True, thickness=1),
             hovertemplate="d_k %{x:,}: %{y:.4g}<extra></extra>",
         ),
         _trace(x, [1.0] * len(x), "1", "lines", line=dict(color=SCALED, width=1)),
         _trace(
             x,
-            _positive(s / np.sqrt(d)),
+            _positive(std_scaled),
             "std of q·k/√d_k",
             "markers",
             marker=dict(color=SCALED, size=7, symbol="diamond"),
@@ -168,7 +129,7 @@ def std_figure(
         yaxis=dict(
             type="log",
             title=dict(text="standard deviation"),
-            **log_ticks(min(min(p for p in _positive(s) if p), 1.0), float(np.sqrt(d.max()))),
+            **log_ticks(min(min(p for p in drawn if p), 1.0), max(sqrt_d_k)),
         ),
         legend=dict(orientation="h", y=-0.3, x=0),
     )
@@ -177,8 +138,8 @@ def std_figure(
 
 def jacobian_figure(
     d_ks: Sequence[int],
-    median: dict[bool, Sequence[float]],
-    mean: dict[bool, Sequence[float]],
+    median: Mapping[bool, Sequence[float]],
+    mean: Mapping[bool, Sequence[float]],
     *,
     selected: int,
     divisor: bool,
@@ -250,7 +211,9 @@ def jacobian_figure(
     return figure(data, spec)
 
 
-def _exits(d_ks: Sequence[int], median: dict[bool, Sequence[float]], *, floor: float) -> list[dict[str, Any]]:
+def _exits(
+    d_ks: Sequence[int], median: Mapping[bool, Sequence[float]], *, floor: float
+) -> list[dict[str, Any]]:
     """A label where each median curve drops below the chart's floor: its value at that d_k."""
     notes = []
     for on in (False, True):
@@ -274,7 +237,7 @@ def _exits(d_ks: Sequence[int], median: dict[bool, Sequence[float]], *, floor: f
 
 
 def live_figure(
-    d_ks: Sequence[int], share: dict[bool, Sequence[float]], *, selected: int, divisor: bool
+    d_ks: Sequence[int], share: Mapping[bool, Sequence[float]], *, selected: int, divisor: bool
 ) -> go.Figure:
     """Share of live draws (largest entry ≥ 1e-3) against d_k, both divisors."""
     data = []
@@ -301,25 +264,12 @@ def live_figure(
     return figure(data, spec)
 
 
-def study_figures(
-    results: Mapping[int, DkResult], *, selected: int, divisor: bool, threshold: float, tail: bool = False
-) -> tuple[go.Figure, go.Figure, go.Figure]:
+def study_figures(v: View) -> tuple[go.Figure, go.Figure, go.Figure]:
     """The study's three figures against d_k: the Jacobian's largest entry, the spread, the live share."""
-    grid = list(results)
-    pick = {on: [results[d].summary(on) for d in grid] for on in (False, True)}
+    c, d_k, divisor = v.curves, v.settings.d_k, v.settings.divisor
     jacobian = jacobian_figure(
-        grid,
-        {on: [s.median for s in pick[on]] for on in pick},
-        {on: [s.mean for s in pick[on]] for on in pick},
-        selected=selected,
-        divisor=divisor,
-        threshold=threshold,
-        tail=tail,
+        c.d_k, c.median, c.mean, selected=d_k, divisor=divisor, threshold=v.threshold, tail=v.settings.tail
     )
-    spread = std_figure(
-        grid, [results[d].std for d in grid], [results[d].std_se for d in grid], selected=selected
-    )
-    live = live_figure(
-        grid, {on: [s.live_share for s in pick[on]] for on in pick}, selected=selected, divisor=divisor
-    )
+    spread = std_figure(c.d_k, c.sqrt_d_k, c.std, c.std_se, c.std_scaled, selected=d_k)
+    live = live_figure(c.d_k, c.live, selected=d_k, divisor=divisor)
     return jacobian, spread, live

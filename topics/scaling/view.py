@@ -1,0 +1,239 @@
+"""Divide by √d_k (the post's section 02): every number the page shows, from the page's settings.
+
+:func:`build` runs the Monte Carlo study (:mod:`topics.scaling.monte_carlo`) at the page's
+controls, one draw for the bar chart, the 10⁶-draw reference, and the study at the post's own
+setting for the checks, and returns a :class:`View`: the readouts, every point of the four
+charts, the table beside the post, the prose's numbers and the checks' live values. The heavy
+parts are keyword arguments whose defaults are the plain functions below; the page passes its
+cached ones (:mod:`topics.scaling.study`, which add the progress bar and the spinners), so the
+page and the tests read the same numbers from the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.attention import log_softmax
+from topics.scaling import monte_carlo as mc
+from topics.scaling.monte_carlo import (
+    POST_DRAWS,
+    TABLE_D_KS,
+    DkResult,
+    Reference,
+    ReferenceStat,
+    Sampler,
+    Statistic,
+    StudyConfig,
+    Summary,
+)
+from topics.scaling.quotes import QUOTES, Quote
+
+DRAWS: tuple[int, ...] = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)  # the ladder
+POST_KEYS = 6  # the post's six tokens: the checks and the reference sample six keys
+TYPICAL = (2.5, 97.5)  # percentiles of 500-draw runs: the central 95% is what one honest run reads
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every control of the page; the defaults are the page's (the post's own setting at d_k = 64)."""
+
+    d_k: int = 64
+    divisor: bool = True
+    draws: int = 500  # as asked; the study may run fewer (View.draws)
+    n_keys: int = 6
+    seed: int = 0
+    sampler: Sampler = "exact"
+    tail: bool = False  # the Jacobian chart's axis down to its smallest entry, not 1e-8
+
+
+# --- the heavy parts, plain: the page passes cached functions with the same signatures ----------
+
+
+def whole_study(draws: int, n_keys: int, seed: int, sampler: Sampler) -> dict[int, DkResult]:
+    """The study at every d_k the sampler can afford (both divisor settings from the same draws)."""
+    config = StudyConfig(draws, n_keys, seed, sampler)
+    return {r.d_k: r for r in mc.study(config, mc.study_grid(config))}
+
+
+def post_study(seed: int, sampler: Sampler) -> dict[int, DkResult]:
+    """The study at the post's setting (500 draws of six keys) at the d_k it quotes: what the checks hold."""
+    return {r.d_k: r for r in mc.study(StudyConfig(POST_DRAWS, POST_KEYS, seed, sampler), TABLE_D_KS)}
+
+
+def one_draw(n_keys: int, seed: int, sampler: Sampler, d_k: int, divisor: bool) -> np.ndarray:
+    """One draw's scores as the softmax sees them (divided by √d_k when the divisor is on)."""
+    scores = mc.one_draw(StudyConfig(1, n_keys, seed, sampler), d_k)
+    return scores / np.sqrt(d_k) if divisor else scores
+
+
+def references() -> dict[int, Reference]:
+    """The 10⁶-draw reference at each d_k the post quotes, unrounded quotes placed among 500-draw runs."""
+    out = {}
+    for d in TABLE_D_KS:
+        placed: dict[str, float] = {q.stat: q.value for q in QUOTES if q.d_k == d and not q.rounded}
+        out[d] = mc.reference_at(d, placed)
+    return out
+
+
+# --- what the page shows --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Curves:
+    """Every point of the three charts against d_k (each tuple runs along ``d_k``)."""
+
+    d_k: tuple[int, ...]  # the d_k the study reached
+    sqrt_d_k: tuple[float, ...]  # the line the spread follows
+    std: tuple[float, ...]  # measured std of q·k
+    std_se: tuple[float, ...]
+    std_scaled: tuple[float, ...]  # of q·k/√d_k, which the divisor holds at 1
+    median: Mapping[bool, tuple[float, ...]]  # largest |J|, keyed by the divisor
+    mean: Mapping[bool, tuple[float, ...]]
+    live: Mapping[bool, tuple[float, ...]]  # share of draws whose largest |J| is at least 1e-3
+
+
+@dataclass(frozen=True)
+class Row:
+    """One of the post's numbers: the truth, the live value at the controls, and the check's value."""
+
+    quote: Quote
+    true: ReferenceStat
+    true_draws: int  # the reference's draws at this d_k
+    percentile: float | None  # the quote among the reference's 500-draw runs; None for a rounded quote
+    typical: bool | None  # that percentile within TYPICAL; None for a rounded quote
+    live: float | None  # at the page's controls; None where brute force does not reach this d_k
+    check: float  # at the post's setting, 500 draws of six keys, whatever the controls say
+    check_draws: int
+    tolerance: float  # how far ``check`` may sit from the truth (in decades for a median)
+    agrees: bool
+
+
+@dataclass(frozen=True)
+class View:
+    """Every number the page shows at ``settings``: readouts, charts, table, prose and checks."""
+
+    settings: Settings
+    draws: int  # the draws the study runs: as asked, or fewer when draws × keys pass max_scores
+    asked_scores: int  # the scores one d_k would sample as asked (draws × keys)
+    max_scores: int
+    grid_size: int  # d_k in the study's grid
+    results: Mapping[int, DkResult]  # the study: each d_k reached -> both divisor settings
+    brute_stop: int | None  # the largest d_k brute force reaches, when it stops short of the grid
+    brute_budget: int  # normal samples brute force may spend on one d_k
+    sqrt_d_k: float
+    here: DkResult | None  # the study at the chosen d_k; None past brute force's reach
+    summary: Summary | None  # ``here`` with or without the divisor, as set
+    scores: tuple[float, ...]  # the bar chart's draw, as the softmax sees it
+    log10_weights: tuple[float, ...]  # its weights as base-10 logs: none reads 0
+    log10_rest: float  # log10(1 − α_top), summed from the other weights, never a difference
+    log10_entry: float  # log10 of this draw's largest |J|
+    curves: Curves
+    threshold: float  # a draw is live when its largest |J| is at least this
+    rows: tuple[Row, ...]  # one per quote, in the table's and the checks' order
+    scaled_medians: tuple[tuple[int, float], ...]  # (d_k, true median ÷√d_k) where the post says ≈0.23
+    fold: tuple[int, int]  # the d_k the post's "four thousand-fold" runs between
+    fold_ratio: int
+    fold_means: tuple[float, float]  # the true mean largest |J|, no divisor, at those two d_k
+    reference_draws: int
+    reference_runs: int  # of post_draws draws each
+    post_draws: int
+    post_keys: int
+    z_tolerance: float  # standard errors a check allows
+
+
+def live_value(stat: Statistic, r: DkResult) -> float:
+    """The study's estimate of one statistic of :data:`topics.scaling.monte_carlo.STATISTICS`."""
+    if stat == "std":
+        return r.std
+    kind, _, divisor = stat.partition("_")
+    summary = r.summary(divisor == "scaled")
+    return {"median": summary.median, "mean": summary.mean, "live": summary.live_share}[kind]
+
+
+def _curves(results: Mapping[int, DkResult]) -> Curves:
+    grid = tuple(results)
+    pick = {on: [results[d].summary(on) for d in grid] for on in (False, True)}
+    root = np.sqrt(np.asarray(grid, dtype=np.float64))
+    std = np.asarray([results[d].std for d in grid], dtype=np.float64)
+    return Curves(
+        d_k=grid,
+        sqrt_d_k=tuple(root.tolist()),
+        std=tuple(std.tolist()),
+        std_se=tuple(results[d].std_se for d in grid),
+        std_scaled=tuple((std / root).tolist()),
+        median={on: tuple(s.median for s in pick[on]) for on in pick},
+        mean={on: tuple(s.mean for s in pick[on]) for on in pick},
+        live={on: tuple(s.live_share for s in pick[on]) for on in pick},
+    )
+
+
+def _row(q: Quote, ref: Reference, live: DkResult | None, post: DkResult) -> Row:
+    true = ref[q.stat]
+    check = live_value(q.stat, post)
+    percentile = None if q.rounded else true.percentile(q.value)
+    return Row(
+        quote=q,
+        true=true,
+        true_draws=ref.draws,
+        percentile=percentile,
+        typical=None if percentile is None else TYPICAL[0] <= percentile <= TYPICAL[1],
+        live=live_value(q.stat, live) if live else None,
+        check=check,
+        check_draws=post.draws,
+        tolerance=true.tolerance(post.draws),
+        agrees=true.agrees(check, post.draws),
+    )
+
+
+def build(
+    s: Settings,
+    *,
+    study: Callable[[int, int, int, Sampler], Mapping[int, DkResult]] = whole_study,
+    draw: Callable[[int, int, Sampler, int, bool], np.ndarray] = one_draw,
+    reference: Callable[[], Mapping[int, Reference]] = references,
+    post_setting: Callable[[int, Sampler], Mapping[int, DkResult]] = post_study,
+) -> View:
+    """Everything the page shows at ``s``, computed in the order the page shows it."""
+    draws = mc.affordable_draws(s.draws, s.n_keys, DRAWS)
+    results = study(draws, s.n_keys, s.seed, s.sampler)
+    scores = np.asarray(draw(s.n_keys, s.seed, s.sampler, s.d_k, s.divisor), dtype=np.float64)
+    log_alpha = log_softmax(scores)  # read from logs: no weight prints as 0
+    top = int(np.argmax(log_alpha))
+    here = results.get(s.d_k)
+    refs = reference()
+    # The checks run at the post's setting whatever the draws and keys say: the study itself when
+    # the controls are at it, else its own (cached) run.
+    post = results if (draws, s.n_keys) == (POST_DRAWS, POST_KEYS) else post_setting(s.seed, s.sampler)
+    lo, hi = TABLE_D_KS[0], TABLE_D_KS[-1]
+    return View(
+        settings=s,
+        draws=draws,
+        asked_scores=s.draws * s.n_keys,
+        max_scores=mc.MAX_SCORES,
+        grid_size=len(mc.D_K_GRID),
+        results=results,
+        brute_stop=max(results) if len(results) < len(mc.D_K_GRID) else None,
+        brute_budget=mc.BRUTE_BUDGET,
+        sqrt_d_k=float(np.sqrt(s.d_k)),
+        here=here,
+        summary=here.summary(s.divisor) if here else None,
+        scores=tuple(scores.tolist()),
+        log10_weights=tuple((log_alpha / np.log(10)).tolist()),
+        log10_rest=float(np.logaddexp.reduce(np.delete(log_alpha, top)) / np.log(10)),
+        log10_entry=float(mc.log_largest_jacobian_entry(scores)) / np.log(10),
+        curves=_curves(results),
+        threshold=mc.LIVE_THRESHOLD,
+        rows=tuple(_row(q, refs[q.d_k], results.get(q.d_k), post[q.d_k]) for q in QUOTES),
+        scaled_medians=tuple((d, refs[d]["median_scaled"].value) for d in TABLE_D_KS),
+        fold=(lo, hi),
+        fold_ratio=hi // lo,
+        fold_means=(refs[lo]["mean_raw"].value, refs[hi]["mean_raw"].value),
+        reference_draws=mc.REFERENCE_DRAWS,
+        reference_runs=mc.REFERENCE_DRAWS // POST_DRAWS,
+        post_draws=POST_DRAWS,
+        post_keys=POST_KEYS,
+        z_tolerance=mc.Z_TOLERANCE,
+    )
