@@ -3,9 +3,99 @@
 Hypothesis's 200 ms deadline per example measures the machine, not the code: on a shared 2-core
 box a property that takes 20 ms can take 300 ms, and the test then fails for nothing. Speed is
 measured by ``bench/``, never by tests, so the deadline is off everywhere.
+
+The torch fixtures are for the tests that hold ``core.torchmath`` (and the pages' float32 paths)
+against torch on this very host. ``host_kernels`` calibrates once per session
+(``tests/torch_kernels.py``): it runs a fixed set of torch ops and picks the ``core.torchmath``
+profile that reproduces them. Torch test modules run
+under that profile with ``pytestmark = pytest.mark.usefixtures("host_profile")`` and compare
+through the ``torch_exact`` fixture.
+
+On a CPU no profile reproduces, ``torch_exact`` checks to a few float32 ulps instead of bit for
+bit, and a test that passed only that way is reported as skipped with the reason (after its
+tolerance checks ran), so an unknown host neither fails on last bits nor silently passes
+nothing. Nothing here imports torch unless a torch test asks for these fixtures.
 """
 
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+
+import numpy as np
+import pytest
 from hypothesis import settings
+
+from core import torchmath
+from tests.torch_kernels import HostKernels, calibrate, same_bits, within_ulps
+
+_INEXACT = pytest.StashKey[str]()
+
+
+@pytest.fixture(scope="session")
+def host_kernels() -> HostKernels:
+    torch = pytest.importorskip("torch")
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # the probes are tiny: single-threaded in torch anyway
+    try:
+        return calibrate(torch)
+    finally:
+        torch.set_num_threads(threads)
+
+
+@pytest.fixture(scope="module")
+def host_profile(host_kernels: HostKernels) -> Iterator[str]:
+    """Run a module under the profile calibration chose (the default one if none matched)."""
+    with torchmath.use_profile(host_kernels.profile or torchmath.get_profile()) as name:
+        yield name
+
+
+class TorchExact:
+    """Bit-exact comparison with torch where the host has a profile, else a flagged ulp check."""
+
+    def __init__(self, kernels: HostKernels, node: pytest.Item) -> None:
+        self.kernels = kernels
+        self._node = node
+
+    @property
+    def exact(self) -> bool:
+        return self.kernels.exact
+
+    def downgrade(self) -> None:
+        """Record that this test could not check bit for bit (reported as a skip if it passes)."""
+        self._node.stash[_INEXACT] = self.kernels.reason
+
+    def check(
+        self, ours: np.ndarray, theirs: np.ndarray, msg: object = "", *, scale: np.ndarray | None = None
+    ) -> None:
+        """Assert ``ours`` is ``theirs`` bit for bit, or within the ulp tolerance on an unknown host.
+
+        ``scale``: the magnitude the result was summed from (see ``within_ulps``).
+        """
+        ours, theirs = np.asarray(ours), np.asarray(theirs)
+        if self.exact:
+            assert same_bits(ours, theirs), msg
+        else:
+            self.downgrade()
+            assert within_ulps(ours, theirs, scale), msg
+
+
+@pytest.fixture
+def torch_exact(host_kernels: HostKernels, request: pytest.FixtureRequest) -> TorchExact:
+    return TorchExact(host_kernels, request.node)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A test that passed only to the ulp tolerance is shown as skipped, with the reason."""
+    report = yield
+    reason = item.stash.get(_INEXACT, None)
+    if reason and report.when == "call" and report.passed:
+        report.outcome = "skipped"
+        report.longrepr = (str(item.path), (item.location[1] or 0) + 1, f"Skipped: {reason}")
+    return report
+
 
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")

@@ -2,7 +2,7 @@
 
 ``core.torchmath`` replays torch 2.13's CPU float32 kernels exactly inside a proven domain (its
 module docstring), which depends on the kernel profile matching this host (chosen by calibration,
-tests/core/conftest.py); the forward passes inherit that domain. Where every matmul of a forward
+tests/conftest.py); the forward passes inherit that domain. Where every matmul of a forward
 sits inside it, the outputs must be identical; elsewhere (wide projections, long contractions)
 they must agree to 1e-6 relative, a bound ~4× above the largest difference seen over 800 random
 configurations and at GPT-2's 768 width (3.9e-7 and 4.7e-7 of the output's largest entry).

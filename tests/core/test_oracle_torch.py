@@ -1,7 +1,7 @@
 """The torch-compatible generator and the book's weight sets against PyTorch itself.
 
 The float32 forward passes run through ``core.torchmath`` under the kernel profile calibrated for
-this host (tests/core/conftest.py). Skipped where torch cannot be imported; CI installs torch
+this host (tests/conftest.py). Skipped where torch cannot be imported; CI installs torch
 2.13.0 so these always run there.
 """
 

@@ -1,6 +1,6 @@
 """core.torchmath against torch itself: bit-exact (np.array_equal on float32 bits) where proven.
 
-The host's kernel profile is chosen by calibration (tests/core/conftest.py); every comparison
+The host's kernel profile is chosen by calibration (tests/conftest.py); every comparison
 inside that profile's proven domain (core/torchmath.py's docstring, ``mm_is_proven``) must be
 bit-exact, the rest within a few float32 ulps of the summed magnitude. The grids are trimmed to
 stay fast.

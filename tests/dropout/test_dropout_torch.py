@@ -1,7 +1,7 @@
 """Dropout against PyTorch itself: the book's printed run and random seeds and rates, bit for bit.
 
 The float32 weights run through ``core.torchmath`` under the kernel profile calibrated for this
-host (tests/core/conftest.py). Skipped where torch cannot be imported.
+host (tests/conftest.py). Skipped where torch cannot be imported.
 """
 
 from typing import Any
