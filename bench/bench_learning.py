@@ -13,7 +13,8 @@ import time
 from collections.abc import Iterator
 
 from bench import Figure, best_of
-from core import learning, tokens, weights
+from core import tokens, weights
+from topics.learning import training as learning
 
 
 def run(quick: bool) -> Iterator[Figure]:

@@ -15,13 +15,14 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import streamlit as st
 
-from core import learning as core_learning
 from core import multihead as mh
 from core import reproduce, sentence
 from core.config import AttentionConfig
-from core.learning import Trajectory
 from core.reproduce import Script
 from core.weights import WeightSet, section_3_4
+from topics.learning import script as script_builder
+from topics.learning import training as core_learning
+from topics.learning.training import Trajectory
 from ui import cache
 from ui.cache import MB
 
@@ -83,7 +84,7 @@ def _nudged(
     target = core_learning.target_pattern(kind, len(x), token)  # type: ignore[arg-type]
     every = core_learning.record_every(steps, len(x))
     config = core_learning.TrainConfig(optimiser, lr, steps, record_every=every)  # type: ignore[arg-type]
-    return reproduce.nudged(x, target, w_query, w_key, config)
+    return script_builder.nudged(x, target, w_query, w_key, config)
 
 
 def learning_script(
@@ -104,10 +105,10 @@ def learning_script(
     The note comes from a second NumPy run from weights nudged by one ulp
     (:func:`core.reproduce.drift`), trained only when the expander is open, and cached.
     """
-    script = reproduce.learning(labels, x, ws, kind, token, mode, optimiser, lr, steps, step)
+    script = script_builder.learning(labels, x, ws, kind, token, mode, optimiser, lr, steps, step)
     nudged = _nudged(kind, token, optimiser, lr, steps, x, ws.w_query, ws.w_key)
-    d = reproduce.drift(runs, nudged, mode, step)
-    return dataclasses.replace(script, note=f"{script.note} {reproduce.drift_note(d)}")
+    d = script_builder.drift(runs, nudged, mode, step)
+    return dataclasses.replace(script, note=f"{script.note} {script_builder.drift_note(d)}")
 
 
 def multihead_script(

@@ -15,7 +15,6 @@ Nothing here imports torch: a script is only text until the reader (or the oracl
 
 from core.reproduce.cost import what_n_squared_costs
 from core.reproduce.dropout import dropout
-from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
 from core.reproduce.masking import masking
 from core.reproduce.multihead import multihead
 from core.reproduce.next import what_comes_next
@@ -25,16 +24,11 @@ from core.reproduce.source import Script
 from core.reproduce.three_matrices import three_matrices
 
 __all__ = [
-    "Drift",
     "Script",
     "divide_by_sqrt_dk",
-    "drift",
-    "drift_note",
     "dropout",
-    "learning",
     "masking",
     "multihead",
-    "nudged",
     "recap",
     "three_matrices",
     "what_comes_next",

@@ -24,6 +24,7 @@ from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
+from topics.learning import script as learning_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
@@ -241,7 +242,7 @@ def test_file_names_are_safe_whatever_the_settings():
         (lambda: reproduce.masking(T, X, weights.section_3_5(), 5, "-inf", P.LOGITS), "stage"),
         (lambda: reproduce.dropout(T, X, weights.section_3_5(), 1.0, True, 1, 10, "torch"), "p must"),
         (
-            lambda: reproduce.learning(
+            lambda: learning_script.learning(
                 T, X, weights.section_3_4(), "previous", 0, "three", "adam", 0.1, 100, 200
             ),
             "step",
@@ -272,7 +273,7 @@ def test_the_nudge_probe_tells_a_stable_run_from_an_amplifying_one():
     (previous token, lr 0.02, 5,000 steps) amplifies a last-bit change into the third decimal of
     an attention weight, so no other float64 implementation can promise its digits."""
     _, calm = P.learning_case("first", 0, "tied", "gd", 0.5, 200)
-    assert calm.stable and "does not amplify" in reproduce.drift_note(calm)
+    assert calm.stable and "does not amplify" in learning_script.drift_note(calm)
     _, wild = P.learning_case()
     assert not wild.stable and wild.attention > 1e-6
-    assert "amplifies rounding" in reproduce.drift_note(wild)
+    assert "amplifies rounding" in learning_script.drift_note(wild)

@@ -18,7 +18,6 @@ from core import (
     cost,
     dropout,
     equivariance,
-    learning,
     masking,
     reproduce,
     scaling,
@@ -36,6 +35,8 @@ from core.block import (
 )
 from core.config import AttentionConfig
 from tests.reproduce.case import Case, Noise, weight_set
+from topics.learning import script as learning_script
+from topics.learning import training as learning
 from ui import cost_format as cf
 
 T = tokens.TOKENS
@@ -330,7 +331,7 @@ def learning_case(
     steps: int = 5_000,
     step: int | None = None,
     ws: weights.WeightSet | None = None,
-) -> tuple[Case, reproduce.Drift]:
+) -> tuple[Case, learning_script.Drift]:
     """The case and the page's nudge probe for it (how much this run amplifies rounding)."""
     ws = ws or weights.section_3_4()
     step = steps if step is None else step
@@ -361,14 +362,14 @@ def learning_case(
             "step": step,
             "weights": ws.label,
         },
-        reproduce.learning(T, X, ws, kind, token, mode, optimiser, lr, steps, step),
+        learning_script.learning(T, X, ws, kind, token, mode, optimiser, lr, steps, step),
         out,
     )
-    nudged = reproduce.nudged(X, target, ws.w_query, ws.w_key, config)
-    return case, reproduce.drift(runs, nudged, mode, step)
+    nudged = learning_script.nudged(X, target, ws.w_query, ws.w_key, config)
+    return case, learning_script.drift(runs, nudged, mode, step)
 
 
-def learning_random(rng: random.Random) -> tuple[Case, reproduce.Drift]:
+def learning_random(rng: random.Random) -> tuple[Case, learning_script.Drift]:
     kind = rng.choice(learning.TARGETS)
     steps = rng.choice(STEPS)
     every = learning.record_every(steps, len(tokens.TOKENS))

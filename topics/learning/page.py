@@ -2,15 +2,16 @@
 
 import streamlit as st
 
-from core import attention, learning, tokens
+from core import attention, tokens
 from core.sentence import nearest_pair, weights_for
+from topics.learning import readouts as rd
+from topics.learning import training as learning
+from topics.learning.figures import loss_curves
+from topics.learning.study import train
 from ui import checks, controls, figures
 from ui import format as fmt
-from ui import learning_readouts as rd
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
-from ui.learning_figures import loss_curves
-from ui.learning_study import train
 from ui.sentence import checks_note, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 

@@ -16,9 +16,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import attention, book, learning, tokens, weights
-from core.learning import Found, Reach, Trajectory
+from core import attention, book, tokens, weights
 from core.weights import WeightSet, init_weights
+from topics.learning import training as learning
+from topics.learning.training import Found, Reach, Trajectory
 from ui import cache, checks
 from ui import format as fmt
 from ui.cache import KB

@@ -5,8 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import learning, tokens, weights
+from core import tokens, weights
 from core.attention import MODES
+from topics.learning import training as learning
 
 X = tokens.inputs()
 N = len(tokens.TOKENS)

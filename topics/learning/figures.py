@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from core.learning import Trajectory
+from topics.learning.training import Trajectory
 from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 MODE_COLOURS = {"none": MUTED, "tied": SECOND, "three": ACCENT}

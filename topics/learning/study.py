@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import learning, weights
+from core import weights
 from core.attention import Mode
 from core.sentence import weights_for
+from topics.learning import training as learning
 from ui import cache
 from ui.cache import MB
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.attention import MODES
-from core.learning import MAX_STEPS, OPTIMISERS, TARGETS, TrainConfig, Trajectory, train_modes
 from core.reproduce import weights as rw
 from core.reproduce.source import TORCH, Script, check_inputs, comment, filename, header, inputs_block, join
 from core.weights import WeightSet
+from topics.learning.training import MAX_STEPS, OPTIMISERS, TARGETS, TrainConfig, Trajectory, train_modes
 
 STABLE = 1e-9  # a nudged run that stays this close is not amplifying rounding
 
