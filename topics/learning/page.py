@@ -7,7 +7,7 @@ from core.sentence import nearest_pair, weights_for
 from topics.learning import readouts as rd
 from topics.learning import training as learning
 from topics.learning.figures import loss_curves
-from topics.learning.study import train
+from topics.learning.study import learning_script, train
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
@@ -172,7 +172,7 @@ st.caption(
 
 reproduce_ui.expander(
     "learning",
-    lambda: reproduce_ui.learning_script(T, X, ws, kind, token, mode, optimiser, lr, steps, step, runs),
+    lambda: learning_script(T, X, ws, kind, token, mode, optimiser, lr, steps, step, runs),
 )
 
 # The checks run on the book's sentence: this run when it is on screen, else the same settings on it.
