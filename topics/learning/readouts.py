@@ -3,8 +3,8 @@
 Issue 13, item 4: the tied mode's 2 of 6 on the previous-token target is where Adam stalls from
 the book's start, not what one matrix can do. This module puts three kinds of evidence side by
 side, each labelled for what it is: the run on screen, the best of a seeded search
-(:func:`core.learning.search`, a lower bound), and what is proven (Cauchy–Schwarz for tied
-weights, a linear program over every ``M`` for three matrices, :func:`core.learning.linear_reach`).
+(:func:`core.search`, a lower bound), and what is proven (Cauchy–Schwarz for tied
+weights, a linear program over every ``M`` for three matrices, :func:`core.linear_reach`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,19 @@ import streamlit as st
 from core import attention, book, tokens, weights
 from core.weights import WeightSet, init_weights
 from topics.learning import training as learning
-from topics.learning.training import Found, Reach, Trajectory
+from topics.learning.reach import (
+    MAX_SEARCH_TOKENS,
+    SEARCH,
+    SEARCH_STARTS,
+    Found,
+    Reach,
+    attends_most_to,
+    cycles,
+    linear_reach,
+    search,
+    tied_row_bound,
+)
+from topics.learning.training import Trajectory
 from ui import cache, checks
 from ui import format as fmt
 from ui.cache import KB
@@ -28,7 +40,7 @@ from ui.weights import MODE_LABELS
 
 WIDTHS = (1, 2, 3, 4, 5, 6)  # d_out on offer; the book's d_in = 3, so 3 and up realise every M
 SEARCH_SPINNER = (
-    f"Searching: Adam from {learning.SEARCH_STARTS} starts per mode, each row left out of the loss "
+    f"Searching: Adam from {SEARCH_STARTS} starts per mode, each row left out of the loss "
     "in turn, and a linear program over every d_in × d_in M…"
 )
 
@@ -43,20 +55,20 @@ def widen(ws: WeightSet, width: int) -> WeightSet:
     )
 
 
-# The search and linear program, for up to learning.MAX_SEARCH_TOKENS tokens: 7.1 KB at 8 × 16.
+# The search and linear program, for up to MAX_SEARCH_TOKENS tokens: 7.1 KB at 8 × 16.
 @cache.data(
     entry_bytes=16 * KB,
     entries=32,
-    worst=lambda: [("previous", 0, 6, cache.largest_sentence()[1][: learning.MAX_SEARCH_TOKENS])],
+    worst=lambda: [("previous", 0, 6, cache.largest_sentence()[1][:MAX_SEARCH_TOKENS])],
     show_spinner=SEARCH_SPINNER,
 )
 def limits(kind: str, token: int, width: int, x: np.ndarray) -> tuple[dict[str, Found] | None, Reach | None]:
     """The search's best per mode at ``width`` and the linear program's reach on inputs ``x``
-    (cached: ~0.5 s for the book's six tokens); neither past ``learning.MAX_SEARCH_TOKENS``."""
-    if len(x) > learning.MAX_SEARCH_TOKENS:
+    (cached: ~0.5 s for the book's six tokens); neither past ``MAX_SEARCH_TOKENS``."""
+    if len(x) > MAX_SEARCH_TOKENS:
         return None, None
     target = learning.target_pattern(kind, len(x), token)  # type: ignore[arg-type]
-    return dict(learning.search(x, target, width)), learning.linear_reach(x, target)
+    return dict(search(x, target, width)), linear_reach(x, target)
 
 
 def loss_text(v: float) -> str:
@@ -110,12 +122,12 @@ def best_known(
     if mode == "none":
         return Best(run_rows, "no dials: the only value")
     if found is None:  # a sentence too long for the search
-        return Best(run_rows, f"this run (no search past {learning.MAX_SEARCH_TOKENS} tokens)")
+        return Best(run_rows, f"this run (no search past {MAX_SEARCH_TOKENS} tokens)")
     rows = "row" if len(found.ignored) == 1 else "rows"
     ignored = f", {rows} {_names(found.ignored, labels)} left out of the loss" if found.ignored else ""
     best = Best(run_rows, "this run")
     if found.rows > best.rows:
-        best = Best(found.rows, f"search: start {found.start + 1} of {learning.SEARCH_STARTS}{ignored}")
+        best = Best(found.rows, f"search: start {found.start + 1} of {SEARCH_STARTS}{ignored}")
     if mode == "three" and reach is not None and width >= d_in and reach.rows > best.rows:
         best = Best(reach.rows, "the linear program's witness, W_q = M, W_k = I")
     return best
@@ -126,7 +138,7 @@ def bound(mode: str, run_rows: int, target, reach: Reach | None, d_in: int) -> t
     if mode == "none":
         return run_rows, "XXᵀ has no dials"
     if mode == "tied":
-        b = learning.tied_row_bound(target)
+        b = tied_row_bound(target)
         return b, ("Cauchy–Schwarz: one row of every cycle is lost" if b is not None else "")
     return (reach.rows, f"linear program over every {d_in} × {d_in} M") if reach is not None else (None, "")
 
@@ -162,8 +174,8 @@ def table(
 
 def cycle_text(target, labels: Sequence[str]) -> str:
     """The target's cycles in words, with what the proof concludes for tied weights."""
-    cyc = learning.cycles(target)
-    if learning.attends_most_to(target).min() < 0:
+    cyc = cycles(target)
+    if attends_most_to(target).min() < 0:
         return "This target has no single token per row, so the argument has nothing to say about it."
     if not cyc:
         return (
@@ -171,7 +183,7 @@ def cycle_text(target, labels: Sequence[str]) -> str:
             "reachable with one matrix, if the query lengths can be arranged."
         )
     names = "; ".join(" → ".join(md(labels[i]) for i in (*c, c[0])) for c in cyc)
-    b = learning.tied_row_bound(target)
+    b = tied_row_bound(target)
     return (
         f"This target's arrows have {len(cyc)} {'cycle' if len(cyc) == 1 else 'cycles'} ({names}), so "
         f"tied weights get at most **{b} of {len(labels)}** rows right, at any width."
@@ -255,15 +267,15 @@ def limits_section(
     st.dataframe(evidence, width="stretch")
     st.caption(
         f"*This run*: the curves above. *Best found*: the most rows over this run and a seeded search "
-        f"(Adam, {learning.SEARCH.steps:,} steps at rate {learning.SEARCH.lr}, from "
-        f"{learning.SEARCH_STARTS} starts, the book's draw first, each trained on the whole target and "
+        f"(Adam, {SEARCH.steps:,} steps at rate {SEARCH.lr}, from "
+        f"{SEARCH_STARTS} starts, the book's draw first, each trained on the whole target and "
         "with each row left out in turn): a lower bound, not a limit. *Proven*: an upper bound that "
         "holds for every matrix of the mode."
     )
     if found is None:
         st.caption(
             f"The search and the linear program try every subset of rows and every row left out, so they "
-            f"run for sentences of up to {learning.MAX_SEARCH_TOKENS} tokens; this one has {len(labels)}."
+            f"run for sentences of up to {MAX_SEARCH_TOKENS} tokens; this one has {len(labels)}."
         )
     st.markdown("\n\n".join(verdict(numbers, reach, width, len(labels), d_in)))
 
