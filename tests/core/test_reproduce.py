@@ -24,7 +24,6 @@ from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
 from tests.reproduce.run import problems, run
-from topics.learning import script as learning_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
@@ -48,7 +47,6 @@ def _defaults() -> list[P.Case]:
         P.multihead(),
         P.gpt2_small(),
         P.what_comes_next(),
-        P.learning_case(steps=100)[0],
         P.scaling_case(),
         P.cost_case(),
     ]
@@ -241,12 +239,6 @@ def test_file_names_are_safe_whatever_the_settings():
         (lambda: reproduce.three_matrices(T[:5], X, weights.section_3_4(), "three"), "label"),
         (lambda: reproduce.masking(T, X, weights.section_3_5(), 5, "-inf", P.LOGITS), "stage"),
         (lambda: reproduce.dropout(T, X, weights.section_3_5(), 1.0, True, 1, 10, "torch"), "p must"),
-        (
-            lambda: learning_script.learning(
-                T, X, weights.section_3_4(), "previous", 0, "three", "adam", 0.1, 100, 200
-            ),
-            "step",
-        ),
         (lambda: reproduce.divide_by_sqrt_dk(3, True, 500, 6, 0, "exact"), "d_k"),
         (
             lambda: reproduce.what_comes_next(
@@ -266,14 +258,3 @@ def test_weights_that_are_not_their_seeds_draw_are_refused():
     tampered = weights.WeightSet(ws.label, ws.seed, ws.init, ws.w_query + 1, ws.w_key, ws.w_value)
     with pytest.raises(ValueError, match="not what"):
         reproduce.three_matrices(T, X, tampered, "three")
-
-
-def test_the_nudge_probe_tells_a_stable_run_from_an_amplifying_one():
-    """The learning page's statement: a short plain-gradient run is stable; the default Adam run
-    (previous token, lr 0.02, 5,000 steps) amplifies a last-bit change into the third decimal of
-    an attention weight, so no other float64 implementation can promise its digits."""
-    _, calm = P.learning_case("first", 0, "tied", "gd", 0.5, 200)
-    assert calm.stable and "does not amplify" in learning_script.drift_note(calm)
-    _, wild = P.learning_case()
-    assert not wild.stable and wild.attention > 1e-6
-    assert "amplifies rounding" in learning_script.drift_note(wild)

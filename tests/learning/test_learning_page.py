@@ -1,15 +1,26 @@
-"""Learning to attend: the default run, every target and mode, the controls, the URL, hostile URLs."""
+"""Learning to attend, running: the page draws its view, and its controls, URL and expander work.
+
+The numbers themselves are tested on the view (``test_learning_view.py``); here a running page is
+needed: that what it shows is the view's, that every control and URL key reaches the view, that
+hostile URLs give the default view, and that the Reproduce expander shows the view's script.
+"""
+
+from __future__ import annotations
 
 import json
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import assert_clean, metrics, open_page, widget
+from core import weights
+from tests.app.conftest import APP, assert_clean, metrics, open_page, widget
 from topics import page_at
+from topics.learning import readouts, script, training, view
+from ui.focus import short_vec
 from ui.pages import SHARED_KEYS
 
 PAGE = "topics/learning/page.py"
-SHORT = {"steps": "200"}  # 200 steps keep the parametrized runs quick; the default runs 5,000
+SHORT: dict[str, str | list[str]] = {"steps": "200"}  # 200 steps keep the runs quick; the default runs 5,000
 
 
 def table(at):
@@ -21,43 +32,61 @@ def checks_label(at):
     return exp.label
 
 
-def test_default_view_shows_the_issues_feasibility_run_and_the_checks():
-    at = open_page(PAGE)
+def captions(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def prose(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    return open_page(PAGE)
+
+
+@pytest.fixture(scope="module")
+def default_view():
+    return view.build(view.Settings())
+
+
+def test_the_default_page_draws_its_view(default_page, default_view):
+    at, v = default_page, default_view
     assert_clean(at)
-    t = table(at)
-    # Issue 9: previous-token, three matrices near 0.2 with 5 of 6 right; tied near 1.15 with 2 of 6.
-    assert 0.15 < float(t.loc["Three matrices", "loss at step 5000"]) < 0.25
-    assert t.loc["Three matrices", "rows right"] == "5 of 6"
-    assert t.loc["Tied W_q = W_k", "loss at step 5000"] == "1.1492"
-    assert t.loc["Tied W_q = W_k", "rows right"] == "2 of 6"
-    assert t.loc["No matrices", "loss at step 0"] == t.loc["No matrices", "loss at step 5000"]
+    assert table(at).equals(readouts.run_table(v))
+    assert at.dataframe[1].value.equals(readouts.evidence_table(v))
+    assert metrics(at) == {
+        "Loss": readouts.loss_text(v.loss),
+        "Rows right": f"{v.rows_right} of 6",
+        "Score error max|Ω − Ωᵀ|": f"{v.score_error:.4f}",
+    }
+    assert at.subheader[0].value == "Three matrices at step 5000"
+    assert all(s in prose(at) for s in readouts.verdict(v)) and readouts.cycle_text(v) in prose(at)
+    assert (readouts.nearest_pair_text(v) or "") in prose(at)
     assert "5 of 5 match" in checks_label(at)
-    assert "Section 3.4" in " ".join(c.value for c in at.caption)
+    assert "Section 3.4" in captions(at)
     assert any("q_i \\cdot q_j" in la.body for la in at.latex)  # Cauchy–Schwarz
     assert len(at.get("plotly_chart")) == 5
 
 
 @pytest.mark.parametrize(
-    "target",
+    ("target", "mode"),
     [
-        "Previous token",
-        "First token",
-        "Last token",
-        "A token you pick",
-        "Uniform",
-        "Tokens 1 ↔ 2, others themselves",
-        "Three pairs swapped",
+        ("Previous token", "No matrices"),
+        ("First token", "Tied W_q = W_k"),
+        ("Last token", "Three matrices"),
+        ("A token you pick", "No matrices"),
+        ("Uniform", "Tied W_q = W_k"),
+        ("Tokens 1 ↔ 2, others themselves", "Three matrices"),
+        ("Three pairs swapped", "Tied W_q = W_k"),
     ],
 )
-@pytest.mark.parametrize("mode", ["No matrices", "Tied W_q = W_k", "Three matrices"])
-def test_every_target_and_mode_renders(target, mode):
+def test_every_target_renders(target, mode):
     at = open_page(PAGE, {**SHORT, "target": target, "learn_mode": mode, "token": "with"})
     assert_clean(at)
     assert at.subheader[0].value == f"{mode} at step 200"
     assert "5 of 5 match" in checks_label(at)
-    # The tied scores are a Gram matrix at every step, whatever the target.
-    if mode != "Three matrices":
-        assert metrics(at)["Score error max|Ω − Ωᵀ|"] == "0.0000"
+    assert ("the lowest cross-entropy any attention can reach" in captions(at)) == (target == "Uniform")
 
 
 def test_the_picked_token_is_what_every_row_learns_to_attend_to():
@@ -70,10 +99,10 @@ def test_the_picked_token_is_what_every_row_learns_to_attend_to():
 
 
 def test_every_control_moves_the_readouts():
+    """One session, one control at a time: each change moves the runs' table or the metrics."""
     at = open_page(PAGE, SHORT)
-    base_table, base_metrics = table(at).copy(), metrics(at)
     changes = {
-        "target": "Last token",
+        "target": "last",
         "optimiser": "gd",
         "lr": 0.1,
         "steps": 100,
@@ -83,11 +112,10 @@ def test_every_control_moves_the_readouts():
         "learn_width": 3,
     }
     for key, value in changes.items():
-        at = open_page(PAGE, SHORT)
+        before = (table(at).copy(), metrics(at))
         widget(at, key).set_value(value).run()
         assert_clean(at)
-        moved = not table(at).equals(base_table) or metrics(at) != base_metrics
-        assert moved, key
+        assert not table(at).equals(before[0]) or metrics(at) != before[1], key
 
 
 def test_the_step_slider_scrubs_the_recorded_trajectory():
@@ -98,14 +126,8 @@ def test_the_step_slider_scrubs_the_recorded_trajectory():
     assert metrics(at)["Loss"] == table(at).loc["Three matrices", "loss at step 0"] != final
 
 
-def test_any_seed_trains_from_that_seed():
-    at = open_page(PAGE, {**SHORT, "learn_weights": "Any seed", "learn_seed": "7", "learn_init": "nn.Linear"})
-    assert_clean(at)
-    assert "nn.Linear, seed 7" in " ".join(c.value for c in at.caption)
-
-
 def test_a_url_with_every_bound_key_renders_that_view():
-    query = {
+    query: dict[str, str | list[str]] = {
         "target": "A token you pick",
         "token": "step",
         "learn_mode": "Tied W_q = W_k",
@@ -116,6 +138,8 @@ def test_a_url_with_every_bound_key_renders_that_view():
         "learn_seed": "3",
         "learn_init": "torch.rand",
         "step": "250",
+        "learn_width": "3",
+        "learn_focus": "starts",
     }
     at = open_page(PAGE, query)
     assert_clean(at)
@@ -123,8 +147,25 @@ def test_a_url_with_every_bound_key_renders_that_view():
     assert widget(at, "optimiser").value == "gd" and widget(at, "lr").value == 0.5
     assert widget(at, "steps").value == 500 and widget(at, "step").value == 250
     assert at.subheader[0].value == "Tied W_q = W_k at step 250"
-    assert "torch.rand, seed 3" in " ".join(c.value for c in at.caption)
+    assert "torch.rand, seed 3, drawn at width 3**. Matrices are (d_in, d_out) = (3, 3)" in captions(at)
     assert "loss at step 500" in table(at).columns
+    assert "is exactly what they can do at this width" in prose(at)
+    v = view.build(
+        view.Settings(
+            target="token",
+            token=5,
+            mode="tied",
+            optimiser="gd",
+            lr=0.5,
+            steps=500,
+            step=250,
+            width=3,
+            weights=weights.init_weights(3, "rand"),
+            focus=2,
+        )
+    )
+    assert v.focus_context is not None
+    assert "**Focus: starts** (query 3)" in prose(at) and short_vec(v.focus_context) in prose(at)
 
 
 def test_a_step_beyond_a_shorter_run_or_off_the_record_grid_is_snapped():
@@ -138,14 +179,6 @@ def test_a_step_beyond_a_shorter_run_or_off_the_record_grid_is_snapped():
     assert at.subheader[0].value.endswith("at step 100")
 
 
-def test_a_diverging_run_is_marked_and_stays_finite():
-    at = open_page(PAGE, {"optimiser": "Gradient descent", "lr": "10.0", "steps": "1000"})
-    assert_clean(at)
-    diverged = table(at)["diverged at step"]
-    assert diverged.loc["Three matrices"] != "" and diverged.loc["No matrices"] == ""
-    assert "nan" not in " ".join(metrics(at).values()).lower()
-
-
 GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 40, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
 KEYS = tuple(
     k for k in page_at("learning-to-attend").keys if k not in SHARED_KEYS
@@ -154,68 +187,51 @@ KEYS = tuple(
 
 @pytest.mark.parametrize("junk", GARBAGE)
 def test_garbage_in_every_key_renders_the_default_view(junk):
-    at = open_page(PAGE, dict.fromkeys(KEYS, junk))
+    at = open_page(PAGE, {k: junk for k in KEYS})
     assert_clean(at)
     assert at.subheader[0].value == "Three matrices at step 5000"
     assert table(at).loc["Tied W_q = W_k", "loss at step 5000"] == "1.1492"
 
 
-def evidence(at):
-    return at.dataframe[1].value
+# --- the Reproduce expander ---------------------------------------------------------------
 
 
-def prose(at):
-    return " ".join(m.value for m in at.markdown)
+def with_script(query: dict[str, str | list[str]] | None = None) -> AppTest:
+    """The page from a link with ``query``, its Reproduce expander open (its key set, as a click does)."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.query_params.clear()
+    at.query_params.update(query or {})
+    at.session_state["reproduce_learning"] = True
+    return at.switch_page(PAGE).run()
 
 
-def test_default_view_says_the_tied_run_stalls_where_a_search_finds_five_rows():
-    # Issue 13, item 4: 2 of 6 is where Adam stalls from the book's start; one tied matrix gets 5.
-    at = open_page(PAGE)
-    e = evidence(at)
-    assert e.loc["Tied W_q = W_k", "this run"] == "2 of 6"
-    assert e.loc["Tied W_q = W_k", "best found"] == "5 of 6"
-    assert e.loc["Tied W_q = W_k", "found by"].startswith("search")
-    assert e.loc["Tied W_q = W_k", "proven: at most"] == "6 of 6"  # no cycle: nothing ruled out
-    assert e.loc["Three matrices", "proven: at most"] == "6 of 6"
-    text = prose(at)
-    assert "2 of 6 is where Adam stalls from this start" in text
-    assert "form no cycle" in text
-    assert "One matrix cannot" not in text  # the old, overstated claim
+def expander_box(at):
+    (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
+    return box
 
 
-def test_the_pair_target_separates_the_modes_with_the_proof_beside_it():
-    at = open_page(PAGE, {"target": "Tokens 1 ↔ 2, others themselves"})
+def test_a_stable_run_shows_the_views_script_and_says_it_does_not_amplify_rounding():
+    at = with_script({"steps": "100", "optimiser": "Gradient descent", "lr": "0.5"})
     assert_clean(at)
-    e = evidence(at)
-    assert e.loc["Three matrices", "best found"] == "6 of 6"
-    assert e.loc["Tied W_q = W_k", "proven: at most"] == "5 of 6"
-    assert e.loc["Tied W_q = W_k", "this run"] == "3 of 6"
-    text = prose(at)
-    assert "1 cycle (Your → journey → Your)" in text
-    assert (
-        "This target separates the modes: three matrices get 6 of 6 rows right (found), tied weights at most"
-        in text
-    )
+    s = view.Settings(optimiser="gd", lr=0.5, steps=100, step=100)
+    v = view.build(s)
+    made = script.build(s.labels, s.embeddings, v.ws, "previous", 0, "three", "gd", 0.5, 100, v.step)
+    box = expander_box(at)
+    assert [c.value for c in box.code] == [made.code.rstrip("\n")]  # st.code drops the final newline
+    assert "torch.optim.SGD" in made.code and "lr, steps, shown = 0.5, 100, 100" in made.code
+    (button,) = [b for b in at.get("download_button") if b.key == "reproduce_learning_download"]
+    assert made.filename in button.proto.label
+    assert "does not amplify rounding" in " ".join(c.value for c in box.caption)
 
 
-def test_the_width_control_decides_the_rank_sentence_for_three_swapped_pairs():
-    at = open_page(PAGE, {"target": "Three pairs swapped", "steps": "200"})
-    e = evidence(at)
-    assert e.loc["Three matrices", "best found"] == "5 of 6"
-    assert e.loc["Three matrices", "proven: at most"] == "5 of 6"
-    assert e.loc["Tied W_q = W_k", "proven: at most"] == "3 of 6"
-    assert "the narrow width costs nothing here" in prose(at)
-    widget(at, "learn_width").set_value(3).run()
+def test_the_default_view_says_it_amplifies_rounding():
+    at = with_script()
     assert_clean(at)
-    assert (
-        "Section 3.4 (SelfAttention_v1, seed 123), drawn at width 3**. Matrices are (d_in, d_out) = (3, 3)"
-        in (" ".join(c.value for c in at.caption))
-    )
-    assert "is exactly what they can do at this width" in prose(at)
-    assert widget(at, "learn_width").value == 3
+    assert "amplifies rounding" in " ".join(c.value for c in expander_box(at).caption)
 
 
-def test_width_one_renders_and_says_the_rank_may_be_the_limit():
-    at = open_page(PAGE, {"learn_width": "1", "steps": "200"})
-    assert_clean(at)
-    assert "rank at most 1" in prose(at)
+def test_every_target_and_optimiser_has_its_label():
+    """The options on offer are the training module's, in its order (a share link carries the label)."""
+    assert tuple(readouts.TARGET_LABELS) == training.TARGETS
+    assert tuple(readouts.OPTIMISER_LABELS) == training.OPTIMISERS

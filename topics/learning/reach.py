@@ -16,7 +16,7 @@ import numpy as np
 
 from core.attention import MODES, Mode
 from core.weights import init_weights
-from topics.learning.training import TrainConfig, attention, descend, rows_right
+from topics.learning.training import Target, TrainConfig, attention, descend, rows_right, target_pattern
 
 
 def attends_most_to(target: np.ndarray) -> np.ndarray:  # [n, n] -> [n]
@@ -181,6 +181,7 @@ class Found:
 
 
 SEARCH = TrainConfig(lr=0.05, steps=1_000, record_every=1_000)
+TRAINED: tuple[Mode, ...] = ("tied", "three")  # the modes with dials
 SEARCH_STARTS = 4  # the book's draw and three seeded ones: ~0.5 s for every mode on this machine
 
 
@@ -226,7 +227,7 @@ def search(
     begin += [tuple(rng.uniform(-1, 1, (2, d_in, d_out))) for _ in range(starts - 1)]
     runs: list[tuple[Mode, int, tuple[int, ...]]] = []
     ts, wq, wk = [], [], []
-    for mode in ("tied", "three"):
+    for mode in TRAINED:
         for ignored in search_variants(t, mode):
             keep = np.ones(n)
             keep[list(ignored)] = 0.0
@@ -243,7 +244,7 @@ def search(
     out: dict[Mode, Found] = {
         "none": Found("none", int(none.sum()), tuple(bool(r) for r in none), w[0, 0], w[1, 0], 0, (), 1)
     }
-    for mode in ("tied", "three"):
+    for mode in TRAINED:
         idx = [b for b, r in enumerate(runs) if r[0] == mode]
         best = max(idx, key=lambda b: int(right[b].sum()))  # the first of the best: deterministic
         _, s, ignored = runs[best]
@@ -262,3 +263,15 @@ def realise(m: np.ndarray, d_out: int) -> tuple[np.ndarray, np.ndarray]:  # [d_i
     w_q, w_k = np.zeros((d_in, d_out)), np.zeros((d_in, d_out))
     w_q[:, :d_in], w_k[:, :d_in] = m, np.eye(d_in)
     return w_q, w_k
+
+
+def limits(
+    kind: Target, token: int, width: int, x: np.ndarray
+) -> tuple[dict[Mode, Found] | None, Reach | None]:
+    """The page's evidence for the ``kind`` target on inputs ``x``: the search's best per mode at
+    ``width`` and the linear program's reach (~0.5 s for the book's six tokens); neither past
+    :data:`MAX_SEARCH_TOKENS`."""
+    if len(x) > MAX_SEARCH_TOKENS:
+        return None, None
+    target = target_pattern(kind, len(x), token)
+    return search(x, target, width), linear_reach(x, target)

@@ -1,13 +1,12 @@
-"""Learning to attend's training runs, cached here in a module rather than in the page script.
+"""Learning to attend's heavy work, cached here in a module rather than in the page script.
 
 A cached function defined in a page script is redefined on every run, and each cache miss then
-holds on to that run's whole script namespace (see :mod:`ui.dropout_study`).
+holds on to that run's whole script namespace (see :mod:`ui.cache`). Each function here is the
+plain one of :mod:`topics.learning.training`, :mod:`topics.learning.reach` or
+:mod:`topics.learning.script`, cached; the page hands them to :func:`topics.learning.view.build`.
 """
 
 from __future__ import annotations
-
-import dataclasses
-from collections.abc import Mapping
 
 import numpy as np
 
@@ -15,12 +14,11 @@ from core import weights
 from core.attention import Mode
 from core.reproduce import Script
 from core.sentence import weights_for
-from core.weights import WeightSet
-from topics.learning import script
-from topics.learning import training as learning
-from topics.learning.training import Trajectory
+from topics.learning import reach, script, training, view
+from topics.learning.reach import Found, Reach
+from topics.learning.training import Optimiser, Target, Trajectory
 from ui import cache
-from ui.cache import MB
+from ui.cache import KB, MB
 
 
 def _worst() -> list[tuple[object, ...]]:
@@ -30,75 +28,67 @@ def _worst() -> list[tuple[object, ...]]:
     return [("previous", 0, "adam", 0.02, 5_000, ws.w_query, ws.w_key, x)]
 
 
-# Three trajectories, their snapshots capped in cells (core.learning.record_every): 386 KB for the
+# Three trajectories, their snapshots capped in cells (training.record_every): 386 KB for the
 # book's sentence, 836 KB at 32 tokens × 16 dimensions.
 @cache.data(entry_bytes=1 * MB, entries=16, worst=_worst, show_spinner="Training all three modes…")
-def train(
-    kind: learning.Target,
+def fit(
+    kind: Target,
     token: int,
-    optimiser: learning.Optimiser,
+    optimiser: Optimiser,
     lr: float,
     steps: int,
     w_query: np.ndarray,
     w_key: np.ndarray,
     x: np.ndarray,
-) -> tuple[np.ndarray, dict[Mode, learning.Trajectory]]:
-    """The target pattern on inputs ``x`` (the sentence's embeddings), and every mode fitted to it
-    from ``w_query`` and ``w_key``."""
-    target = learning.target_pattern(kind, len(x), token)
-    config = learning.TrainConfig(optimiser, lr, steps, record_every=learning.record_every(steps, len(x)))
-    return target, learning.train_modes(x, target, w_query, w_key, config)
+) -> tuple[np.ndarray, dict[Mode, Trajectory]]:
+    """:func:`topics.learning.training.fit`, cached."""
+    return training.fit(kind, token, optimiser, lr, steps, w_query, w_key, x)
 
 
-def _nudged_worst() -> list[tuple[object, ...]]:
-    x = cache.largest_sentence()[1]
-    ws = weights_for(weights.section_3_4(), 16)
-    return [("previous", 0, "adam", 0.02, 5_000, x, ws.w_query, ws.w_key)]
+# The search and linear program, for up to reach.MAX_SEARCH_TOKENS tokens: 7.1 KB at 8 × 16.
+@cache.data(
+    entry_bytes=16 * KB,
+    entries=32,
+    worst=lambda: [("previous", 0, 6, cache.largest_sentence()[1][: reach.MAX_SEARCH_TOKENS])],
+    show_spinner=(
+        f"Searching: Adam from {reach.SEARCH_STARTS} starts per mode, each row left out of the loss "
+        "in turn, and a linear program over every d_in × d_in M…"
+    ),
+)
+def limits(
+    kind: Target, token: int, width: int, x: np.ndarray
+) -> tuple[dict[Mode, Found] | None, Reach | None]:
+    """:func:`topics.learning.reach.limits`, cached."""
+    return reach.limits(kind, token, width, x)
 
 
-# The same run as Learning's, from weights nudged by one ulp, for the Reproduce expander's note:
+# The same run as fit's, from weights nudged by one ulp, for the Reproduce expander's note:
 # 828 KB at 32 tokens. Few entries: it is trained only while that expander is open.
 @cache.data(
     entry_bytes=1 * MB,
     entries=2,
-    worst=_nudged_worst,
+    worst=_worst,
     show_spinner="Probing how this run responds to a last-bit nudge…",
 )
-def _nudged(
-    kind: str,
+def nudged(
+    kind: Target,
     token: int,
-    optimiser: str,
+    optimiser: Optimiser,
     lr: float,
     steps: int,
-    x: np.ndarray,
     w_query: np.ndarray,
     w_key: np.ndarray,
-) -> dict[str, Trajectory]:
-    target = learning.target_pattern(kind, len(x), token)  # type: ignore[arg-type]
-    every = learning.record_every(steps, len(x))
-    config = learning.TrainConfig(optimiser, lr, steps, record_every=every)  # type: ignore[arg-type]
-    return script.nudged(x, target, w_query, w_key, config)
-
-
-def learning_script(
-    labels: tuple[str, ...],
     x: np.ndarray,
-    ws: WeightSet,
-    kind: str,
-    token: int,
-    mode: str,
-    optimiser: str,
-    lr: float,
-    steps: int,
-    step: int,
-    runs: Mapping[str, Trajectory],
-) -> Script:
-    """The learning script, its note saying how far PyTorch's run can end from the page's ``runs``.
+) -> dict[Mode, Trajectory]:
+    """:func:`topics.learning.script.nudged`, cached."""
+    return script.nudged(kind, token, optimiser, lr, steps, w_query, w_key, x)
 
-    The note comes from a second NumPy run from weights nudged by one ulp
-    (:func:`core.reproduce.drift`), trained only when the expander is open, and cached.
-    """
-    made = script.learning(labels, x, ws, kind, token, mode, optimiser, lr, steps, step)
-    nudged = _nudged(kind, token, optimiser, lr, steps, x, ws.w_query, ws.w_key)
-    d = script.drift(runs, nudged, mode, step)
-    return dataclasses.replace(made, note=f"{made.note} {script.drift_note(d)}")
+
+def reproduce(v: view.View) -> Script:
+    """The script for the view on screen, its note saying how far PyTorch's run can end from the
+    page's: the nudge probe (:func:`topics.learning.view.probe`), run when the expander opens."""
+    s = v.settings
+    drift = view.probe(v, nudged=nudged)
+    return script.build(
+        s.labels, s.embeddings, v.ws, s.target, v.token, s.mode, s.optimiser, s.lr, s.steps, v.step, drift
+    )

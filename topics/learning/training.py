@@ -372,3 +372,20 @@ def train(
 ) -> Trajectory:
     """One mode's run (see :func:`train_modes`, which runs several from one start)."""
     return train_modes(x, target, w_query, w_key, config, modes=(mode,))[mode]
+
+
+def fit(
+    kind: Target,
+    token: int,
+    optimiser: Optimiser,
+    lr: float,
+    steps: int,
+    w_query: np.ndarray,
+    w_key: np.ndarray,
+    x: np.ndarray,
+) -> tuple[np.ndarray, dict[Mode, Trajectory]]:
+    """The page's run: the ``kind`` target on inputs ``x`` (the sentence's embeddings), and every
+    mode fitted to it from ``w_query`` and ``w_key``, snapshots every :func:`record_every` steps."""
+    target = target_pattern(kind, len(x), token)
+    config = TrainConfig(optimiser, lr, steps, record_every=record_every(steps, len(x)))
+    return target, train_modes(x, target, w_query, w_key, config)
