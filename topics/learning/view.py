@@ -1,5 +1,8 @@
 """Learning to attend as numbers: every value the page shows, computed from the page's settings.
 
+The page trains the book's trainable weights (chapter 3, section 3.4: W_q and W_k, in figure 01's
+three modes) towards a target attention pattern.
+
 The page (``topics/learning/page.py``) reads its controls into :class:`Settings`, calls
 :func:`build` and draws the :class:`View`: the loss curves, the runs' table, the step shown, the
 heatmaps, the focused query's context vector, the evidence of what each mode can reach, the
@@ -204,7 +207,7 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
     every = training.record_every(s.steps, len(x))
     step = min(s.steps, s.step // every * every)  # a value kept from a longer run or typed into a URL
     run = runs[s.mode]
-    a, omega = run.attention[run.at(step)], run.scores[run.at(step)]
+    a, omega = run.attention[run.at(step)], run.scores[run.at(step)]  # the snapshot at the step shown
     big = float(np.abs(omega).max())
     focus = None
     if s.focus is not None:  # W_v is not trained: the values stay where figure 01 put them
@@ -231,7 +234,7 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
     on_book = labels == tokens.TOKENS and np.array_equal(x, tokens.inputs())
     book_runs = runs
     if not on_book:  # the checks quote the book's six tokens: the same settings, trained on them
-        book_ws = widen(s.weights, s.width)
+        book_ws = widen(weights_for(s.weights, tokens.inputs().shape[1]), s.width)
         book_token = token if token < len(tokens.TOKENS) else 1
         book_runs = fit(
             s.target, book_token, s.optimiser, s.lr, s.steps, book_ws.w_query, book_ws.w_key, tokens.inputs()
