@@ -1,7 +1,7 @@
 """The "Reproduce in PyTorch" expander: the script for the view on screen, shown and downloadable.
 
 Each page makes one call near its end, passing a function that builds the script from its
-settings (``core.reproduce``). The expander is lazy (``on_change="rerun"``): nothing is generated
+settings (the topic's ``script.py``). The expander is lazy (``on_change="rerun"``): nothing is generated
 until a reader opens it, so the pages rerun as fast as before. A view no script can reproduce
 says why instead, and a script that cannot be built from a setting (any URL value the controls
 let through) becomes that message, never an exception.
@@ -9,19 +9,11 @@ let through) becomes that message, never an exception.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
-import numpy as np
 import streamlit as st
 
-from core import learning as core_learning
-from core import reproduce, sentence
-from core.learning import Trajectory
 from core.reproduce import Script
-from core.weights import WeightSet, section_3_4
-from ui import cache
-from ui.cache import MB
 
 CODE_HEIGHT = 560  # pixels: a long script scrolls inside its box instead of stretching the page
 RUNTIME_WORDS = {"torch": "PyTorch 2.13 (CPU)", "numpy": "NumPy", "python": "Python's standard library"}
@@ -52,57 +44,3 @@ def expander(page: str, make: Callable[[], Script], *, label: str = "Reproduce i
             icon=":material/download:",
         )
         st.code(script.code, language="python", height=CODE_HEIGHT)
-
-
-def _nudged_worst() -> list[tuple[object, ...]]:
-    x = cache.largest_sentence()[1]
-    ws = sentence.weights_for(section_3_4(), 16)
-    return [("previous", 0, "adam", 0.02, 5_000, x, ws.w_query, ws.w_key)]
-
-
-# The same run as Learning's, from weights nudged by one ulp, for the Reproduce expander's note:
-# 828 KB at 32 tokens. Few entries: it is trained only while that expander is open.
-@cache.data(
-    entry_bytes=1 * MB,
-    entries=2,
-    worst=_nudged_worst,
-    show_spinner="Probing how this run responds to a last-bit nudge…",
-)
-def _nudged(
-    kind: str,
-    token: int,
-    optimiser: str,
-    lr: float,
-    steps: int,
-    x: np.ndarray,
-    w_query: np.ndarray,
-    w_key: np.ndarray,
-) -> dict[str, Trajectory]:
-    target = core_learning.target_pattern(kind, len(x), token)  # type: ignore[arg-type]
-    every = core_learning.record_every(steps, len(x))
-    config = core_learning.TrainConfig(optimiser, lr, steps, record_every=every)  # type: ignore[arg-type]
-    return reproduce.nudged(x, target, w_query, w_key, config)
-
-
-def learning_script(
-    labels: tuple[str, ...],
-    x: np.ndarray,
-    ws: WeightSet,
-    kind: str,
-    token: int,
-    mode: str,
-    optimiser: str,
-    lr: float,
-    steps: int,
-    step: int,
-    runs: Mapping[str, Trajectory],
-) -> Script:
-    """The learning script, its note saying how far PyTorch's run can end from the page's ``runs``.
-
-    The note comes from a second NumPy run from weights nudged by one ulp
-    (:func:`core.reproduce.drift`), trained only when the expander is open, and cached.
-    """
-    script = reproduce.learning(labels, x, ws, kind, token, mode, optimiser, lr, steps, step)
-    nudged = _nudged(kind, token, optimiser, lr, steps, x, ws.w_query, ws.w_key)
-    d = reproduce.drift(runs, nudged, mode, step)
-    return dataclasses.replace(script, note=f"{script.note} {reproduce.drift_note(d)}")

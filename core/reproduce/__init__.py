@@ -13,16 +13,10 @@ Nothing here imports torch: a script is only text until the reader (or the oracl
 ``tests/core/test_reproduce_torch.py``) runs it.
 """
 
-from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
 from core.reproduce.next import what_comes_next
 from core.reproduce.source import Script
 
 __all__ = [
-    "Drift",
     "Script",
-    "drift",
-    "drift_note",
-    "learning",
-    "nudged",
     "what_comes_next",
 ]

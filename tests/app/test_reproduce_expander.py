@@ -83,25 +83,6 @@ def test_the_default_view_shows_the_generators_script_and_a_download(page):
     assert script.filename in button.proto.label
 
 
-def test_learning_states_how_far_pytorch_can_end_from_its_run():
-    at = open_with_script(
-        "topics/learning/page.py", {"steps": "100", "optimiser": "Gradient descent", "lr": "0.5"}
-    )
-    assert_clean(at)
-    code = script_shown(at)
-    assert code is not None and "torch.optim.SGD" in code and "lr, steps, shown = 0.5, 100, 100" in code
-    (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
-    notes = " ".join(c.value for c in box.caption)
-    assert "does not amplify rounding" in notes
-
-
-def test_the_default_learning_view_says_it_amplifies_rounding():
-    at = open_with_script("topics/learning/page.py")
-    assert_clean(at)
-    (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
-    assert "amplifies rounding" in " ".join(c.value for c in box.caption)
-
-
 EXAMPLES = 8  # per page; every example is a fresh session with the expander open
 
 

@@ -39,7 +39,6 @@ ALLOWED = {"torch": {"torch"}, "numpy": {"numpy"}, "python": {"fractions"}}
 def _defaults() -> list[P.Case]:
     return [
         P.what_comes_next(),
-        P.learning_case(steps=100)[0],
     ]
 
 
@@ -145,12 +144,6 @@ def test_file_names_are_safe_whatever_the_settings():
     ("make", "message"),
     [
         (
-            lambda: reproduce.learning(
-                T, X, weights.section_3_4(), "previous", 0, "three", "adam", 0.1, 100, 200
-            ),
-            "step",
-        ),
-        (
             lambda: reproduce.what_comes_next(
                 T, X, weights.section_3_4(), (0, 0, 1, 2, 3, 4), BlockConfig(), 1, 1, 1
             ),
@@ -161,14 +154,3 @@ def test_file_names_are_safe_whatever_the_settings():
 def test_settings_no_script_can_reproduce_raise_a_readable_value_error(make, message):
     with pytest.raises(ValueError, match=message):
         make()
-
-
-def test_the_nudge_probe_tells_a_stable_run_from_an_amplifying_one():
-    """The learning page's statement: a short plain-gradient run is stable; the default Adam run
-    (previous token, lr 0.02, 5,000 steps) amplifies a last-bit change into the third decimal of
-    an attention weight, so no other float64 implementation can promise its digits."""
-    _, calm = P.learning_case("first", 0, "tied", "gd", 0.5, 200)
-    assert calm.stable and "does not amplify" in reproduce.drift_note(calm)
-    _, wild = P.learning_case()
-    assert not wild.stable and wild.attention > 1e-6
-    assert "amplifies rounding" in reproduce.drift_note(wild)

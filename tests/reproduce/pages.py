@@ -11,9 +11,7 @@ from __future__ import annotations
 import random
 
 from core import (
-    attention,
     equivariance,
-    learning,
     reproduce,
     tokens,
     weights,
@@ -26,7 +24,7 @@ from core.block import (
     stack_params,
     tokens_to_outgrow,
 )
-from tests.reproduce.case import Case, Noise, weight_set
+from tests.reproduce.case import Case, Noise
 
 T = tokens.TOKENS
 X = tokens.inputs()
@@ -86,77 +84,3 @@ def what_comes_next_random(rng: random.Random) -> Case:
         )
     kv = (rng.randint(1, 2_097_152), rng.choice((4, 2, 1)), rng.randint(1, 4096))
     return what_comes_next(perm, cfg, kv)
-
-
-# --- learning ------------------------------------------------------------------------------
-
-RATES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
-STEPS = (100, 200, 500, 1_000, 2_000, 5_000)
-
-
-def learning_case(
-    kind: str = "previous",
-    token: int = 0,
-    mode: str = "three",
-    optimiser: str = "adam",
-    lr: float = 0.02,
-    steps: int = 5_000,
-    step: int | None = None,
-    ws: weights.WeightSet | None = None,
-) -> tuple[Case, reproduce.Drift]:
-    """The case and the page's nudge probe for it (how much this run amplifies rounding)."""
-    ws = ws or weights.section_3_4()
-    step = steps if step is None else step
-    target = learning.target_pattern(kind, len(T), token)  # type: ignore[arg-type]
-    every = learning.record_every(steps, len(X))
-    config = learning.TrainConfig(optimiser, lr, steps, record_every=every)  # type: ignore[arg-type]
-    runs = learning.train_modes(X, target, ws.w_query, ws.w_key, config)
-    out: dict[str, object] = {}
-    for m, r in runs.items():
-        out[f"{m}, loss at step 0 and at step {steps}"] = [r.losses[0], r.losses[-1]]
-        out[f"{m}, diverged at step"] = r.diverged_at
-    r = runs[mode]
-    i = r.at(step)
-    out[f"{mode} at step {step}, loss"] = r.losses[step]
-    out[f"{mode} at step {step}, attention A"] = r.attention[i]
-    out[f"{mode} at step {step}, scores omega"] = r.scores[i]
-    out[f"{mode} at step {step}, score error"] = attention.asymmetry_error(r.scores[i])
-    out["Target"] = target
-    case = Case(
-        "learning",
-        {
-            "target": kind,
-            "token": token,
-            "mode": mode,
-            "optimiser": optimiser,
-            "lr": lr,
-            "steps": steps,
-            "step": step,
-            "weights": ws.label,
-        },
-        reproduce.learning(T, X, ws, kind, token, mode, optimiser, lr, steps, step),
-        out,
-    )
-    nudged = reproduce.nudged(X, target, ws.w_query, ws.w_key, config)
-    return case, reproduce.drift(runs, nudged, mode, step)
-
-
-def learning_random(rng: random.Random) -> tuple[Case, reproduce.Drift]:
-    kind = rng.choice(learning.TARGETS)
-    steps = rng.choice(STEPS)
-    every = learning.record_every(steps, len(tokens.TOKENS))
-    step = steps if rng.random() < 0.5 else rng.randrange(0, steps + 1, every)
-    ws = weight_set(rng)
-    width = rng.randint(1, 6)
-    if width != ws.w_query.shape[1]:
-        ws = weights.init_weights(ws.seed, ws.init, 3, width)
-    return learning_case(
-        kind,
-        rng.randrange(6) if kind == "token" else 0,
-        rng.choice(attention.MODES),
-        rng.choice(learning.OPTIMISERS),
-        rng.choice(RATES),
-        steps,
-        step,
-        ws,
-    )

@@ -1,16 +1,18 @@
-"""Learning to attend: the hand-written gradient, the optimisers, and what training reaches."""
+"""Learning to attend: the hand-written gradient, the optimisers, and where training ends."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import learning, tokens, weights
+from core import tokens, weights
 from core.attention import MODES
+from topics.learning import reach
+from topics.learning import training as learning
 
 X = tokens.inputs()
 N = len(tokens.TOKENS)
-TRAINED = ("tied", "three")
+TRAINED = reach.TRAINED  # the modes with dials
 
 
 def targets():
@@ -37,7 +39,8 @@ def finite_difference(w_q, w_k, target, mode, which, h=1e-5):
         plus[which][idx] += h
         minus[which][idx] -= h
         grad[idx] = (
-            learning.loss_value(X, *plus, target, mode) - learning.loss_value(X, *minus, target, mode)
+            learning.loss_value(X, plus[0], plus[1], target, mode)
+            - learning.loss_value(X, minus[0], minus[1], target, mode)
         ) / (2 * h)
     return grad
 
@@ -45,7 +48,7 @@ def finite_difference(w_q, w_k, target, mode, which, h=1e-5):
 def relative_error(a, b):
     # Floor the scale at 1e-4 so a gradient that is (near) zero, e.g. the uniform target met
     # exactly, is compared absolutely: 1e-6 of 1e-4 is still far below any real mistake.
-    return np.linalg.norm(a - b) / max(np.linalg.norm(a), np.linalg.norm(b), 1e-4)
+    return float(np.linalg.norm(a - b)) / max(float(np.linalg.norm(a)), float(np.linalg.norm(b)), 1e-4)
 
 
 @settings(max_examples=40, deadline=None)
@@ -214,7 +217,7 @@ def test_target_patterns():
     with pytest.raises(ValueError, match="token"):
         learning.target_pattern("token", N, 6)
     with pytest.raises(ValueError, match="kind"):
-        learning.target_pattern("next", N)
+        learning.target_pattern("next", N)  # type: ignore[arg-type]  # a kind the page never sends
 
 
 def test_rows_right_by_argmax_and_for_the_uniform_target_by_distance():
@@ -246,186 +249,8 @@ def test_bad_configs_say_what_to_fix(kwargs, match):
 def test_bad_arguments_say_what_to_fix():
     ws = weights.section_3_4()
     with pytest.raises(ValueError, match="mode"):
-        learning.train(X, learning.target_pattern("first", N), ws.w_query, ws.w_key, "two")
+        learning.train(X, learning.target_pattern("first", N), ws.w_query, ws.w_key, "two")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="distribution"):
         learning.loss_and_grad(X, ws.w_query, ws.w_key, np.eye(N) * 2, "three")
     with pytest.raises(ValueError, match="target"):
         learning.loss_and_grad(X, ws.w_query, ws.w_key, np.eye(5), "three")
-
-
-# --- issue 13, item 4: what each mode can reach ----------------------------------------------
-
-PAIR = learning.target_pattern("pair", N)
-SWAPS = learning.target_pattern("swaps", N)
-PREVIOUS = learning.target_pattern("previous", N)
-
-
-def test_the_new_targets_and_their_cycles():
-    assert list(np.argmax(PAIR, axis=1)) == [1, 0, 2, 3, 4, 5]
-    assert list(np.argmax(SWAPS, axis=1)) == [1, 0, 3, 2, 5, 4]
-    assert list(np.argmax(learning.target_pattern("swaps", 5), axis=1)) == [1, 0, 3, 2, 4]
-    assert learning.cycles(PAIR) == ((0, 1),)
-    assert learning.cycles(SWAPS) == ((0, 1), (2, 3), (4, 5))
-    assert learning.cycles(PREVIOUS) == ()
-    ring = np.eye(N)[[1, 2, 0, 3, 4, 5]]  # Your → journey → starts → Your
-    assert learning.cycles(ring) == ((0, 1, 2),)
-    assert [learning.tied_row_bound(t) for t in (PAIR, SWAPS, PREVIOUS, ring)] == [5, 3, 6, 5]
-    assert learning.tied_row_bound(learning.target_pattern("uniform", N)) is None
-
-
-def _tied_rows(w: np.ndarray, target: np.ndarray) -> np.ndarray:  # [B, d_in, d] -> [B, n] bool
-    q = X @ w
-    return np.argmax(q @ np.swapaxes(q, -1, -2), axis=-1) == np.argmax(target, axis=-1)
-
-
-@pytest.mark.parametrize("width", [1, 2, 3, 6])
-def test_no_random_tied_matrix_gets_both_rows_of_a_two_cycle(width):
-    w = np.random.default_rng(width).normal(size=(200_000, 3, width))
-    right = _tied_rows(w, PAIR)
-    assert not np.any(right[:, 0] & right[:, 1])
-    assert right[:, 0].any() and right[:, 1].any()  # each row alone is reachable
-    q = X @ w  # Cauchy–Schwarz on the scores themselves: Ω_01² ≤ Ω_00 Ω_11
-    omega = q @ np.swapaxes(q, -1, -2)
-    assert np.all(omega[:, 0, 1] ** 2 <= omega[:, 0, 0] * omega[:, 1, 1] * (1 + 1e-12))
-
-
-@pytest.mark.parametrize("width", [2, 3])
-def test_adam_aimed_at_only_the_cycle_never_gets_both_rows(width):
-    # Adversarial: the loss holds the two cycle rows alone, from 16 starts; tied never gets both,
-    # three matrices do.
-    rng = np.random.default_rng(width)
-    t = np.zeros((N, N))
-    t[:2] = PAIR[:2]
-    w0 = rng.uniform(-1, 1, (16, 3, width))
-    w1 = rng.uniform(-1, 1, (16, 3, width))
-    p = np.stack((np.concatenate([w0, w0]), np.concatenate([w0, w1])))
-    tied = np.array([1.0] * 16 + [0.0] * 16)
-    config = learning.TrainConfig(lr=0.05, steps=1_000, record_every=1_000)
-    _, _, snaps, _ = learning._descend(X, np.broadcast_to(t, (32, N, N)), p, tied, config)
-    w = snaps[-1]
-    right = learning.rows_right(learning.attention(X, w[0], w[1], "three"), PAIR)
-    assert not np.any(right[:16, 0] & right[:16, 1])
-    assert np.any(right[16:, 0] & right[16:, 1])
-
-
-@settings(max_examples=200, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), width=st.integers(1, 6))
-def test_any_tied_matrix_loses_a_row_of_every_cycle(seed, width):
-    w = np.random.default_rng(seed).normal(scale=10, size=(1, 3, width))
-    right = _tied_rows(w, SWAPS)[0]
-    for a, b in learning.cycles(SWAPS):
-        assert not (right[a] and right[b])
-
-
-def test_zero_rows_leave_the_loss_and_the_gradient_alone():
-    # The search drops rows by zeroing them; the hand-written gradient must then be the gradient
-    # of the remaining rows' loss (central differences).
-    rng = np.random.default_rng(3)
-    t = PREVIOUS.copy()
-    t[[2, 4]] = 0.0
-    p = rng.normal(size=(2, 1, 3, 2))
-    loss, g = learning._loss_and_grads(X, p, t, None)
-    h, fd = 1e-6, np.zeros_like(p)
-    for idx in np.ndindex(*p.shape):
-        up, down = p.copy(), p.copy()
-        up[idx] += h
-        down[idx] -= h
-        fd[idx] = (
-            learning._loss_and_grads(X, up, t, None)[0] - learning._loss_and_grads(X, down, t, None)[0]
-        )[0] / (2 * h)
-    assert relative_error(g, fd) < 1e-6
-    assert loss[0] < learning.loss_value(X, p[0, 0], p[1, 0], PREVIOUS, "three")  # two rows fewer
-
-
-def _linprog_max_rows(target):
-    """The most rows any 3 × 3 M gets right, by SciPy's HiGHS: the oracle for linear_reach."""
-    import itertools
-
-    linprog = pytest.importorskip("scipy.optimize").linprog
-    to = np.argmax(target, axis=1)
-    for k in range(N, 0, -1):
-        for rows in itertools.combinations(range(N), k):
-            a = [np.outer(X[i], X[to[i]] - X[j]).ravel() for i in rows for j in range(N) if j != to[i]]
-            res = linprog(np.zeros(9), A_ub=-np.array(a), b_ub=-np.ones(len(a)), bounds=[(None, None)] * 9)
-            if res.status == 0:
-                return k
-    return 0
-
-
-@pytest.mark.parametrize("kind", ["previous", "first", "last", "pair", "swaps"])
-def test_linear_reach_equals_scipys_linear_program_and_its_witness_is_real(kind):
-    target = learning.target_pattern(kind, N)
-    reach = learning.linear_reach(X, target)
-    assert reach is not None
-    assert reach.rows == _linprog_max_rows(target)
-    w_q, w_k = learning.realise(reach.m, 3)
-    right = learning.rows_right(learning.attention(X, w_q, w_k, "three"), target)
-    assert tuple(right) == reach.right and right.sum() == reach.rows
-
-
-def test_three_pairs_swapped_is_out_of_reach_at_every_width_but_rank_two_is_not_why():
-    # Issue 13 guessed the rank of a width-2 score matrix might cap the swaps at 3 of 6. It does
-    # not: no 3 × 3 M at all gets 6 rows (every width realises only such M, X being 3 wide), and
-    # the search finds the maximum, 5, already at width 2.
-    assert learning.linear_reach(X, SWAPS).rows == 5
-    found = learning.search(X, SWAPS, 2)["three"]
-    assert found.rows == 5
-    assert learning.rows_right(learning.attention(X, found.w_query, found.w_key, "three"), SWAPS).sum() == 5
-
-
-def test_one_tied_matrix_reaches_five_rows_of_the_previous_token_pattern():
-    # Issue 13: the default run's 2 of 6 is where Adam stalls from the book's start.
-    found = learning.search(X, PREVIOUS, 2)["tied"]
-    assert found.rows == 5
-    np.testing.assert_array_equal(found.w_query, found.w_key)
-    assert (
-        learning.rows_right(learning.attention(X, found.w_query, found.w_query, "tied"), PREVIOUS).sum() == 5
-    )
-    ws = weights.section_3_4()
-    run = learning.train(X, PREVIOUS, ws.w_query, ws.w_key, "tied")
-    assert learning.rows_right(run.attention[-1], PREVIOUS).sum() == 2
-
-
-def test_the_pair_target_separates_the_modes():
-    # Tied: at most 5 of 6, proven; three matrices: all 6, from the book's start at the book's width
-    # and in the search from width 3, where the linear program says 6 is exactly reachable.
-    assert learning.tied_row_bound(PAIR) == 5
-    ws = weights.section_3_4()
-    runs = learning.train_modes(X, PAIR, ws.w_query, ws.w_key)
-    assert learning.rows_right(runs["three"].attention[-1], PAIR).sum() == 6
-    assert learning.rows_right(runs["tied"].attention[-1], PAIR).sum() == 3
-    found = learning.search(X, PAIR, 3)
-    assert found["three"].rows == 6 and learning.linear_reach(X, PAIR).rows == 6
-    assert found["tied"].rows == 5  # the bound is met: exactly 5
-
-
-def test_search_is_deterministic_and_reports_what_it_ran():
-    a = learning.search(X, PAIR, 2)
-    b = learning.search(X, PAIR, 2)
-    for mode in MODES:
-        assert a[mode].rows == b[mode].rows and a[mode].right == b[mode].right
-        np.testing.assert_array_equal(a[mode].w_query, b[mode].w_query)
-    assert a["tied"].runs == learning.SEARCH_STARTS * len(learning.search_variants(PAIR, "tied"))
-    assert a["three"].runs == learning.SEARCH_STARTS * (N + 1)
-    assert (0,) in learning.search_variants(PAIR, "tied") and (0, 1) not in learning.search_variants(
-        PAIR, "tied"
-    )
-    assert (0, 2, 4) in learning.search_variants(SWAPS, "tied")
-    with pytest.raises(ValueError, match="starts"):
-        learning.search(X, PAIR, 2, starts=0)
-    with pytest.raises(ValueError, match="d_out"):
-        learning.realise(np.eye(3), 2)
-
-
-def test_linear_reach_on_sentences_the_book_never_had():
-    """One token has no other key to beat; a repeated word's key equals its twin's, so a row that must
-    pick one of the two is never right; past MAX_SEARCH_TOKENS the subsets are not tried."""
-    one = learning.linear_reach(np.array([[0.4, 0.2, 0.9]]), np.eye(1))
-    assert one is not None and one.rows == 1
-    x = np.array([[0.1, 0.8, 0.3], [0.6, 0.2, 0.5], [0.1, 0.8, 0.3]])  # tokens 1 and 3 are one word
-    # Rows 1 and 2 must attend most to token 1, whose key is token 3's: neither can. Row 3 can.
-    reach = learning.linear_reach(x, learning.target_pattern("previous", 3, 0))
-    assert reach is not None and reach.rows == 1 and reach.right == (False, False, True)
-    n = learning.MAX_SEARCH_TOKENS + 1
-    with pytest.raises(ValueError, match="up to"):
-        learning.linear_reach(np.random.default_rng(0).random((n, 3)), np.eye(n))

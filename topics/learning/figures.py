@@ -7,7 +7,8 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from core.learning import Trajectory
+from core.attention import Mode
+from topics.learning.training import Trajectory
 from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 MODE_COLOURS = {"none": MUTED, "tied": SECOND, "three": ACCENT}
@@ -17,7 +18,7 @@ MAX_POINTS = 1_000  # per curve: enough to keep Adam's spikes, small enough to r
 
 
 def loss_curves(
-    runs: Mapping[str, Trajectory],
+    runs: Mapping[Mode, Trajectory],
     labels: Mapping[str, str],
     *,
     step: int,

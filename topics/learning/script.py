@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.attention import MODES
-from core.learning import MAX_STEPS, OPTIMISERS, TARGETS, TrainConfig, Trajectory, train_modes
+from core.attention import MODES, Mode
 from core.reproduce import weights as rw
 from core.reproduce.source import TORCH, Script, check_inputs, comment, filename, header, inputs_block, join
 from core.weights import WeightSet
+from topics.learning.training import MAX_STEPS, OPTIMISERS, TARGETS, Optimiser, Target, Trajectory, fit
 
 STABLE = 1e-9  # a nudged run that stays this close is not amplifying rounding
 
@@ -49,7 +49,7 @@ class Drift:
 
 
 def _printed(
-    runs: Mapping[str, Trajectory], mode: str, step: int
+    runs: Mapping[Mode, Trajectory], mode: Mode, step: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r = runs[mode]
     i = r.at(step)
@@ -58,19 +58,23 @@ def _printed(
 
 
 def nudged(
-    x: np.ndarray,
-    target: np.ndarray,
+    kind: Target,
+    token: int,
+    optimiser: Optimiser,
+    lr: float,
+    steps: int,
     w_query: np.ndarray,
     w_key: np.ndarray,
-    config: TrainConfig,
-) -> dict[str, Trajectory]:
-    """Every mode trained again from W_q and W_k each nudged up by one unit in the last place."""
-    up = (np.nextafter(np.asarray(w, dtype=np.float64), np.inf) for w in (w_query, w_key))
-    return train_modes(x, target, *up, config)
+    x: np.ndarray,
+) -> dict[Mode, Trajectory]:
+    """The page's run (:func:`topics.learning.training.fit`) again, from W_q and W_k each nudged up
+    by one unit in the last place."""
+    up_q, up_k = (np.nextafter(np.asarray(w, dtype=np.float64), np.inf) for w in (w_query, w_key))
+    return fit(kind, token, optimiser, lr, steps, up_q, up_k, x)[1]
 
 
 def drift(
-    runs: Mapping[str, Trajectory], nudged_runs: Mapping[str, Trajectory], mode: str, step: int
+    runs: Mapping[Mode, Trajectory], nudged_runs: Mapping[Mode, Trajectory], mode: Mode, step: int
 ) -> Drift:
     """How far the nudged runs end from the page's in what the script prints (each mode's first
     and last loss; ``mode``'s loss, attention and scores at ``step``)."""
@@ -125,20 +129,24 @@ TARGET_WORDS = {
 }
 
 
-def learning(
+def build(
     labels: Sequence[str],
     x: np.ndarray,
     ws: WeightSet,
-    kind: str,
+    kind: Target,
     token: int,
-    mode: str,
-    optimiser: str,
+    mode: Mode,
+    optimiser: Optimiser,
     lr: float,
     steps: int,
     step: int,
+    drift: Drift | None = None,
 ) -> Script:
     """Train every mode from ``ws``'s W_q and W_k towards the ``kind`` target for ``steps`` steps;
-    print each mode's first and last loss, and ``mode``'s attention and scores at ``step``."""
+    print each mode's first and last loss, and ``mode``'s attention and scores at ``step``.
+
+    With ``drift`` (the page's nudge probe for this run), the note says how far PyTorch's numbers
+    can end from the page's (:func:`drift_note`)."""
     names, v = check_inputs(labels, x)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
@@ -250,12 +258,15 @@ def train(mode):
             "print(target)",
         ],
     )
+    note = (
+        "The script trains with autograd and torch.optim in float64: the same algorithm as this "
+        "page's NumPy run, not the same float64 operations."
+    )
     return Script(
         code,
         filename("learning-to-attend", kind, mode, optimiser, f"lr-{lr:g}", f"steps-{steps}", f"step-{step}"),
         "torch",
-        "The script trains with autograd and torch.optim in float64: the same algorithm as this "
-        "page's NumPy run, not the same float64 operations.",
+        note if drift is None else f"{note} {drift_note(drift)}",
     )
 
 

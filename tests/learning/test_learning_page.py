@@ -1,0 +1,237 @@
+"""Learning to attend, running: the page draws its view, and its controls, URL and expander work.
+
+The numbers themselves are tested on the view (``test_learning_view.py``); here a running page is
+needed: that what it shows is the view's, that every control and URL key reaches the view, that
+hostile URLs give the default view, and that the Reproduce expander shows the view's script.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core import weights
+from tests.app.conftest import APP, assert_clean, metrics, open_page, widget
+from topics import page_at
+from topics.learning import readouts, script, training, view
+from ui.focus import short_vec
+from ui.pages import SHARED_KEYS
+
+PAGE = "topics/learning/page.py"
+SHORT: dict[str, str | list[str]] = {"steps": "200"}  # 200 steps keep the runs quick; the default runs 5,000
+
+
+def table(at):
+    return at.dataframe[0].value
+
+
+def checks_label(at):
+    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
+    return exp.label
+
+
+def captions(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def prose(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    return open_page(PAGE)
+
+
+@pytest.fixture(scope="module")
+def default_view():
+    return view.build(view.Settings())
+
+
+def test_the_default_page_draws_its_view(default_page, default_view):
+    at, v = default_page, default_view
+    assert_clean(at)
+    assert table(at).equals(readouts.run_table(v))
+    assert at.dataframe[1].value.equals(readouts.evidence_table(v))
+    assert metrics(at) == {
+        "Loss": readouts.loss_text(v.loss),
+        "Rows right": f"{v.rows_right} of 6",
+        "Score error max|Ω − Ωᵀ|": f"{v.score_error:.4f}",
+    }
+    assert at.subheader[0].value == "Three matrices at step 5000"
+    assert all(s in prose(at) for s in readouts.verdict(v)) and readouts.cycle_text(v) in prose(at)
+    assert (readouts.nearest_pair_text(v) or "") in prose(at)
+    assert "5 of 5 match" in checks_label(at)
+    assert "Section 3.4" in captions(at)
+    assert any("q_i \\cdot q_j" in la.body for la in at.latex)  # Cauchy–Schwarz
+    assert len(at.get("plotly_chart")) == 5
+
+
+@pytest.mark.parametrize(
+    ("target", "mode"),
+    [
+        ("Previous token", "No matrices"),
+        ("First token", "Tied W_q = W_k"),
+        ("Last token", "Three matrices"),
+        ("A token you pick", "No matrices"),
+        ("Uniform", "Tied W_q = W_k"),
+        ("Tokens 1 ↔ 2, others themselves", "Three matrices"),
+        ("Three pairs swapped", "Tied W_q = W_k"),
+    ],
+)
+def test_every_target_renders(target, mode):
+    at = open_page(PAGE, {**SHORT, "target": target, "learn_mode": mode, "token": "with"})
+    assert_clean(at)
+    assert at.subheader[0].value == f"{mode} at step 200"
+    assert "5 of 5 match" in checks_label(at)
+    assert ("the lowest cross-entropy any attention can reach" in captions(at)) == (target == "Uniform")
+
+
+def test_the_picked_token_is_what_every_row_learns_to_attend_to():
+    at = open_page(PAGE, {**SHORT, "target": "A token you pick"})
+    widget(at, "token").set_value("one").run()
+    assert_clean(at)
+    assert table(at).loc["Three matrices", "rows right"] == "6 of 6"
+    target_cells = json.loads(at.get("plotly_chart")[2].proto.spec)["data"][0]["text"]
+    assert target_cells == [["0.0000"] * 4 + ["1.0000", "0.0000"]] * 6
+
+
+def test_every_control_moves_the_readouts():
+    """One session, one control at a time: each change moves the runs' table or the metrics."""
+    at = open_page(PAGE, SHORT)
+    changes = {
+        "target": "last",
+        "optimiser": "gd",
+        "lr": 0.1,
+        "steps": 100,
+        "learn_weights": "Section 3.5",
+        "step": 50,
+        "learn_mode": "tied",
+        "learn_width": 3,
+    }
+    for key, value in changes.items():
+        before = (table(at).copy(), metrics(at))
+        widget(at, key).set_value(value).run()
+        assert_clean(at)
+        assert not table(at).equals(before[0]) or metrics(at) != before[1], key
+
+
+def test_the_step_slider_scrubs_the_recorded_trajectory():
+    at = open_page(PAGE, SHORT)
+    final = metrics(at)["Loss"]
+    widget(at, "step").set_value(0).run()
+    assert at.subheader[0].value == "Three matrices at step 0"
+    assert metrics(at)["Loss"] == table(at).loc["Three matrices", "loss at step 0"] != final
+
+
+def test_a_url_with_every_bound_key_renders_that_view():
+    query: dict[str, str | list[str]] = {
+        "target": "A token you pick",
+        "token": "step",
+        "learn_mode": "Tied W_q = W_k",
+        "optimiser": "Gradient descent",
+        "lr": "0.5",
+        "steps": "500",
+        "learn_weights": "Any seed",
+        "learn_seed": "3",
+        "learn_init": "torch.rand",
+        "step": "250",
+        "learn_width": "3",
+        "learn_focus": "starts",
+    }
+    at = open_page(PAGE, query)
+    assert_clean(at)
+    assert widget(at, "target").value == "token" and widget(at, "token").value == "step"
+    assert widget(at, "optimiser").value == "gd" and widget(at, "lr").value == 0.5
+    assert widget(at, "steps").value == 500 and widget(at, "step").value == 250
+    assert at.subheader[0].value == "Tied W_q = W_k at step 250"
+    assert "torch.rand, seed 3, drawn at width 3**. Matrices are (d_in, d_out) = (3, 3)" in captions(at)
+    assert "loss at step 500" in table(at).columns
+    assert "is exactly what they can do at this width" in prose(at)
+    v = view.build(
+        view.Settings(
+            target="token",
+            token=5,
+            mode="tied",
+            optimiser="gd",
+            lr=0.5,
+            steps=500,
+            step=250,
+            width=3,
+            weights=weights.init_weights(3, "rand"),
+            focus=2,
+        )
+    )
+    assert v.focus_context is not None
+    assert "**Focus: starts** (query 3)" in prose(at) and short_vec(v.focus_context) in prose(at)
+
+
+def test_a_step_beyond_a_shorter_run_or_off_the_record_grid_is_snapped():
+    at = open_page(PAGE, {"steps": "1000", "step": "333"})  # recorded every 5 steps
+    assert_clean(at)
+    assert at.subheader[0].value == "Three matrices at step 330"
+    at = open_page(PAGE, SHORT)
+    widget(at, "step").set_value(150).run()
+    widget(at, "steps").set_value(100).run()
+    assert_clean(at)
+    assert at.subheader[0].value.endswith("at step 100")
+
+
+GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 40, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
+KEYS = tuple(
+    k for k in page_at("learning-to-attend").keys if k not in SHARED_KEYS
+)  # the sentence: test_sentence
+
+
+@pytest.mark.parametrize("junk", GARBAGE)
+def test_garbage_in_every_key_renders_the_default_view(junk):
+    at = open_page(PAGE, {k: junk for k in KEYS})
+    assert_clean(at)
+    assert at.subheader[0].value == "Three matrices at step 5000"
+    assert table(at).loc["Tied W_q = W_k", "loss at step 5000"] == "1.1492"
+
+
+# --- the Reproduce expander ---------------------------------------------------------------
+
+
+def with_script(query: dict[str, str | list[str]] | None = None) -> AppTest:
+    """The page from a link with ``query``, its Reproduce expander open (its key set, as a click does)."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.query_params.clear()
+    at.query_params.update(query or {})
+    at.session_state["reproduce_learning"] = True
+    return at.switch_page(PAGE).run()
+
+
+def expander_box(at):
+    (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
+    return box
+
+
+def test_a_stable_run_shows_the_views_script_and_says_it_does_not_amplify_rounding():
+    at = with_script({"steps": "100", "optimiser": "Gradient descent", "lr": "0.5"})
+    assert_clean(at)
+    s = view.Settings(optimiser="gd", lr=0.5, steps=100, step=100)
+    v = view.build(s)
+    made = script.build(s.labels, s.embeddings, v.ws, "previous", 0, "three", "gd", 0.5, 100, v.step)
+    box = expander_box(at)
+    assert [c.value for c in box.code] == [made.code.rstrip("\n")]  # st.code drops the final newline
+    assert "torch.optim.SGD" in made.code and "lr, steps, shown = 0.5, 100, 100" in made.code
+    (button,) = [b for b in at.get("download_button") if b.key == "reproduce_learning_download"]
+    assert made.filename in button.proto.label
+    assert "does not amplify rounding" in " ".join(c.value for c in box.caption)
+
+
+def test_the_default_view_says_it_amplifies_rounding():
+    at = with_script()
+    assert_clean(at)
+    assert "amplifies rounding" in " ".join(c.value for c in expander_box(at).caption)
+
+
+def test_every_target_and_optimiser_has_its_label():
+    """The options on offer are the training module's, in its order (a share link carries the label)."""
+    assert tuple(readouts.TARGET_LABELS) == training.TARGETS
+    assert tuple(readouts.OPTIMISER_LABELS) == training.OPTIMISERS

@@ -1,0 +1,278 @@
+"""Learning to attend as numbers: every value the page shows, computed from the page's settings.
+
+The page trains the book's trainable weights (chapter 3, section 3.4: W_q and W_k, in figure 01's
+three modes) towards a target attention pattern.
+
+The page (``topics/learning/page.py``) reads its controls into :class:`Settings`, calls
+:func:`build` and draws the :class:`View`: the loss curves, the runs' table, the step shown, the
+heatmaps, the focused query's context vector, the evidence of what each mode can reach, the
+nearest pair of embeddings and the live side of the checks. The tests and the Reproduce oracle
+(``tests/learning``) read the same view, so they check the page's own numbers, not a copy.
+
+The two heavy computations, the training (:func:`topics.learning.training.fit`) and the search
+with its linear program (:func:`topics.learning.reach.limits`), are keyword arguments: the plain
+functions by default, the page's cached ones (``topics/learning/study.py``) on the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core import attention, tokens, weights
+from core.attention import Mode
+from core.sentence import nearest_pair, weights_for
+from core.weights import WeightSet, init_weights
+from topics.learning import reach, script, training
+from topics.learning.reach import Found, Reach
+from topics.learning.training import Optimiser, Target, Trajectory
+
+# The controls' ladders: what a reader (and the oracle's random settings) can pick.
+RATES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+STEPS = (100, 200, 500, 1_000, 2_000, 5_000)
+WIDTHS = (1, 2, 3, 4, 5, 6)  # d_out on offer; the book's d_in = 3, so 3 and up realise every M
+
+Fit = Callable[..., tuple[np.ndarray, dict[Mode, Trajectory]]]
+Limits = Callable[..., tuple[dict[Mode, Found] | None, Reach | None]]
+Nudged = Callable[..., Mapping[Mode, Trajectory]]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every control of the page; the defaults are the page's. The sentence is its labels and
+    embeddings (the book's six tokens, 3 wide, unless the reader typed another)."""
+
+    labels: tuple[str, ...] = tokens.TOKENS
+    embeddings: np.ndarray = field(default_factory=tokens.inputs)  # [n, d_in]
+    target: Target = "previous"
+    token: int = 0  # the picked token's position; only the "token" target reads it
+    mode: Mode = "three"  # the mode shown in the heatmaps
+    optimiser: Optimiser = "adam"
+    lr: float = 0.02
+    steps: int = 5_000
+    step: int = 5_000  # the step shown, as the slider or the URL gives it (build snaps it)
+    width: int = 2  # d_out of W_q and W_k
+    weights: WeightSet = field(default_factory=weights.section_3_4)  # as the control gives it, d_in = 3
+    focus: int | None = None  # the focused query's row
+
+
+@dataclass(frozen=True)
+class Run:
+    """One mode's row of the runs' table."""
+
+    mode: Mode
+    first_loss: float  # at step 0
+    last_loss: float  # at the last step
+    right: tuple[bool, ...]  # per row, at the last step: its largest weight on the target's token
+    diverged_at: int | None
+
+    @property
+    def rows(self) -> int:
+        return sum(self.right)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One mode's row of "What each mode can reach": this run, the best known, the proven bound."""
+
+    mode: Mode
+    this_run: int  # rows right at the end of the run on screen
+    best: int  # the most rows known: this run, the search, or the linear program's witness
+    found_by: str  # where ``best`` comes from
+    most: int | None  # the proven most rows, None when nothing is proven
+    proof: str  # why ``most`` holds ("" when nothing is proven)
+
+
+@dataclass(frozen=True)
+class Checks:
+    """The live side of "Checks against the book", always on the book's six tokens: this run when
+    they are on screen, else the same settings trained on them."""
+
+    tied_score_error: float  # max |Ω − Ωᵀ| over the tied run's recorded steps: 0 exactly
+    none_score_error: float  # of XXᵀ
+    none_weight_error: float  # of softmax(XXᵀ/√2), section 3.4's weights giving d_k
+    affinity_journey_starts: float  # XXᵀ's journey–starts entry at the last step
+    attn_weights_2: np.ndarray  # [6] row 2 of section 3.4's attention weights, step 0
+
+
+@dataclass(frozen=True)
+class View:
+    """Every number Learning to attend shows, in the order the page shows them."""
+
+    settings: Settings
+    token: int  # the picked token's position, 0 unless the target is "token"
+    ws: WeightSet  # the starting W_q and W_k: the chosen set at the sentence's d_in and width d_out
+    target: np.ndarray  # [n, n] the pattern to learn
+    runs: dict[Mode, Trajectory]  # every mode, from the same start
+    floor: float  # the target's entropy: the lowest cross-entropy any attention reaches
+    table: tuple[Run, ...]  # the runs' table, one row per mode
+    every: int  # steps between recorded snapshots (the step slider's step)
+    step: int  # the step shown: on the record grid, within the run
+    loss: float  # the shown mode's loss at the step shown
+    rows_right: int  # its rows right there
+    score_error: float  # max |Ω − Ωᵀ| there
+    attention: np.ndarray  # [n, n] A at the step shown
+    scores: np.ndarray  # [n, n] Ω at the step shown
+    asymmetry: np.ndarray  # [n, n] Ω − Ωᵀ
+    decimals: int  # the score heatmaps' decimals: trained scores grow into the thousands
+    focus_weights: np.ndarray | None  # [n] the focused query's row of A
+    focus_context: np.ndarray | None  # [d_v] its context vector, A times the untrained values
+    cycles: tuple[tuple[int, ...], ...]  # the target's cycles of "attends most to"
+    single: bool  # every target row has one largest entry, so the tied-weights proof applies
+    tied_bound: int | None  # the proof's most rows for tied weights
+    found: dict[Mode, Found] | None  # the search's best per mode; None past MAX_SEARCH_TOKENS
+    reach: Reach | None  # the linear program's most rows over every M
+    evidence: tuple[Evidence, ...]  # one row per mode
+    nearest: tuple[int, int, float] | None  # the two closest embeddings and their distance
+    checks: Checks
+
+    @property
+    def n(self) -> int:
+        return len(self.settings.labels)
+
+    @property
+    def d_in(self) -> int:
+        return int(self.settings.embeddings.shape[1])
+
+    def evidence_of(self, mode: Mode) -> Evidence:
+        return next(e for e in self.evidence if e.mode == mode)
+
+
+def widen(ws: WeightSet, width: int) -> WeightSet:
+    """The weight set's seed and initialisation drawn at ``(d_in, width)``; the book's own at width 2."""
+    if width == ws.w_query.shape[1]:
+        return ws
+    wide = init_weights(ws.seed, ws.init, ws.w_query.shape[0], width)
+    return WeightSet(
+        f"{ws.label}, drawn at width {width}", ws.seed, ws.init, wide.w_query, wide.w_key, wide.w_value
+    )
+
+
+def _names(rows: tuple[int, ...], labels: Sequence[str]) -> str:
+    return ", ".join(f"“{labels[r]}”" for r in rows)
+
+
+def _best_known(
+    mode: Mode, here: int, found: Found | None, lp: Reach | None, width: int, labels: Sequence[str], d_in: int
+) -> tuple[int, str]:
+    """The most rows known for ``mode``: this run, the search, or the linear program's witness."""
+    if mode == "none":
+        return here, "no dials: the only value"
+    if found is None:  # a sentence too long for the search
+        return here, f"this run (no search past {reach.MAX_SEARCH_TOKENS} tokens)"
+    rows = "row" if len(found.ignored) == 1 else "rows"
+    ignored = f", {rows} {_names(found.ignored, labels)} left out of the loss" if found.ignored else ""
+    best = (here, "this run")
+    if found.rows > best[0]:
+        best = (found.rows, f"search: start {found.start + 1} of {reach.SEARCH_STARTS}{ignored}")
+    if mode == "three" and lp is not None and width >= d_in and lp.rows > best[0]:
+        best = (lp.rows, "the linear program's witness, W_q = M, W_k = I")
+    return best
+
+
+def _bound(
+    mode: Mode, here: int, tied_bound: int | None, lp: Reach | None, d_in: int
+) -> tuple[int | None, str]:
+    """The proven most rows for ``mode`` and the reason, or ``None`` when nothing is proven."""
+    if mode == "none":
+        return here, "XXᵀ has no dials"
+    if mode == "tied":
+        return tied_bound, (
+            "Cauchy–Schwarz: one row of every cycle is lost" if tied_bound is not None else ""
+        )
+    return (lp.rows, f"linear program over every {d_in} × {d_in} M") if lp is not None else (None, "")
+
+
+def _checks(runs: Mapping[Mode, Trajectory], steps: int) -> Checks:
+    v1, x = weights.section_3_4(), tokens.inputs()
+    none = runs["none"]
+    j, s = tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
+    return Checks(
+        tied_score_error=max(attention.asymmetry_error(o) for o in runs["tied"].scores),
+        none_score_error=attention.asymmetry_error(none.scores[0]),
+        none_weight_error=attention.asymmetry_error(training.attention(x, v1.w_query, v1.w_key, "none")),
+        affinity_journey_starts=float(none.scores[none.at(steps), j, s]),
+        attn_weights_2=training.attention(x, v1.w_query, v1.w_key, "three")[1],
+    )
+
+
+def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits) -> View:
+    """The page's view of ``s``: every mode trained (``fit``), the evidence (``limits``), the step shown."""
+    labels, x = s.labels, np.asarray(s.embeddings, dtype=np.float64)
+    token = s.token if s.target == "token" else 0
+    ws = widen(weights_for(s.weights, x.shape[1]), s.width)
+    target, runs = fit(s.target, token, s.optimiser, s.lr, s.steps, ws.w_query, ws.w_key, x)
+    every = training.record_every(s.steps, len(x))
+    step = min(s.steps, s.step // every * every)  # a value kept from a longer run or typed into a URL
+    run = runs[s.mode]
+    a, omega = run.attention[run.at(step)], run.scores[run.at(step)]  # the snapshot at the step shown
+    big = float(np.abs(omega).max())
+    focus = None
+    if s.focus is not None:  # W_v is not trained: the values stay where figure 01 put them
+        focus = attention.mix(a, attention.attention_in_mode(x, ws, s.mode).values)[s.focus]
+    found, lp = limits(s.target, token, s.width, x)
+    tied_bound = reach.tied_row_bound(target)
+    table = tuple(
+        Run(
+            m,
+            float(r.losses[0]),
+            float(r.losses[-1]),
+            tuple(training.rows_right(r.attention[-1], target).tolist()),
+            r.diverged_at,
+        )
+        for m, r in runs.items()
+    )
+    evidence = []
+    for row in table:
+        best, how = _best_known(
+            row.mode, row.rows, found[row.mode] if found else None, lp, s.width, labels, x.shape[1]
+        )
+        most, why = _bound(row.mode, row.rows, tied_bound, lp, x.shape[1])
+        evidence.append(Evidence(row.mode, row.rows, best, how, most, why))
+    on_book = labels == tokens.TOKENS and np.array_equal(x, tokens.inputs())
+    book_runs = runs
+    if not on_book:  # the checks quote the book's six tokens: the same settings, trained on them
+        book_ws = widen(weights_for(s.weights, tokens.inputs().shape[1]), s.width)
+        book_token = token if token < len(tokens.TOKENS) else 1
+        book_runs = fit(
+            s.target, book_token, s.optimiser, s.lr, s.steps, book_ws.w_query, book_ws.w_key, tokens.inputs()
+        )[1]
+    return View(
+        settings=s,
+        token=token,
+        ws=ws,
+        target=target,
+        runs=runs,
+        floor=training.entropy_floor(target),
+        table=table,
+        every=every,
+        step=step,
+        loss=float(run.losses[step]),
+        rows_right=int(training.rows_right(a, target).sum()),
+        score_error=attention.asymmetry_error(omega),
+        attention=a,
+        scores=omega,
+        asymmetry=attention.asymmetry(omega),
+        decimals=4 if big < 10 else 2 if big < 1_000 else 0,
+        focus_weights=None if s.focus is None else a[s.focus],
+        focus_context=focus,
+        cycles=reach.cycles(target),
+        single=bool(reach.attends_most_to(target).min() >= 0),
+        tied_bound=tied_bound,
+        found=found,
+        reach=lp,
+        evidence=tuple(evidence),
+        nearest=nearest_pair(x),
+        checks=_checks(book_runs, s.steps),
+    )
+
+
+def probe(v: View, *, nudged: Nudged = script.nudged) -> script.Drift:
+    """How far this view's run moves when its starting weights are nudged by one unit in the last
+    place: what the Reproduce expander says about PyTorch's numbers beside the page's. Trained only
+    when a reader opens that expander, so it is not part of :func:`build`."""
+    s = v.settings
+    runs = nudged(s.target, v.token, s.optimiser, s.lr, s.steps, v.ws.w_query, v.ws.w_key, s.embeddings)
+    return script.drift(v.runs, runs, s.mode, v.step)
