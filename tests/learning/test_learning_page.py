@@ -16,7 +16,7 @@ from core import weights
 from tests.app.conftest import APP, assert_clean, metrics, open_page, widget
 from topics import page_at
 from topics.learning import readouts, script, training, view
-from ui.focus import short_vec
+from ui.format import short_vec
 from ui.pages import SHARED_KEYS
 
 PAGE = "topics/learning/page.py"
