@@ -18,7 +18,6 @@ from core.reproduce.dropout import dropout
 from core.reproduce.learning import Drift, drift, drift_note, learning, nudged
 from core.reproduce.masking import masking
 from core.reproduce.multihead import multihead
-from core.reproduce.next import what_comes_next
 from core.reproduce.recap import recap
 from core.reproduce.scaling import divide_by_sqrt_dk
 from core.reproduce.source import Script
@@ -37,6 +36,5 @@ __all__ = [
     "nudged",
     "recap",
     "three_matrices",
-    "what_comes_next",
     "what_n_squared_costs",
 ]

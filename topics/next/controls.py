@@ -14,8 +14,8 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from core.block import GPT2_PRESETS, BlockConfig, matching_preset
-from core.equivariance import format_permutation, parse_permutation
+from topics.next.block import GPT2_PRESETS, BlockConfig, matching_preset
+from topics.next.equivariance import format_permutation, parse_permutation
 from ui import controls
 
 CUSTOM = "Custom"
@@ -131,15 +131,15 @@ def _shuffle(n: int) -> None:
     st.session_state["perm"] = format_permutation(perm)
 
 
-def permutation_control(
-    names: tuple[str, ...], default: tuple[int, ...]
-) -> tuple[tuple[int, ...], str | None]:
-    """A URL-bound text box (and a Shuffle button) for a new order of ``names``.
+def permutation_control(names: tuple[str, ...]) -> tuple[tuple[int, ...], str | None]:
+    """A URL-bound text box (and a Shuffle button) for a new order of ``names``, the sentence
+    reversed by default.
 
     The text is parsed, never evaluated. Input that is not a permutation returns the last valid
-    order (or ``default``) with the reason, which the page shows inline. When the sentence has
-    changed since the order was typed, the box starts again from ``default``.
+    order (or the default) with the reason, which the page shows inline. When the sentence has
+    changed since the order was typed, the box starts again from the default.
     """
+    default = tuple(range(len(names) - 1, -1, -1))
     if st.session_state.get(_PERM_TOKENS, names) != names:
         st.session_state["perm"] = format_permutation(default)
         st.session_state.pop(_LAST_PERM, None)
