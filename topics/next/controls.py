@@ -77,14 +77,11 @@ def block_config_control() -> tuple[BlockConfig, str | None]:
         values[name] = controls.integer(
             label, low, high, getattr(DEFAULT, name), key=name, help=help_text, on_change=_sync_preset
         )
-    qkv_bias = bool(
-        st.sidebar.toggle(
-            "qkv_bias",
-            value=False,
-            key="qkv_bias",
-            bind=controls.BIND,
-            help="The book: False (its printed counts). GPT-2's released weights: True.",
-        )
+    qkv_bias = controls.toggle(
+        "qkv_bias",
+        False,
+        key="qkv_bias",
+        help="The book: False (its printed counts). GPT-2's released weights: True.",
     )
     try:
         cfg = BlockConfig(**values, qkv_bias=qkv_bias)
@@ -96,23 +93,22 @@ def block_config_control() -> tuple[BlockConfig, str | None]:
 
 
 BYTES = {4: "4 (float32)", 2: "2 (float16 / bfloat16)", 1: "1 (int8 / fp8)"}
+KV_LIMITS = {  # key: (label, min, max, default, help)
+    "kv_tokens": ("Tokens cached", 1, 2_097_152, 1024, "Keys and values kept for every token seen."),
+    "kv_batch": ("Batch size", 1, 4096, 1, "Sequences decoded at once."),
+}
 
 
 def kv_cache_control() -> tuple[int, int, int]:
     """Tokens in the cache, bytes per element and batch size for the KV-cache calculator."""
     st.sidebar.header("KV cache")
-    tokens = controls.integer(
-        "Tokens cached",
-        1,
-        2_097_152,
-        1024,
-        key="kv_tokens",
-        help="Keys and values kept for every token seen.",
-    )
+    label, low, high, default, help_text = KV_LIMITS["kv_tokens"]
+    tokens = controls.integer(label, low, high, default, key="kv_tokens", help=help_text)
     bytes_per = controls.select(
         "Bytes per element", tuple(BYTES), key="kv_bytes", default=2, format_func=BYTES.__getitem__
     )
-    batch = controls.integer("Batch size", 1, 4096, 1, key="kv_batch", help="Sequences decoded at once.")
+    label, low, high, default, help_text = KV_LIMITS["kv_batch"]
+    batch = controls.integer(label, low, high, default, key="kv_batch", help=help_text)
     return tokens, bytes_per, batch
 
 
