@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from streamlit.testing.v1 import AppTest
 
 from core import cost, reproduce, tokens, weights
-from core.block import BlockConfig
 from core.config import AttentionConfig
 from tests import hostile
 from tests.app.conftest import APP, assert_clean
@@ -80,9 +79,6 @@ DEFAULTS = {
     "topics/multihead/page.py": lambda: reproduce.multihead(T, X, "split", AttentionConfig(), 123),
     "topics/cost/page.py": lambda: reproduce.what_n_squared_costs(
         cost.GPT_4_1_WINDOW, 2, cost.GPUS[0], 1, 1, 100, 768, 64
-    ),
-    "topics/next/page.py": lambda: reproduce.what_comes_next(
-        T, X, weights.section_3_4(), (5, 4, 3, 2, 1, 0), BlockConfig(), 1024, 2, 1
     ),
 }
 

@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 
 from core import reproduce, tokens, weights
-from core.block import BlockConfig
 from core.config import AttentionConfig
 from core.reproduce.source import filename, float32_text, is_float32, tensor_literal
 from tests.reproduce import pages as P
@@ -46,7 +45,6 @@ def _defaults() -> list[P.Case]:
         P.dropout_case(generator="torch"),
         P.multihead(),
         P.gpt2_small(),
-        P.what_comes_next(),
         P.learning_case(steps=100)[0],
         P.scaling_case(),
         P.cost_case(),
@@ -63,7 +61,6 @@ def _randoms(rng: random.Random, per_page: int = 3) -> list[P.Case]:
             P.dropout_random(rng, "torch"),
             P.dropout_random(rng, "numpy"),
             P.multihead_random(rng),
-            P.what_comes_next_random(rng),
             P.scaling_random(rng),
             P.cost_random(rng),
         ]
@@ -184,9 +181,6 @@ def test_hostile_token_labels_stay_data():
             reproduce.recap(labels, X, 0, 1),
             reproduce.three_matrices(labels, X, weights.section_3_4(), "three", (0, 1)),
             reproduce.masking(labels, X, weights.section_3_5(), 4, "-inf", P.LOGITS),
-            reproduce.what_comes_next(
-                labels, X, weights.section_3_4(), (1, 0, 2, 3, 4, 5), BlockConfig(), 1, 1, 1
-            ),
         ):
             tree = ast.parse(script.code)
             assigned = {
@@ -247,12 +241,6 @@ def test_file_names_are_safe_whatever_the_settings():
             "step",
         ),
         (lambda: reproduce.divide_by_sqrt_dk(3, True, 500, 6, 0, "exact"), "d_k"),
-        (
-            lambda: reproduce.what_comes_next(
-                T, X, weights.section_3_4(), (0, 0, 1, 2, 3, 4), BlockConfig(), 1, 1, 1
-            ),
-            "permutation",
-        ),
     ],
 )
 def test_settings_no_script_can_reproduce_raise_a_readable_value_error(make, message):

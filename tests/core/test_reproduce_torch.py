@@ -37,7 +37,6 @@ DEFAULTS = {
     "dropout (PyTorch random numbers)": lambda: P.dropout_case(generator="torch"),
     "multi-head": P.multihead,
     "multi-head GPT-2 small preset": P.gpt2_small,
-    "what-comes-next": P.what_comes_next,
     "recap, a reader's 9-token 16-wide sentence": lambda: P.recap(0, 8, *P.reader_sentence()[:2]),
     "three-matrices, a reader's sentence": lambda: P.three_matrices(
         P.reader_sentence()[2], "three", *P.reader_sentence()[:2], pair=(0, 8)
@@ -52,7 +51,6 @@ RANDOMS = {
     "masking": P.masking_random,
     "dropout": lambda rng: P.dropout_random(rng, "torch"),
     "multi-head": P.multihead_random,
-    "what-comes-next": P.what_comes_next_random,
 }
 IDS = [f"{name}, default" for name in DEFAULTS] + [
     f"{name}, random {i + 1}" for i in range(RANDOM) for name in RANDOMS

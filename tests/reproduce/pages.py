@@ -17,7 +17,6 @@ from core import (
     attention,
     cost,
     dropout,
-    equivariance,
     learning,
     masking,
     reproduce,
@@ -26,14 +25,6 @@ from core import (
     weights,
 )
 from core import multihead as mh
-from core.block import (
-    GPT2_PRESETS,
-    BlockConfig,
-    block_params,
-    kv_cache_bytes,
-    stack_params,
-    tokens_to_outgrow,
-)
 from core.config import AttentionConfig
 from tests.reproduce.case import Case, Noise, weight_set
 from ui import cost_format as cf
@@ -224,7 +215,6 @@ WIDTHS = (*range(1, 17), 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1
 
 
 BOOK_TOY = AttentionConfig()
-GPT2_BLOCK = BlockConfig()
 
 
 def multihead(kind: str = "split", cfg: AttentionConfig = BOOK_TOY, seed: int = 123) -> Case:
@@ -260,59 +250,6 @@ def multihead_random(rng: random.Random) -> Case:
 
 def gpt2_small() -> Case:
     return multihead("split", AttentionConfig(768, 768, 12, 1024), 123)
-
-
-# --- what comes next -----------------------------------------------------------------------
-
-
-def what_comes_next(
-    perm: tuple[int, ...] = (5, 4, 3, 2, 1, 0),
-    cfg: BlockConfig = GPT2_BLOCK,
-    kv: tuple[int, int, int] = (1024, 2, 1),
-) -> Case:
-    ws = weights.section_3_4()
-    free, masked = (equivariance.permutation_test(X, ws, perm, c) for c in (False, True))
-    params = block_params(cfg)
-    per_token = kv_cache_bytes(cfg.n_layers, 1, cfg.emb_dim, kv[1], kv[2])
-    out: dict[str, object] = {"Shuffled sentence": " ".join(T[i] for i in perm)}
-    for name, r in (("Without the mask", free), ("With the causal mask", masked)):
-        out[f"{name}, P f(X)"] = r.permuted_outputs
-        out[f"{name}, f(P X)"] = r.outputs_of_permuted
-        out[f"{name}, max |P f(X) - f(P X)|"] = Noise(r.gap) if r.gap < 1e-12 else r.gap
-    out |= {
-        "Attention": params.attention,
-        "Feed-forward": params.feed_forward,
-        "Layer norms": params.layer_norms,
-        "Whole block": params.total,
-        f"{cfg.n_layers} blocks": stack_params(cfg),
-        "Cache size in bytes": kv_cache_bytes(cfg.n_layers, kv[0], cfg.emb_dim, kv[1], kv[2]),
-        "Per token in bytes": per_token,
-        "Outgrows the blocks' weights at tokens": tokens_to_outgrow(per_token, stack_params(cfg) * kv[1]),
-    }
-    return Case(
-        "what-comes-next",
-        {"perm": perm, "cfg": cfg, "kv": kv},
-        reproduce.what_comes_next(T, X, ws, perm, cfg, *kv),
-        out,
-    )
-
-
-def what_comes_next_random(rng: random.Random) -> Case:
-    perm = tuple(rng.sample(range(6), 6))
-    if rng.random() < 0.5:
-        cfg = rng.choice(list(GPT2_PRESETS.values()))
-    else:
-        heads = rng.randint(1, 64)
-        cfg = BlockConfig(
-            heads * rng.randint(1, 256),
-            heads,
-            rng.randint(1, 256),
-            rng.randint(1, 2_097_152),
-            rng.random() < 0.5,
-            rng.randint(1, 16),
-        )
-    kv = (rng.randint(1, 2_097_152), rng.choice((4, 2, 1)), rng.randint(1, 4096))
-    return what_comes_next(perm, cfg, kv)
 
 
 # --- learning ------------------------------------------------------------------------------
