@@ -132,10 +132,10 @@ class View:
     gpt2: BlockParams  # GPT-2 small as the book configures it: the checks' live counts
 
 
-def shuffle(labels: tuple[str, ...], x: np.ndarray, perm: tuple[int, ...], focus: int | None) -> Shuffle:
-    """Both permutation tests on the sentence, and what the prose says about them."""
-    x = np.asarray(x, dtype=np.float64)
-    ws = sentence.weights_for(weights.section_3_4(), x.shape[1])
+def shuffle(
+    labels: tuple[str, ...], x: np.ndarray, ws: WeightSet, perm: tuple[int, ...], focus: int | None
+) -> Shuffle:
+    """Both permutation tests on the sentence ``x`` with ``ws``, and what the prose says about them."""
     free, masked = (equivariance.permutation_test(x, ws, perm, causal) for causal in (False, True))
     p = masked.perm
     moved = None
@@ -197,6 +197,7 @@ def build(s: Settings) -> View:
     KV setting below 1, raises ``ValueError`` (the page's controls let neither through)."""
     cfg = s.block
     params = block.block_params(cfg)
+    ws = sentence.weights_for(weights.section_3_4(), s.embeddings.shape[1])  # section 3.4's, as wide
     name = block.matching_preset(cfg) or CUSTOM
     presets = tuple(
         PresetRow(n, block.block_params(p), block.stack_params(p)) for n, p in block.GPT2_PRESETS.items()
@@ -208,7 +209,7 @@ def build(s: Settings) -> View:
         stack=block.stack_params(cfg),
         ff_share=params.feed_forward / params.total,
         presets=presets,
-        shuffle=shuffle(s.labels, s.embeddings, s.perm, s.focus),
+        shuffle=shuffle(s.labels, s.embeddings, ws, s.perm, s.focus),
         first=limits.first_token(),
         prefix=limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), PREFIX_ORDER),
         kv=kv_cache(cfg, s.kv_tokens, s.kv_bytes, s.kv_batch, name),
