@@ -1,6 +1,8 @@
-""" "What comes next" (figure 07): its core in isolation, and the page's rerun per control.
+""" "What comes next" (figure 07): its view in isolation, and the page's rerun per control.
 
-The core figures time the permutation test (both masks) and the block's parameter count. The
+The core figures time the view's shuffle section (the permutation test, both masks, and what
+the prose reads from it, on section 3.4's weights), the block's parameter count the view reads,
+and the whole view at its defaults. The
 page figures are ``bench.pages.rerun_times`` (AppTest server time of a rerun, warm cache; median,
 p95, process CPU median, first run) for the two controls ``bench_pages`` does not move: the
 preset box (stepped through every GPT-2 preset) and the shuffle text (five rotations in turn).
@@ -13,7 +15,8 @@ from collections.abc import Iterable
 
 from bench import Figure, best_of
 from bench.pages import rerun_times
-from core import block, equivariance, tokens, weights
+from core import weights
+from topics.next import block, equivariance, view
 
 PAGE = "topics/next/page.py"
 
@@ -29,11 +32,12 @@ def run(quick: bool) -> Iterable[Figure]:
     shuffles = [equivariance.format_permutation(_rotation(i)) for i in range(5)]
     yield from rerun_times(PAGE, "perm", shuffles, reruns).figures("next_page_perm")
 
-    x, ws, perm = tokens.inputs(), weights.section_3_4(), (5, 4, 3, 2, 1, 0)
+    s, ws = view.Settings(), weights.section_3_4()
     yield Figure(
         "next_permutation_test_both_masks",
-        1e6 * best_of(lambda: [equivariance.permutation_test(x, ws, perm, c) for c in (False, True)], 5, 200),
+        1e6 * best_of(lambda: view.shuffle(s.labels, s.embeddings, ws, s.perm, None), 5, 200),
         "us",
     )
     cfg = block.GPT2_PRESETS["GPT-2 XL (1558M)"]
     yield Figure("next_block_params", 1e6 * best_of(lambda: block.block_params(cfg).total, 5, 2000), "us")
+    yield Figure("next_view_build", 1e6 * best_of(lambda: view.build(s), 5, 200), "us")

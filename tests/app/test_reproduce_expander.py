@@ -14,8 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from streamlit.testing.v1 import AppTest
 
-from core import reproduce, tokens, weights
-from core.block import BlockConfig
+from core import tokens
 from tests import hostile
 from tests.app.conftest import APP, assert_clean
 from tests.reproduce.run import run_code
@@ -60,27 +59,6 @@ def test_the_expander_is_on_every_page_with_the_books_tensors_and_lazy():
     at.switch_page("topics/recap/page.py").run()
     (box,) = [e for e in at.expander if e.label == "Reproduce in PyTorch"]
     assert not box.code, "nothing is generated until a reader opens it"
-
-
-DEFAULTS = {
-    "topics/next/page.py": lambda: reproduce.what_comes_next(
-        T, X, weights.section_3_4(), (5, 4, 3, 2, 1, 0), BlockConfig(), 1024, 2, 1
-    ),
-}
-
-
-@pytest.mark.parametrize("page", list(DEFAULTS))
-def test_the_default_view_shows_the_generators_script_and_a_download(page):
-    at = open_with_script(page)
-    assert_clean(at)
-    (box,) = [e for e in at.expander if e.label.startswith("Reproduce in")]
-    assert box.label == KEYS[page][1]
-    script = DEFAULTS[page]()
-    assert script_shown(at) == script.code.rstrip(
-        "\n"
-    )  # st.code drops the final newline; the download keeps it
-    (button,) = [b for b in at.get("download_button") if b.key == f"{KEYS[page][0]}_download"]
-    assert script.filename in button.proto.label
 
 
 EXAMPLES = 8  # per page; every example is a fresh session with the expander open

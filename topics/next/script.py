@@ -6,8 +6,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from core.block import BlockConfig
-from core.equivariance import check_permutation
 from core.reproduce import weights as rw
 from core.reproduce.book_code import MULTI_HEAD_ATTENTION
 from core.reproduce.source import (
@@ -22,6 +20,9 @@ from core.reproduce.source import (
     list_literal,
 )
 from core.weights import WeightSet
+from topics.next.block import BlockConfig
+from topics.next.equivariance import check_permutation
+from topics.next.view import Settings, View
 
 
 def what_comes_next(
@@ -36,7 +37,8 @@ def what_comes_next(
 ) -> Script:
     """Permutation equivariance with and without the causal mask on ``ws``; one block's parameter
     counts (the book's ``MultiHeadAttention`` and chapter 4's feed-forward and norms, built on the
-    meta device, so a 16,384-wide block costs no memory); the KV cache in exact integers.
+    meta device, so a 16,384-wide block costs no memory); the KV cache in exact integers, for
+    ``kv_tokens`` capped at the context length, as the page caps it.
     """
     names, v = check_inputs(labels, x)
     order = check_permutation(perm, len(names))
@@ -55,7 +57,7 @@ def what_comes_next(
         header(
             f"What comes next (figure 07) as the page shows it: the sentence shuffled, {cls} after "
             f"torch.manual_seed({ws.seed}) with and without the causal mask; one block's parameters "
-            f"at emb_dim {cfg.emb_dim}; the KV cache for {kv_tokens:,} tokens.",
+            f"at emb_dim {cfg.emb_dim}; the KV cache for {min(kv_tokens, cfg.context_length):,} tokens.",
             f"Needs {TORCH} only. The page computes in float64 from the book's float32 weights and "
             "inputs, and so does this script: every number printed equals the page's to the 4 "
             "decimals both show, and every count exactly.",
@@ -120,10 +122,12 @@ def count(module):
         [
             "# The KV cache: a key and a value of emb_dim numbers per token, layer and sequence.",
             f"kv_tokens, kv_bytes, kv_batch = {kv_tokens}, {kv_bytes}, {kv_batch}",
+            "cached = min(kv_tokens, context_length)  # a model attends to at most its context",
             "per_token = 2 * n_layers * emb_dim * kv_bytes * kv_batch",
             "weight_bytes = n_layers * block * kv_bytes",
-            'print("Cache size in bytes:", per_token * kv_tokens)',
+            'print("Cache size in bytes:", per_token * cached)',
             'print("Per token in bytes:", per_token)',
+            'print("At the full context in bytes:", per_token * context_length)',
             'print("Outgrows the blocks\' weights at tokens:", -(-weight_bytes // per_token))',
         ],
     )
@@ -134,4 +138,12 @@ def count(module):
         "The script computes in float64 from the book's float32 weights, as this page does: its "
         "numbers equal the page's to the 4 decimals both print, and its counts exactly. Without the "
         "mask both gaps are float64 rounding noise (below 1e-15), whose digits depend on the kernels.",
+    )
+
+
+def for_view(s: Settings, v: View) -> Script:
+    """The script for the page's settings ``s``, on the weights its view ``v`` computed with."""
+    sh = v.shuffle
+    return what_comes_next(
+        s.labels, s.embeddings, sh.weights, sh.perm, v.block, s.kv_tokens, s.kv_bytes, s.kv_batch
     )

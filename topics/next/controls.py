@@ -14,8 +14,8 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from core.block import GPT2_PRESETS, BlockConfig, matching_preset
-from core.equivariance import format_permutation, parse_permutation
+from topics.next.block import GPT2_PRESETS, BlockConfig, matching_preset
+from topics.next.equivariance import format_permutation, parse_permutation
 from ui import controls
 
 CUSTOM = "Custom"
@@ -77,14 +77,11 @@ def block_config_control() -> tuple[BlockConfig, str | None]:
         values[name] = controls.integer(
             label, low, high, getattr(DEFAULT, name), key=name, help=help_text, on_change=_sync_preset
         )
-    qkv_bias = bool(
-        st.sidebar.toggle(
-            "qkv_bias",
-            value=False,
-            key="qkv_bias",
-            bind=controls.BIND,
-            help="The book: False (its printed counts). GPT-2's released weights: True.",
-        )
+    qkv_bias = controls.toggle(
+        "qkv_bias",
+        False,
+        key="qkv_bias",
+        help="The book: False (its printed counts). GPT-2's released weights: True.",
     )
     try:
         cfg = BlockConfig(**values, qkv_bias=qkv_bias)
@@ -96,23 +93,22 @@ def block_config_control() -> tuple[BlockConfig, str | None]:
 
 
 BYTES = {4: "4 (float32)", 2: "2 (float16 / bfloat16)", 1: "1 (int8 / fp8)"}
+KV_LIMITS = {  # key: (label, min, max, default, help)
+    "kv_tokens": ("Tokens cached", 1, 2_097_152, 1024, "Keys and values kept for every token seen."),
+    "kv_batch": ("Batch size", 1, 4096, 1, "Sequences decoded at once."),
+}
 
 
 def kv_cache_control() -> tuple[int, int, int]:
     """Tokens in the cache, bytes per element and batch size for the KV-cache calculator."""
     st.sidebar.header("KV cache")
-    tokens = controls.integer(
-        "Tokens cached",
-        1,
-        2_097_152,
-        1024,
-        key="kv_tokens",
-        help="Keys and values kept for every token seen.",
-    )
+    label, low, high, default, help_text = KV_LIMITS["kv_tokens"]
+    tokens = controls.integer(label, low, high, default, key="kv_tokens", help=help_text)
     bytes_per = controls.select(
         "Bytes per element", tuple(BYTES), key="kv_bytes", default=2, format_func=BYTES.__getitem__
     )
-    batch = controls.integer("Batch size", 1, 4096, 1, key="kv_batch", help="Sequences decoded at once.")
+    label, low, high, default, help_text = KV_LIMITS["kv_batch"]
+    batch = controls.integer(label, low, high, default, key="kv_batch", help=help_text)
     return tokens, bytes_per, batch
 
 
@@ -131,15 +127,15 @@ def _shuffle(n: int) -> None:
     st.session_state["perm"] = format_permutation(perm)
 
 
-def permutation_control(
-    names: tuple[str, ...], default: tuple[int, ...]
-) -> tuple[tuple[int, ...], str | None]:
-    """A URL-bound text box (and a Shuffle button) for a new order of ``names``.
+def permutation_control(names: tuple[str, ...]) -> tuple[tuple[int, ...], str | None]:
+    """A URL-bound text box (and a Shuffle button) for a new order of ``names``, the sentence
+    reversed by default.
 
     The text is parsed, never evaluated. Input that is not a permutation returns the last valid
-    order (or ``default``) with the reason, which the page shows inline. When the sentence has
-    changed since the order was typed, the box starts again from ``default``.
+    order (or the default) with the reason, which the page shows inline. When the sentence has
+    changed since the order was typed, the box starts again from the default.
     """
+    default = tuple(range(len(names) - 1, -1, -1))
     if st.session_state.get(_PERM_TOKENS, names) != names:
         st.session_state["perm"] = format_permutation(default)
         st.session_state.pop(_LAST_PERM, None)

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from topics.next.view import KvCache
 from ui.figures import (
     ACCENT,
     MUTED,
@@ -70,35 +71,27 @@ def binary_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
     return vals, text
 
 
-def kv_curves(
-    tokens: np.ndarray,
-    curves: Sequence[tuple[str, np.ndarray, bool]],
-    *,
-    weights_bytes: int,
-    point: tuple[int, int],
-    title: str,
-    context_length: int | None = None,
-    height: int = 440,
-) -> go.Figure:
+def kv_curves(kv: KvCache, *, title: str, context_length: int | None = None, height: int = 440) -> go.Figure:
     """KV-cache bytes against tokens on log axes: one line per configuration (the current one
     bold), the current stack's weight bytes as a level, and the reader's setting as a marker.
 
     Past ``context_length`` the chart is shaded: the model attends to no more tokens than that,
     so its cache never gets there (a longer context is what it would take)."""
-    xs = np.asarray(tokens).tolist()
+    xs = np.asarray(kv.grid).tolist()
+    weights_bytes, point = kv.weight_bytes, (kv.tokens, kv.bytes)
     data = [
         {
             "type": "scatter",
             "x": xs,
-            "y": list(ys),
+            "y": list(c.bytes),
             "mode": "lines",
-            "name": name,
+            "name": c.name,
             "line": {"color": colour, "width": 3.5}
-            if current
+            if c.current
             else {"color": colour, "width": 1.5, "dash": "dot"},
-            "hovertemplate": "%{x:,} tokens: %{y:,} bytes<extra>" + name + "</extra>",
+            "hovertemplate": "%{x:,} tokens: %{y:,} bytes<extra>" + c.name + "</extra>",
         }
-        for (name, ys, current), colour in zip(curves, PALETTE, strict=False)
+        for c, colour in zip(kv.curves, PALETTE, strict=False)
     ]
     data += [
         {
@@ -120,10 +113,10 @@ def kv_curves(
             "hovertemplate": "%{x:,} tokens: %{y:,} bytes<extra>your setting</extra>",
         },
     ]
-    ys_all = [float(v) for _, ys, _ in curves for v in ys] + [float(weights_bytes), float(point[1])]
+    ys_all = [float(v) for c in kv.curves for v in c.bytes] + [float(weights_bytes), float(point[1])]
     low, high = max(min(ys_all), 1.0), max(ys_all)
     vals, text = binary_ticks(low / 2, high * 2)
-    decades = [10**i for i in range(int(np.log10(max(float(np.max(tokens)), 1.0))) + 1)]
+    decades = [10**i for i in range(int(np.log10(max(float(np.max(kv.grid)), 1.0))) + 1)]
     shapes, notes = [], []
     if context_length is not None and context_length < xs[-1]:
         shapes.append(

@@ -1,4 +1,6 @@
-"""Figure 07, "What comes next": block parameter counts, the KV cache, permutation equivariance."""
+"""The math of "What comes next" (figure 07): block parameter counts, the KV cache, permutation
+equivariance, and what one attention layer does at a position (``topics/next/block.py``,
+``equivariance.py``, ``limits.py``)."""
 
 import itertools
 
@@ -8,14 +10,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from core import block, book, equivariance, limits, tokens, weights
-from core.block import BlockConfig
+from core import book, tokens, weights
 from core.weights import WeightSet
+from topics.next import block, equivariance, limits
+from topics.next.block import BlockConfig
 
 GPT2_SMALL = BlockConfig()
 
 
-# --- the SPEC's numbers for figure 07, exactly ------------------------------------------------
+# --- the post's numbers for figure 07, exactly ------------------------------------------------
 
 
 def test_gpt2_small_block_gives_the_posts_two_counts_exactly():
@@ -187,6 +190,8 @@ def test_the_sides_of_the_identity_are_what_they_say():
     np.testing.assert_array_equal(
         r.outputs_of_permuted, equivariance.causal_self_attention(X[::-1], WS).context
     )
+    np.testing.assert_array_equal(r.difference, r.permuted_outputs - r.outputs_of_permuted)
+    assert r.gap == np.max(np.abs(r.difference))
     # "step" moved to the front sees only itself: its output is its own value vector.
     np.testing.assert_allclose(r.outputs_of_permuted[0], X[5] @ WS.w_value.astype(np.float64), rtol=1e-15)
 

@@ -21,8 +21,8 @@ import numpy as np
 
 from core import multihead
 from core.config import BOOK_TOY, AttentionConfig
-from core.equivariance import causal_self_attention, check_permutation
 from core.weights import WeightSet, init_weights
+from topics.next.equivariance import causal_self_attention, check_permutation
 
 BOOK_SEED = 123  # the book's MultiHeadAttention examples: torch.manual_seed(123)
 STACK_SEED = 123  # the two-layer stack: torch.manual_seed(123), torch.rand(3, 3) three times

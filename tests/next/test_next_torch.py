@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import block, equivariance, tokens, weights
-from core.block import BlockConfig
+from core import tokens, weights
+from topics.next import block, equivariance
+from topics.next.block import BlockConfig
 
 torch = pytest.importorskip("torch")
-nn = torch.nn
+import torch.nn as nn  # noqa: E402
 
 from core.reproduce.book_classes import CausalAttention, MultiHeadAttention  # noqa: E402
 

@@ -50,6 +50,7 @@ class PermutationTest:
     perm: tuple[int, ...]  # row i of P·X is row perm[i] of X
     permuted_outputs: np.ndarray  # P·f(X)  [n, d_v]
     outputs_of_permuted: np.ndarray  # f(P·X)  [n, d_v]
+    difference: np.ndarray  # P·f(X) − f(P·X)  [n, d_v]: what the page's heatmaps draw
     gap: float  # max |P·f(X) − f(P·X)|
 
 
@@ -65,8 +66,9 @@ def permutation_test(x: np.ndarray, ws: WeightSet, perm: Sequence[int], causal: 
     forward = causal_self_attention if causal else self_attention
     permuted = forward(x, ws).context[list(p)]  # P·f(X)
     of_permuted = forward(x[list(p)], ws).context  # f(P·X)
-    gap = float(np.max(np.abs(permuted - of_permuted))) if x.shape[0] else 0.0
-    return PermutationTest(p, permuted, of_permuted, gap)
+    difference = permuted - of_permuted
+    gap = float(np.max(np.abs(difference))) if x.shape[0] else 0.0
+    return PermutationTest(p, permuted, of_permuted, difference, gap)
 
 
 def parse_permutation(text: str, names: Sequence[str]) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""The prose and the checks of "What comes next" (figure 07), every number computed from the controls.
+"""The prose of "What comes next" (figure 07): every number in it read from the page's view.
 
 Three of the post's sentences are true only with a qualifier (issue #13, item 9), and the page
 says which: attention does no per-position *nonlinear* computation (``W_v`` and ``out_proj``
@@ -10,23 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from core import block, book, limits, tokens
-from core.block import BlockConfig, BlockParams
-from core.equivariance import PermutationTest
-from ui import checks
+from core import book, tokens
+from topics.next import limits
+from topics.next.view import PREFIX_ORDER, Focus, Shuffle, View
 from ui import format as fmt
 from ui.sentence import md
 
 T = tokens.TOKENS
 KV_CACHE_SOURCE = "rasbt/LLMs-from-scratch, ch04/03_kv-cache/README.md"
-PREFIX_ORDER = (4, 3, 2, 1, 0, 5)  # the first five tokens reversed; the last stays last
 
 
-def lead(params: BlockParams) -> str:
-    """What the module still lacks, with the feed-forward's share computed for the block on screen."""
-    share = fmt.percent(params.feed_forward / params.total)
+def lead(v: View) -> str:
+    """What the module still lacks, with the feed-forward's share of the block on screen."""
     return (
         "Chapter 3 ends with a working multi-head attention module, and it is not yet a model. "
         "Three things are missing, roughly in order of how much their absence hurts:\n"
@@ -36,7 +31,7 @@ def lead(params: BlockParams) -> str:
         "per-position *nonlinear* computation. It is not idle at a position: $W_v$ and `out_proj` act on "
         "every one, linearly (below, token 1's output is exactly `out_proj`($W_v x_1$)). The post's "
         f"“{book.FIGURE_07['no_computation']}” overstates it. The MLP after it, with its GELU, holds "
-        f"{share} of this block's parameters.\n"
+        f"{fmt.percent(v.ff_share)} of this block's parameters.\n"
         "3. **A KV cache.** The post says the book leaves it out "
         f"“{book.FIGURE_07['kv_cache_reason']}”. The book's own KV-cache material names three costs: "
         "it adds complexity to the code, increases memory use, and cannot be used during training. "
@@ -55,44 +50,36 @@ def first_token_text(first: limits.FirstToken) -> str:
     )
 
 
-def focus_text(
-    free: PermutationTest, masked: PermutationTest, perm: tuple[int, ...], labels: Sequence[str], token: int
-) -> str:
-    """Where the focused ``token`` lands in the shuffle, and its context vector both ways."""
-    row = perm.index(token)  # its row: its position in the shuffled order
-    shuffled, before, free_z = (
-        fmt.vec(m[row]) for m in (masked.outputs_of_permuted, masked.permuted_outputs, free.permuted_outputs)
-    )
+def focus_text(f: Focus, labels: Sequence[str]) -> str:
+    """Where the focused token lands in the shuffle, and its context vector both ways."""
     return (
-        f"**Focus: {md(labels[token])}**, at position {row + 1} of the shuffled sentence "
-        f"({token + 1} before). "
-        f"With the causal mask its context vector is **{before}** in the original order and "
-        f"**{shuffled}** shuffled; without the mask it is {free_z} either way."
+        f"**Focus: {md(labels[f.token])}**, at position {f.after} of the shuffled sentence "
+        f"({f.before} before). "
+        f"With the causal mask its context vector is **{fmt.vec(f.masked_original)}** in the original "
+        f"order and **{fmt.vec(f.masked_shuffled)}** shuffled; without the mask it is {fmt.vec(f.free)} "
+        "either way."
     )
 
 
-def order_text(
-    free: PermutationTest, masked: PermutationTest, perm: tuple[int, ...], labels: Sequence[str]
-) -> str:
+def order_text(v: View, labels: Sequence[str]) -> str:
     """Why the shuffle changes nothing without the mask, what it moves with it (``labels`` name the
     sentence on screen), and what one layer hides (shown on the book's sentence)."""
+    s: Shuffle = v.shuffle
     rounding = (
         "exactly 0"
-        if free.gap == 0
-        else f"{fmt.sci(free.gap)}, float64 rounding from summing in another order"
+        if s.free.gap == 0
+        else f"{fmt.sci(s.free.gap)}, float64 rounding from summing in another order"
     )
-    if masked.gap == 0:
+    if s.moved is None:
         moved = "This order leaves every token where it was, so the mask has nothing to break."
     else:
-        i = int(np.argmax(np.max(np.abs(masked.permuted_outputs - masked.outputs_of_permuted), axis=1)))
-        before = perm[i] + 1
-        saw = "only itself" if before == 1 else f"the first {before} tokens"
+        m = s.moved
+        saw = "only itself" if m.before == 1 else f"the first {m.before} tokens"
         moved = (
-            f"The largest change is **{md(labels[perm[i]])}**: at position {before} it saw {saw}; moved "
-            f"to position {i + 1}, it sees "
-            + ("only itself." if i == 0 else ", ".join(f"*{md(labels[j])}*" for j in perm[: i + 1]) + ".")
+            f"The largest change is **{md(labels[m.token])}**: at position {m.before} it saw {saw}; moved "
+            f"to position {m.after}, it sees "
+            + ("only itself." if m.after == 1 else ", ".join(f"*{md(labels[j])}*" for j in m.sees) + ".")
         )
-    stack = limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), PREFIX_ORDER)
     shuffled = " ".join(T[i] for i in PREFIX_ORDER)
     return (
         "Without the mask, shuffling the inputs shuffles the outputs and changes nothing else: every score "
@@ -103,10 +90,10 @@ def order_text(
         "output in both. In one layer, the mask tells a token which others came before it, never how far "
         "back or in what order. That is a fact about one layer. Reorder the five tokens before "
         f"*{T[-1]}* in the book's sentence (*{shuffled}*): after one causal layer its output moves by "
-        f"{fmt.sci(stack.one_layer)} "
-        f"(rounding), after two stacked layers by {fmt.num(stack.two_layers)}, because each earlier token's "
-        "first-layer output already depends on its own prefix (square weights, torch.rand(3, 3), seed "
-        f"{limits.STACK_SEED}). Stacked causal layers can recover order; GPT models still add position "
+        f"{fmt.sci(v.prefix.one_layer)} "
+        f"(rounding), after two stacked layers by {fmt.num(v.prefix.two_layers)}, because each earlier "
+        "token's first-layer output already depends on its own prefix (square weights, torch.rand(3, 3), "
+        f"seed {limits.STACK_SEED}). Stacked causal layers can recover order; GPT models still add position "
         "embeddings to the token embeddings before the first block, which is why the book calls `inputs` "
         "*input* embeddings and not token embeddings."
     )
@@ -121,41 +108,3 @@ def kv_text() -> str:
         "contexts it outweighs the model. Memory is one of three costs. The book's KV-cache material: "
         f"“{book.BOOK_KV_CACHE}” ({KV_CACHE_SOURCE})"
     )
-
-
-def book_checks() -> list[checks.Check]:
-    """GPT-2 small's counts as the book prints them, and token 1's output against the post's sentence."""
-    gpt2 = block.block_params(BlockConfig())
-    first = limits.first_token()
-    return [
-        checks.same(
-            "Attention parameters, one GPT-2 small block",
-            book.FIGURE_07["attention_params"],
-            fmt.integer(gpt2.attention),
-            checks.BOOK,
-            "W_q, W_k, W_v without bias + out_proj",
-        ),
-        checks.same(
-            "Feed-forward parameters, one GPT-2 small block",
-            book.FIGURE_07["feed_forward_params"],
-            fmt.integer(gpt2.feed_forward),
-            checks.BOOK,
-            "Linear(768, 3072) + GELU + Linear(3072, 768)",
-        ),
-        checks.same(
-            "Token 1's output, MultiHeadAttention under the mask",
-            book.FIGURE_07["no_computation"],
-            fmt.vec(first.output),
-            checks.POST,
-            "True: W_v and out_proj act at every position, linearly; the live output is computed by the "
-            "book's class, the true value as out_proj(W_v x₁)",
-            true=fmt.vec(first.direct),
-        ),
-        checks.exact(
-            "…as the book prints it (section 3.6.2, row 1)",
-            book.FIGURE_05["split"][0],
-            first.output,
-            checks.BOOK,
-            "seed 123",
-        ),
-    ]

@@ -1,0 +1,217 @@
+"""Every number "What comes next" (the post's figure 07) shows, from the page's settings.
+
+The page draws a :class:`View`, its prose and its checks read their numbers from it, and the
+Reproduce oracle (``tests/next/test_next_reproduce.py``) holds the script's printout against the
+same object: one computation, whoever asks. Three sections, as the page has them: one block's
+parameters (chapter 4's ``TransformerBlock``), the sentence shuffled with and without the causal
+mask (section 3.5), and the KV cache. Nothing here is heavy (well under a millisecond a part), so
+the page caches none of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core import sentence, tokens, weights
+from core.weights import WeightSet
+from topics.next import block, equivariance, limits
+from topics.next.block import BlockConfig, BlockParams
+from topics.next.equivariance import PermutationTest
+
+CUSTOM = "a custom block"  # what the page calls a configuration that matches no GPT-2 preset
+PREFIX_ORDER = (4, 3, 2, 1, 0, 5)  # the book's first five tokens reversed; the last stays last
+KV_GRID = 2 ** np.arange(22)  # the KV chart's token counts: 1 to 2,097,152, the most the controls allow
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every control of the page, as plain values; the defaults are the page's.
+
+    ``block`` is the configuration the sidebar describes (the last good one when the reader's
+    was rejected); ``perm`` the new order (row ``i`` of the shuffle is token ``perm[i]``);
+    ``focus`` a token index or ``None``.
+    """
+
+    labels: tuple[str, ...] = tokens.TOKENS
+    embeddings: np.ndarray = field(default_factory=tokens.inputs)  # [n, width]
+    block: BlockConfig = field(default_factory=BlockConfig)
+    perm: tuple[int, ...] = (5, 4, 3, 2, 1, 0)  # the sentence reversed
+    focus: int | None = None
+    kv_tokens: int = 1024
+    kv_bytes: int = 2  # bytes per number: float16 / bfloat16
+    kv_batch: int = 1
+
+
+@dataclass(frozen=True)
+class PresetRow:
+    """One row of the presets table: a GPT-2 size with the book's ``qkv_bias=False``."""
+
+    name: str
+    params: BlockParams
+    all_blocks: int
+
+
+@dataclass(frozen=True)
+class Moved:
+    """The token the causal mask moves most after the shuffle, and the prefix it now sees."""
+
+    token: int  # its index in the sentence
+    before: int  # its position before the shuffle, 1-based
+    after: int  # its position after, 1-based
+    sees: tuple[int, ...]  # the tokens it sees after the shuffle, in order (itself last)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The focused token in the shuffle: where it lands and its context vector both ways."""
+
+    token: int  # its index in the sentence
+    row: int  # its row in the shuffled order (0-based, as the heatmaps count)
+    before: int  # its position before the shuffle, 1-based
+    after: int  # … after, 1-based
+    masked_original: np.ndarray  # with the mask, in the original order: its row of P·f(X)
+    masked_shuffled: np.ndarray  # with the mask, shuffled: its row of f(P·X)
+    free: np.ndarray  # without the mask, either way (up to rounding): its row of P·f(X)
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """Section 3.4's self-attention on the shuffled sentence, without and with the causal mask."""
+
+    weights: WeightSet  # section 3.4's set, drawn as wide as the sentence
+    perm: tuple[int, ...]
+    rows: tuple[str, ...]  # the heatmaps' rows: the labels in the new order
+    free: PermutationTest  # without the mask
+    masked: PermutationTest  # with the causal mask
+    bound: float  # the heatmaps' shared colour scale, ±bound
+    moved: Moved | None  # None when the order leaves every prefix as it was
+    focus: Focus | None
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One line of the KV chart: a configuration's cache bytes at each of the grid's token counts."""
+
+    name: str
+    bytes: tuple[int, ...]
+    current: bool  # the configuration on screen (drawn bold)
+
+
+@dataclass(frozen=True)
+class KvCache:
+    """The KV cache of the configuration on screen, every count exact."""
+
+    tokens: int  # tokens cached: those asked for, capped at the context length
+    capped: bool  # more tokens were asked for than the model attends to
+    bytes: int  # the cache at ``tokens``
+    per_token: int
+    full: int  # the cache at the full context length
+    weight_bytes: int  # the blocks' weights at the cache's bytes per number
+    outgrow: int  # the fewest tokens whose cache holds at least the weights' bytes
+    factors: tuple[int, ...]  # 2 × layers × tokens × width × bytes × batch, as the formula shows them
+    grid: np.ndarray  # the chart's token counts: KV_GRID and ``tokens``
+    curves: tuple[Curve, ...]  # the current configuration first, then the presets it is not
+
+
+@dataclass(frozen=True)
+class View:
+    """Every number the page shows, its prose's and its checks' included."""
+
+    block: BlockConfig  # the configuration shown (its head_dim and ff_hidden are in the caption)
+    name: str  # its GPT-2 preset, or CUSTOM
+    params: BlockParams  # one block, by component
+    stack: int  # all n_layers blocks
+    ff_share: float  # the feed-forward's share of one block, for the lead
+    presets: tuple[PresetRow, ...]
+    shuffle: Shuffle
+    first: limits.FirstToken  # token 1 under the mask, from the book's MultiHeadAttention
+    prefix: limits.PrefixShuffle  # one layer against two, on the book's sentence
+    kv: KvCache
+    gpt2: BlockParams  # GPT-2 small as the book configures it: the checks' live counts
+
+
+def shuffle(
+    labels: tuple[str, ...], x: np.ndarray, ws: WeightSet, perm: tuple[int, ...], focus: int | None
+) -> Shuffle:
+    """Both permutation tests on the sentence ``x`` with ``ws``, and what the prose says about them."""
+    free, masked = (equivariance.permutation_test(x, ws, perm, causal) for causal in (False, True))
+    p = masked.perm
+    moved = None
+    if masked.gap != 0:
+        i = int(np.argmax(np.max(np.abs(masked.difference), axis=1)))
+        moved = Moved(p[i], p[i] + 1, i + 1, p[: i + 1])
+    spot = None
+    if focus is not None:
+        row = p.index(focus)
+        spot = Focus(
+            focus,
+            row,
+            focus + 1,
+            row + 1,
+            masked.permuted_outputs[row],
+            masked.outputs_of_permuted[row],
+            free.permuted_outputs[row],
+        )
+    rows = tuple(labels[i] for i in p)
+    return Shuffle(ws, p, rows, free, masked, max(free.gap, masked.gap), moved, spot)
+
+
+def kv_cache(cfg: BlockConfig, asked: int, nbytes: int, batch: int, name: str) -> KvCache:
+    """The cache for ``asked`` tokens (a model attends to at most its context length), and the chart."""
+    for what, value in (("kv_tokens", asked), ("kv_bytes", nbytes), ("kv_batch", batch)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{what} must be a positive integer, got {value!r}")
+    cached = min(asked, cfg.context_length)
+
+    def size(c: BlockConfig, n: int) -> int:
+        return block.kv_cache_bytes(c.n_layers, n, c.emb_dim, nbytes, batch)
+
+    per_token = size(cfg, 1)
+    weight_bytes = block.stack_params(cfg) * nbytes
+    grid = np.unique(np.concatenate([KV_GRID, [cached]])).astype(np.int64)
+    matching = block.matching_preset(cfg)
+    curves = [Curve(f"{name} (current)", tuple(size(cfg, int(n)) for n in grid), True)]
+    curves += [
+        Curve(n, tuple(size(p, int(t)) for t in grid), False)
+        for n, p in block.GPT2_PRESETS.items()
+        if n != matching
+    ]
+    return KvCache(
+        tokens=cached,
+        capped=asked > cfg.context_length,
+        bytes=size(cfg, cached),
+        per_token=per_token,
+        full=size(cfg, cfg.context_length),
+        weight_bytes=weight_bytes,
+        outgrow=block.tokens_to_outgrow(per_token, weight_bytes),
+        factors=(2, cfg.n_layers, cached, cfg.emb_dim, nbytes, batch),
+        grid=grid,
+        curves=tuple(curves),
+    )
+
+
+def build(s: Settings) -> View:
+    """The page's numbers for ``s``. A ``perm`` that is not an order of the sentence's tokens, or a
+    KV setting below 1, raises ``ValueError`` (the page's controls let neither through)."""
+    cfg = s.block
+    params = block.block_params(cfg)
+    ws = sentence.weights_for(weights.section_3_4(), s.embeddings.shape[1])  # section 3.4's, as wide
+    name = block.matching_preset(cfg) or CUSTOM
+    presets = tuple(
+        PresetRow(n, block.block_params(p), block.stack_params(p)) for n, p in block.GPT2_PRESETS.items()
+    )
+    return View(
+        block=cfg,
+        name=name,
+        params=params,
+        stack=block.stack_params(cfg),
+        ff_share=params.feed_forward / params.total,
+        presets=presets,
+        shuffle=shuffle(s.labels, s.embeddings, ws, s.perm, s.focus),
+        first=limits.first_token(),
+        prefix=limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), PREFIX_ORDER),
+        kv=kv_cache(cfg, s.kv_tokens, s.kv_bytes, s.kv_batch, name),
+        gpt2=block.block_params(BlockConfig()),
+    )
