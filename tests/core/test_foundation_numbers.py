@@ -59,10 +59,13 @@ def test_the_two_weight_sets_differ():
 
 
 def test_bad_arguments_raise_value_error():
+    """A value outside the Literal a caller might still pass (a URL, an untyped caller)."""
+    init: str = "xavier"
+    mode: str = "four"
     with pytest.raises(ValueError):
-        weights.init_weights(1, "xavier")
+        weights.init_weights(1, init)  # type: ignore[arg-type]  # the wrong value on purpose
     with pytest.raises(ValueError):
-        attention.attention_in_mode(X, weights.section_3_4(), "four")
+        attention.attention_in_mode(X, weights.section_3_4(), mode)  # type: ignore[arg-type]
 
 
 def test_mix_is_the_context_step_of_attend():
