@@ -11,12 +11,7 @@ installed). Then the scripts' form: imports, ruff, hostile labels, refused setti
 
 from __future__ import annotations
 
-import ast
 import random
-import re
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,12 +21,12 @@ from core.reproduce.source import Script
 from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.reproduce import printed
 from tests.reproduce.case import Case, reader_sentence
+from tests.reproduce.checks import assert_labels_stay_data, assert_ruff_clean, assert_standalone
 from tests.reproduce.run import problems, run
 from topics.dropout import script, view
 from topics.dropout.sampling import GENERATORS, Generator
 from topics.dropout.view import Settings
 
-ROOT = Path(__file__).resolve().parents[2]
 SEED = 17  # the random settings are the same on every run
 RANDOM = 3  # random legal settings per generator, beside the default view and a reader's sentence
 RATES = [round(0.05 * i, 2) for i in range(19)]  # the slider's values, 0 to 0.9 by 0.05
@@ -147,15 +142,7 @@ def _scripts(cases) -> list[Script]:
 
 def test_each_script_starts_with_its_runtime_and_imports_nothing_else(cases):
     for s in _scripts(cases):
-        imported = set()
-        for node in ast.walk(ast.parse(s.code)):
-            if isinstance(node, ast.Import):
-                imported |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                imported.add((node.module or "").split(".")[0])
-        assert s.code.splitlines()[0] == f"import {s.runtime}" + (" as np" if s.runtime == "numpy" else "")
-        assert imported == {s.runtime}, (s.filename, imported)
-        assert re.fullmatch(r"[a-z0-9._-]+\.py", s.filename) and len(s.filename) <= 103, s.filename
+        assert_standalone(s, "dropout")
         if s.runtime == "torch":  # no weight travels in a torch script: it seeds torch and builds them
             assert "torch.manual_seed(" in s.code and "sa = SelfAttention_v2(" in s.code, s.filename
 
@@ -168,17 +155,7 @@ def test_the_scripts_pass_ruff_check_and_ruff_format(cases, tmp_path):
     hostile = [
         script.dropout(t, tokens.inputs(), ws, 0.5, True, 1, 1_000, g) for t in labelled for g in GENERATORS
     ]
-    for i, s in enumerate([*_scripts(cases), *hostile]):
-        (tmp_path / f"script_{i:03d}.py").write_text(s.code, encoding="utf-8")
-    for args in (
-        ("check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(tmp_path)),
-        ("check", "--isolated", "--no-cache", str(tmp_path)),
-        ("format", "--check", "--isolated", "--no-cache", str(tmp_path)),
-    ):
-        done = subprocess.run(
-            [sys.executable, "-m", "ruff", *args], capture_output=True, text=True, check=False
-        )
-        assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
+    assert_ruff_clean([*_scripts(cases), *hostile], tmp_path)
 
 
 @pytest.mark.parametrize("generator", GENERATORS)
@@ -189,14 +166,7 @@ def test_hostile_token_labels_stay_data(generator):
     for label in HOSTILE_LABELS:
         labels = (label, *tokens.TOKENS[1:])
         code = script.dropout(labels, tokens.inputs(), ws, 0.5, True, 1, 1_000, generator).code
-        tree = ast.parse(code)
-        assigned = {
-            node.targets[0].id: node.value
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-        }
-        assert ast.literal_eval(assigned["tokens"]) == list(labels), repr(label)
-        assert "\x00" not in code and "\u202e" not in code
+        assert_labels_stay_data(code, labels)
 
 
 BAD: Any = "mt"  # not a Generator: what a caller outside the type checker could pass

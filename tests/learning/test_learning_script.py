@@ -3,22 +3,18 @@ and the nudge probe behind its note. The script run with PyTorch is ``test_learn
 
 from __future__ import annotations
 
-import ast
 import random
-import re
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from core import tokens, weights
+from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.learning.learning_cases import random_settings, script_of
 from tests.reproduce.case import reader_sentence
+from tests.reproduce.checks import assert_labels_stay_data, assert_ruff_clean, assert_standalone
 from topics.learning import script, training, view
 
-ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
 T, X = tokens.TOKENS, tokens.inputs()
 
@@ -36,31 +32,14 @@ def scripts():
 
 def test_each_script_imports_torch_alone_and_rebuilds_the_weights_from_a_seed(scripts):
     for s in scripts:
-        assert s.runtime == "torch" and s.code.splitlines()[0] == "import torch"
-        imported = set()
-        for node in ast.walk(ast.parse(s.code)):
-            if isinstance(node, ast.Import):
-                imported |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                imported.add((node.module or "").split(".")[0])
-        assert imported == {"torch"}
+        assert s.runtime == "torch"
+        assert_standalone(s, "learning-to-attend")
         assert "torch.manual_seed(" in s.code  # no weight travels in the script
-        assert re.fullmatch(r"learning-to-attend_[a-z0-9._-]+\.py", s.filename) and len(s.filename) <= 103
 
 
 def test_the_scripts_pass_ruff_check_and_ruff_format(scripts, tmp_path):
     """With this project's rules, with ruff's defaults, and unchanged by ruff format."""
-    for i, s in enumerate(scripts):
-        (tmp_path / f"script_{i}.py").write_text(s.code, encoding="utf-8")
-    for args in (
-        ("check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(tmp_path)),
-        ("check", "--isolated", "--no-cache", str(tmp_path)),
-        ("format", "--check", "--isolated", "--no-cache", str(tmp_path)),
-    ):
-        done = subprocess.run(
-            [sys.executable, "-m", "ruff", *args], capture_output=True, text=True, check=False
-        )
-        assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
+    assert_ruff_clean(scripts, tmp_path)
 
 
 S34 = weights.section_3_4()
@@ -93,22 +72,6 @@ def test_settings_no_script_can_reproduce_raise_a_readable_value_error(kwargs, m
         script.build(T, X, S34, **args)
 
 
-HOSTILE_LABELS = (
-    'say "hi"',
-    "it's",
-    "back\\slash",
-    '"""',
-    "new\nline",
-    "\x00nul",
-    "\u202eright-to-left",
-    "x" * 300,
-    "# not a comment",
-    "__import__('os').system('true')",
-    "",
-    ":",
-)
-
-
 def test_hostile_token_labels_stay_data():
     """Whatever a label holds, even the picked token's (written into a comment), the script compiles,
     ``tokens`` reads back as exactly the labels, and no label reaches the code outside a string
@@ -116,15 +79,8 @@ def test_hostile_token_labels_stay_data():
     for label in HOSTILE_LABELS:
         labels = (label, *T[1:])
         code = script.build(labels, X, S34, "token", 0, "three", "adam", 0.1, 100, 100).code
-        tree = ast.parse(code)
-        assigned = {
-            node.targets[0].id: node.value
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-        }
-        assert ast.literal_eval(assigned["tokens"]) == list(labels), repr(label)
+        assert_labels_stay_data(code, labels)
         assert "target[:, 0] = 1.0  # " in code
-        assert all("\x00" not in line and "\u202e" not in line for line in code.splitlines())
 
 
 def test_the_nudge_probe_tells_a_stable_run_from_an_amplifying_one():

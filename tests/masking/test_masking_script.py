@@ -7,12 +7,7 @@ formatter would run it, keeps every token label as data, and refuses settings it
 
 from __future__ import annotations
 
-import ast
 import random
-import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,9 +16,9 @@ from core import tokens, weights
 from core.reproduce import Script
 from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.masking import masking_cases as mc
+from tests.reproduce.checks import assert_labels_stay_data, assert_ruff_clean, assert_standalone
 from topics.masking import script, view
 
-ROOT = Path(__file__).resolve().parents[2]
 T, X = tokens.TOKENS, tokens.inputs()
 LOGITS = np.array([1.0, 2.0, 3.0, 0.0, 0.0])
 
@@ -43,35 +38,14 @@ SCRIPTS = _scripts()
 
 def test_the_script_imports_torch_only_and_rebuilds_the_weights_from_their_seed():
     for s in SCRIPTS:
-        assert s.runtime == "torch" and s.code.splitlines()[0] == "import torch"
-        imported = set()
-        for node in ast.walk(ast.parse(s.code)):
-            if isinstance(node, ast.Import):
-                imported |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                imported.add((node.module or "").split(".")[0])
-        assert imported == {"torch"}, imported
+        assert s.runtime == "torch"
+        assert_standalone(s, "masking")
         assert "torch.manual_seed(" in s.code  # no weight travels in the script
-        assert re.fullmatch(r"masking_[a-z0-9._-]+\.py", s.filename) and len(s.filename) <= 103, s.filename
-
-
-def _ruff(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ruff", *args], capture_output=True, text=True, check=False)
 
 
 def test_the_scripts_pass_ruff_check_and_ruff_format(tmp_path):
     """With this project's rules, with ruff's defaults, and unchanged by ruff format."""
-    if _ruff("--version").returncode != 0:
-        pytest.skip("ruff is not installed")
-    for i, s in enumerate(SCRIPTS):
-        (tmp_path / f"script_{i:03d}.py").write_text(s.code, encoding="utf-8")
-    for args in (
-        ("check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(tmp_path)),
-        ("check", "--isolated", "--no-cache", str(tmp_path)),
-        ("format", "--check", "--isolated", "--no-cache", str(tmp_path)),
-    ):
-        done = _ruff(*args)
-        assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
+    assert_ruff_clean(SCRIPTS, tmp_path)
 
 
 def test_hostile_token_labels_stay_data():
@@ -80,15 +54,7 @@ def test_hostile_token_labels_stay_data():
     for label in HOSTILE_LABELS:
         labels = (label, *T[1:])
         code = script.build(labels, X, weights.section_3_5(), 4, "-inf", LOGITS).code
-        tree = ast.parse(code)
-        assigned = {
-            node.targets[0].id: node.value
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-        }
-        assert ast.literal_eval(assigned["tokens"]) == list(labels), repr(label)
-        for line in code.splitlines():
-            assert "\x00" not in line and "\u202e" not in line
+        assert_labels_stay_data(code, labels)
 
 
 @pytest.mark.parametrize(

@@ -3,13 +3,7 @@ where the page draws tensors (the PyTorch run is ``test_multihead_reproduce.py``
 
 from __future__ import annotations
 
-import ast
 import random
-import re
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +12,9 @@ from core import tokens
 from core.config import AttentionConfig
 from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.multihead import multihead_cases as mc
+from tests.reproduce.checks import assert_labels_stay_data, assert_ruff_clean, assert_standalone
 from topics.multihead import script, view
 
-ROOT = Path(__file__).resolve().parents[2]
 T, X = tokens.TOKENS, tokens.inputs()
 
 
@@ -31,35 +25,14 @@ def scripts() -> dict[str, script.Script]:
 
 def test_each_script_imports_torch_alone_and_rebuilds_the_weights_from_the_seed(scripts):
     for name, s in scripts.items():
-        assert s.runtime == "torch" and s.code.splitlines()[0] == "import torch", name
-        imported = set()
-        for node in ast.walk(ast.parse(s.code)):
-            if isinstance(node, ast.Import):
-                imported |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                imported.add((node.module or "").split(".")[0])
-        assert imported == {"torch"}, (name, imported)
+        assert s.runtime == "torch", name
+        assert_standalone(s, "multi-head")
         assert "torch.manual_seed(" in s.code, name  # no weight travels in the script
-        assert re.fullmatch(r"[a-z0-9._-]+\.py", s.filename) and len(s.filename) <= 103, s.filename
-
-
-def _ruff(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ruff", *args], capture_output=True, text=True, check=False)
 
 
 def test_the_scripts_pass_ruff_check_and_ruff_format(scripts, tmp_path):
     """With this project's rules, with ruff's defaults, and unchanged by ruff format."""
-    if shutil.which("ruff") is None and _ruff("--version").returncode != 0:
-        pytest.skip("ruff is not installed")
-    for i, s in enumerate(scripts.values()):
-        (tmp_path / f"script_{i:03d}.py").write_text(s.code, encoding="utf-8")
-    for args in (
-        ("check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(tmp_path)),
-        ("check", "--isolated", "--no-cache", str(tmp_path)),
-        ("format", "--check", "--isolated", "--no-cache", str(tmp_path)),
-    ):
-        done = _ruff(*args)
-        assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
+    assert_ruff_clean(scripts.values(), tmp_path)
 
 
 @pytest.mark.parametrize("kind", ["wrapper", "split"])
@@ -68,16 +41,7 @@ def test_hostile_token_labels_stay_data(kind):
     no label reaches the code outside a string literal."""
     for label in HOSTILE_LABELS:
         labels = (label, *T[1:])
-        code = script.build(labels, X, kind, AttentionConfig(), 123).code
-        tree = ast.parse(code)
-        assigned = {
-            node.targets[0].id: node.value
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-        }
-        assert ast.literal_eval(assigned["tokens"]) == list(labels), repr(label)
-        for line in code.splitlines():
-            assert "\x00" not in line and "\u202e" not in line
+        assert_labels_stay_data(script.build(labels, X, kind, AttentionConfig(), 123).code, labels)
 
 
 @pytest.mark.parametrize(

@@ -12,24 +12,20 @@ torch; the oracle is skipped where torch is not installed.
 
 from __future__ import annotations
 
-import ast
 import random
-import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from core import tokens
+from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.reproduce.case import Case, Noise, reader_sentence
+from tests.reproduce.checks import assert_labels_stay_data, assert_ruff_clean, assert_standalone
 from tests.reproduce.run import problems, run
 from topics.next import block, script, view
 from topics.next.block import BlockConfig
 from topics.next.controls import BYTES, KV_LIMITS, LIMITS
 from topics.next.view import Settings
 
-ROOT = Path(__file__).resolve().parents[2]
 SEED = 17  # the random settings are the same on every run
 RANDOM = 4
 NOISE = 1e-12  # an unmasked gap below this is rounding on the page: the script's must be too
@@ -131,56 +127,14 @@ def test_the_script_prints_the_pages_view(batch, name):
 
 def test_each_script_imports_torch_alone_and_rebuilds_its_weights(cases):
     for name, c in cases.items():
-        code = c.script.code
-        assert code.splitlines()[0] == "import torch" and c.script.runtime == "torch", name
-        imported = set()
-        for node in ast.walk(ast.parse(code)):
-            if isinstance(node, ast.Import):
-                imported |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                imported.add((node.module or "").split(".")[0])
-        assert imported == {"torch"}, (name, imported)
-        assert "torch.manual_seed(" in code, name  # no weight travels in the script
-        assert re.fullmatch(r"[a-z0-9._-]+\.py", c.script.filename) and len(c.script.filename) <= 103
-
-
-def _ruff(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ruff", *args], capture_output=True, text=True, check=False)
+        assert c.script.runtime == "torch", name
+        assert_standalone(c.script, "what-comes-next")
+        assert "torch.manual_seed(" in c.script.code, name  # no weight travels in the script
 
 
 def test_the_scripts_pass_ruff_check_and_ruff_format(cases, tmp_path):
     """With this project's rules, with ruff's defaults, and unchanged by ruff format."""
-    if _ruff("--version").returncode != 0:
-        pytest.skip("ruff is not installed")
-    for i, c in enumerate(cases.values()):
-        (tmp_path / f"script_{i:03d}.py").write_text(c.script.code, encoding="utf-8")
-    for args in (
-        ("check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(tmp_path)),
-        ("check", "--isolated", "--no-cache", str(tmp_path)),
-        ("format", "--check", "--isolated", "--no-cache", str(tmp_path)),
-    ):
-        done = _ruff(*args)
-        assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
-
-
-HOSTILE_LABELS = (
-    'say "hi"',
-    "it's",
-    "back\\slash",
-    '"""',
-    "new\nline",
-    "tab\there",
-    "\x00nul",
-    "🙂 emoji",
-    "\u202eright-to-left",
-    "\ud800 lone surrogate",
-    "x" * 300,
-    "# not a comment",
-    "__import__('os').system('true')",
-    "",
-    " ",
-    ":",
-)
+    assert_ruff_clean((c.script for c in cases.values()), tmp_path)
 
 
 def test_hostile_token_labels_stay_data():
@@ -188,15 +142,7 @@ def test_hostile_token_labels_stay_data():
     no label reaches the code outside a string literal or a one-line comment."""
     for label in HOSTILE_LABELS:
         s = Settings((label, *tokens.TOKENS[1:]), perm=(1, 0, 2, 3, 4, 5), kv_tokens=1, kv_bytes=1)
-        code = script.for_view(s, view.build(s)).code
-        tree = ast.parse(code)
-        assigned = {
-            node.targets[0].id: node.value
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-        }
-        assert ast.literal_eval(assigned["tokens"]) == list(s.labels), repr(label)
-        assert all("\x00" not in line and "\u202e" not in line for line in code.splitlines())
+        assert_labels_stay_data(script.for_view(s, view.build(s)).code, s.labels)
 
 
 @pytest.mark.parametrize(

@@ -5,12 +5,8 @@ What it prints is held against the view in ``test_recap_reproduce.py`` (with tor
 
 from __future__ import annotations
 
-import ast
 import random
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,9 +14,9 @@ import pytest
 from core import tokens
 from tests.hostile import LABELS
 from tests.recap.recap_cases import random_settings
+from tests.reproduce.checks import assert_labels_stay_data, assert_ruff_clean, assert_standalone
 from topics.recap import script, view
 
-ROOT = Path(__file__).resolve().parents[2]
 T, X = tokens.TOKENS, tokens.inputs()
 
 
@@ -37,26 +33,15 @@ def _scripts() -> list:
 
 def test_the_script_imports_torch_alone_and_has_a_safe_name():
     for s in _scripts():
-        assert s.runtime == "torch" and s.code.splitlines()[0] == "import torch"
-        imported = {a.name for n in ast.walk(ast.parse(s.code)) if isinstance(n, ast.Import) for a in n.names}
-        assert imported == {"torch"} and "ImportFrom" not in ast.dump(ast.parse(s.code))
+        assert s.runtime == "torch"
+        assert_standalone(s, "recap")
         assert re.fullmatch(r"recap_query-\d+_key-\d+\.py", s.filename), s.filename
         assert "manual_seed" not in s.code  # no weights: nothing to seed
 
 
 def test_the_scripts_pass_ruff_check_and_ruff_format(tmp_path):
     """With this project's rules, with ruff's defaults, and unchanged by ruff format."""
-    for i, s in enumerate(_scripts()):
-        (tmp_path / f"recap_{i}.py").write_text(s.code, encoding="utf-8")
-    for args in (
-        ("check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(tmp_path)),
-        ("check", "--isolated", "--no-cache", str(tmp_path)),
-        ("format", "--check", "--isolated", "--no-cache", str(tmp_path)),
-    ):
-        done = subprocess.run(
-            [sys.executable, "-m", "ruff", *args], capture_output=True, text=True, check=False
-        )
-        assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
+    assert_ruff_clean(_scripts(), tmp_path)
 
 
 def test_hostile_token_labels_stay_data():
@@ -64,15 +49,7 @@ def test_hostile_token_labels_stay_data():
     no label reaches the code outside a string literal or a one-line comment."""
     for label in LABELS:
         labels = (label, *T[1:])
-        code = script.recap(labels, X, 0, 1).code
-        tree = ast.parse(code)
-        assigned = {
-            node.targets[0].id: node.value
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-        }
-        assert ast.literal_eval(assigned["tokens"]) == list(labels), repr(label)
-        assert "\x00" not in code and "\u202e" not in code
+        assert_labels_stay_data(script.recap(labels, X, 0, 1).code, labels)
 
 
 @pytest.mark.parametrize(("query", "key"), [(6, 0), (0, -1)])

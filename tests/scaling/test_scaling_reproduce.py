@@ -10,22 +10,17 @@ needs NumPy only, so no torch is needed.
 
 from __future__ import annotations
 
-import ast
 import random
-import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from tests.reproduce.case import Case
+from tests.reproduce.checks import assert_ruff_clean, assert_standalone
 from tests.reproduce.run import problems, run
 from topics.scaling import monte_carlo as mc
 from topics.scaling import view
 from topics.scaling.script import divide_by_sqrt_dk
 
-ROOT = Path(__file__).resolve().parents[2]
 SEED = 17
 RANDOM_CASES = 4  # alternately exact and brute force
 
@@ -80,36 +75,14 @@ def test_the_script_prints_the_pages_view_bit_for_bit(cases):
 
 def test_each_script_is_numpy_only_with_a_safe_file_name(cases):
     for c in cases:
-        code = c.script.code
-        assert code.splitlines()[0] == "import numpy as np" and c.script.runtime == "numpy", c.name
-        imported = set()
-        for node in ast.walk(ast.parse(code)):
-            if isinstance(node, ast.Import):
-                imported |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                imported.add((node.module or "").split(".")[0])
-        assert imported == {"numpy"}, (c.name, imported)
-        assert re.fullmatch(r"[a-z0-9._-]+\.py", c.script.filename) and len(c.script.filename) <= 103
-
-
-def _ruff(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ruff", *args], capture_output=True, text=True, check=False)
+        assert c.script.runtime == "numpy", c.name
+        assert_standalone(c.script, "divide-by-sqrt-dk")
 
 
 def test_the_scripts_pass_ruff_check_and_ruff_format(cases, tmp_path):
     """With this project's rules, with ruff's defaults, and unchanged by ruff format, both samplers."""
-    if _ruff("--version").returncode != 0:
-        pytest.skip("ruff is not installed")
     brute = divide_by_sqrt_dk(768, False, 200, 3, 7, "brute")
-    for i, made in enumerate([c.script for c in cases] + [brute]):
-        (tmp_path / f"script_{i:03d}.py").write_text(made.code, encoding="utf-8")
-    for args in (
-        ("check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(tmp_path)),
-        ("check", "--isolated", "--no-cache", str(tmp_path)),
-        ("format", "--check", "--isolated", "--no-cache", str(tmp_path)),
-    ):
-        done = _ruff(*args)
-        assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
+    assert_ruff_clean([c.script for c in cases] + [brute], tmp_path)
 
 
 @pytest.mark.parametrize(

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import ast
 import random
-import re
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,11 +25,11 @@ from core import sentence, tokens, weights
 from core.attention import MODES
 from tests.hostile import LABELS as HOSTILE_LABELS
 from tests.reproduce.case import Case, reader_sentence, weight_set
+from tests.reproduce.checks import ROOT, assert_labels_stay_data, assert_ruff_clean, assert_standalone
 from tests.reproduce.run import problems, run
 from topics.three_matrices import script
 from topics.three_matrices.view import Settings, build
 
-ROOT = Path(__file__).resolve().parents[2]
 SEED = 17  # the random settings are the same on every run
 RANDOM = 4  # random legal settings, beside the default view and a reader's sentence
 T, X = tokens.TOKENS, tokens.inputs()
@@ -130,46 +128,23 @@ def _hostile_sentence_scripts() -> list[script.Script]:
 
 def test_each_script_imports_torch_alone_and_rebuilds_its_weights_from_the_seed():
     for c in CASES.values():
-        code = c.script.code
-        assert code.splitlines()[0] == "import torch", c.name
-        imported = set()
-        for node in ast.walk(ast.parse(code)):
-            if isinstance(node, ast.Import):
-                imported |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                imported.add((node.module or "").split(".")[0])
-        assert imported == {"torch"}, (c.name, imported)
-        assert "torch.manual_seed(" in code, c.name  # no weight travels in the script
-        assert re.fullmatch(r"[a-z0-9._-]+\.py", c.script.filename) and len(c.script.filename) <= 103
-
-
-def _ruff(*args: str, code: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ruff", *args],
-        input=code,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+        assert c.script.runtime == "torch", c.name
+        assert_standalone(c.script, "three-matrices")
+        assert "torch.manual_seed(" in c.script.code, c.name  # no weight travels in the script
 
 
 def test_the_scripts_pass_ruff_check_and_ruff_format(tmp_path):
     """With this project's rules, with ruff's defaults, and unchanged by ruff format: a reader's own
     linter and formatter leave the script as it is."""
-    if _ruff("--version").returncode != 0:
-        pytest.skip("ruff is not installed")
-    scripts = [c.script for c in CASES.values()] + _hostile_sentence_scripts()
-    for i, s in enumerate(scripts):
-        (tmp_path / f"script_{i:03d}.py").write_text(s.code, encoding="utf-8")
-    for args in (
-        ("check", "--config", str(ROOT / "pyproject.toml"), "--no-cache", str(tmp_path)),
-        ("check", "--isolated", "--no-cache", str(tmp_path)),
-        ("format", "--check", "--isolated", "--no-cache", str(tmp_path)),
-    ):
-        done = _ruff(*args)
-        assert done.returncode == 0, f"ruff {' '.join(args[:2])}:\n{done.stdout}\n{done.stderr}"
-    done = _ruff("check", "--stdin-filename", "x.py", "-", code=CASES["default"].script.code)
+    assert_ruff_clean([c.script for c in CASES.values()] + _hostile_sentence_scripts(), tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--stdin-filename", "x.py", "-"],
+        input=CASES["default"].script.code,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout  # through ruff's stdin, as the issue runs it
 
 
@@ -179,15 +154,7 @@ def test_hostile_token_labels_stay_data():
     for label in HOSTILE_LABELS:
         labels = (label, *T[1:])
         made = script.three_matrices(labels, X, weights.section_3_4(), "three", (0, 1))
-        tree = ast.parse(made.code)
-        assigned = {
-            node.targets[0].id: node.value
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-        }
-        assert ast.literal_eval(assigned["tokens"]) == list(labels), repr(label)
-        for line in made.code.splitlines():
-            assert "\x00" not in line and "\u202e" not in line
+        assert_labels_stay_data(made.code, labels)
 
 
 def test_a_reader_edited_sentence_gets_its_own_literal():
