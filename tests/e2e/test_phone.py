@@ -15,7 +15,6 @@ from topics import PAGES
 
 PHONE = {"width": 390, "height": 844}
 IDS = [p.url_path for p in PAGES]
-WITH_FIGURES = [p for p in PAGES if p is not PAGES[0]]  # the Overview has no chart
 # Pages whose first chart comes after what the page is about, by design, and so starts just below the
 # first screen on a phone (within a third of a screen more): Multi-head opens on the output shapes
 # (the exercise's answer) and its one-wide-heads warning, What comes next on its three-point lead.
@@ -53,19 +52,24 @@ def first_chart_top(page) -> float | None:
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
-def test_a_phone_opens_on_the_figures_with_the_sidebar_collapsed(server, phone, info):
+def test_a_phone_opens_on_the_figures_with_the_sidebar_collapsed_and_no_toolbar(server, phone, info):
+    """One visit a page: the sidebar is out of the way, the first chart in the first screen, and a
+    tap on that chart brings up no Plotly toolbar to cover it."""
     page = phone.new_page()
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
     assert exceptions(page) == []
     assert not sidebar_open(page), "the sidebar covers the page on arrival"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    screenshot_whole(page, str(SHOTS / f"{info.url_path}-390.png"))
     if info is not PAGES[0]:  # the Overview has no chart
         top = first_chart_top(page)
         screens = 4 / 3 if info.url_path in READOUTS_FIRST else 1
         assert top is not None and top < screens * PHONE["height"], f"the first chart starts {top} px down"
+        page.locator("[data-testid='stPlotlyChart']").first.tap()
+        settle(page)
+        assert page.locator(".modebar-btn").count() == 0
     assert console.errors == []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    screenshot_whole(page, str(SHOTS / f"{info.url_path}-390.png"))
 
 
 def test_the_collapsed_sidebar_still_opens_onto_every_control(server, phone):
@@ -81,13 +85,3 @@ def test_the_collapsed_sidebar_still_opens_onto_every_control(server, phone):
     sidebar = page.locator("[data-testid='stSidebarUserContent']")
     for label in ("Mode", "Weights", "Focus on a query"):
         assert sidebar.get_by_text(label, exact=True).first.is_visible(), label
-
-
-@pytest.mark.parametrize("info", WITH_FIGURES, ids=IDS[1:])
-def test_no_plotly_toolbar_covers_a_chart(server, phone, info):
-    page = phone.new_page()
-    open_settled(page, page_url(server, info))
-    chart = page.locator("[data-testid='stPlotlyChart']").first
-    chart.tap()
-    settle(page)
-    assert page.locator(".modebar-btn").count() == 0
