@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from core import attention, weights
-from core.weights import WeightSet
+from tests.strategies import small, weight_set
 
 finite = st.floats(min_value=-1e300, max_value=1e300, allow_nan=False, allow_infinity=False)
 
@@ -28,20 +28,12 @@ def test_log_softmax_matches_log_of_softmax_where_representable(logits):
     np.testing.assert_allclose(ls[ok], np.log(a[ok]), rtol=1e-9, atol=1e-12)
 
 
-small = st.floats(min_value=-3, max_value=3, allow_nan=False)
-
-
-def _ws(data, d_in, d_out):
-    mats = [data.draw(arrays(np.float32, (d_in, d_out), elements=small)) for _ in range(3)]
-    return WeightSet("generated", 0, "rand", *mats)
-
-
 @settings(max_examples=60)
 @given(st.data(), st.integers(1, 8), st.integers(1, 5), st.integers(1, 4))
 def test_trainable_attention_is_permutation_equivariant(data, n, d_in, d_out):
     x = data.draw(arrays(np.float64, (n, d_in), elements=small))
     perm = np.array(data.draw(st.permutations(range(n))))
-    ws = _ws(data, d_in, d_out)
+    ws = weight_set(data, d_in, d_out)
     z = attention.self_attention(x, ws).context
     zp = attention.self_attention(x[perm], ws).context
     np.testing.assert_allclose(zp, z[perm], rtol=1e-10, atol=1e-12)

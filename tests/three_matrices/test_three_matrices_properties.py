@@ -9,22 +9,15 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from core import attention, sentence, weights
-from core.weights import WeightSet
+from tests.strategies import small, weight_set
 from topics.three_matrices.view import Settings, build
-
-small = st.floats(min_value=-3, max_value=3, allow_nan=False)
-
-
-def _ws(data, d_in, d_out):
-    mats = [data.draw(arrays(np.float32, (d_in, d_out), elements=small)) for _ in range(3)]
-    return WeightSet("generated", 0, "rand", *mats)
 
 
 @settings(max_examples=60)
 @given(st.data(), st.integers(1, 8), st.integers(1, 5), st.integers(1, 4))
 def test_tied_weights_give_an_exactly_symmetric_score_matrix(data, n, d_in, d_out):
     x = data.draw(arrays(np.float64, (n, d_in), elements=small))
-    tr = attention.attention_in_mode(x, _ws(data, d_in, d_out), "tied")
+    tr = attention.attention_in_mode(x, weight_set(data, d_in, d_out), "tied")
     assert attention.asymmetry_error(tr.scores) == 0.0
 
 
