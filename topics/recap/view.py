@@ -7,6 +7,7 @@ holds the script to.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -118,10 +119,15 @@ def collapse(labels: tuple[str, ...], x: np.ndarray) -> Collapse:
     return Collapse(trace.scores, trace.weights, trace.context, spread_in, spread_out, share, nearest)
 
 
+@functools.cache
 def book_checks() -> BookChecks:
+    """The checks' live values: the book's sentence never changes, so they are computed once per
+    process (every array read-only, since every view shares them)."""
     x = tokens.inputs()
     j, k = tokens.TOKENS.index(BOOK_QUERY), tokens.TOKENS.index(BOOK_KEY)
     c = collapse(tokens.TOKENS, x)
+    for a in (c.scores, c.weights, c.context):
+        a.setflags(write=False)
     return BookChecks(
         context_journey=c.context[j],
         collapse=c,
