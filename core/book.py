@@ -31,7 +31,7 @@ class Figure01Quotes(TypedDict):
     five_ops: str
 
 
-class AuditQuotes(TypedDict):
+class ComputedQuotes(TypedDict):
     denominators_none: str
     journey_to_starts_recap: str
     flop_growth_gpt41: str
@@ -132,9 +132,9 @@ FIGURE_01: Figure01Quotes = {
     # "five matrix multiplications and a transpose, for every token at once" (Giles Thomas's count)
     "five_ops": "five matrix multiplications and a transpose",
 }
-# Issue #13's independent audit (the book's notebooks re-run in PyTorch 2.13): true values where
-# the post is loose, quoted here as the audit's, never used to compute anything.
-AUDIT: AuditQuotes = {
+# Values computed here another way (the book's code run in PyTorch 2.13, or exact integer
+# arithmetic): true values where the post is loose, kept as text, never used to compute anything.
+COMPUTED: ComputedQuotes = {
     # softmax's row denominators Σ_j exp(ω_ij/√2) with no matrices: what the weight error comes from
     "denominators_none": "[10.28, 13.30, 13.16, 9.30, 8.80, 10.61]",
     "journey_to_starts_recap": "0.2333",  # the Recap's softmax(XXᵀ), no divisor

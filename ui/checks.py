@@ -1,12 +1,21 @@
-"""The "Checks against the book" expander: each quoted number beside the live one, and whose it is.
+"""The "Checks against the sources" expander: each quoted number beside the live one, whose it is,
+and one of four verdicts.
 
 The quoted side is text copied from a source; the live side is always computed by ``core`` and
-formatted to the quoted number of decimals, so a tick means "equal to the last printed digit".
+formatted to the quoted number of decimals. Each row ends with one :class:`Verdict` (issue #24):
 
-Every row names its source from :data:`SOURCES`, so a reader knows whom to believe (issue #13).
-Where a source is loose (a Monte Carlo sample read as the truth, the wrong quantity for the right
-conclusion), the row also carries ``true``: the true value, shown beside the quote, and its note
-says why the two differ; the tick then compares the live value with the truth, not the quote.
+- **exact**: the live value equals the quote exactly (an integer, a shape, a word, or a float
+  whose quoted digits are all there is);
+- **within rounding**: the live value, printed to the quote's digits, reads the same;
+- **within noise**: the quote is a sample (a Monte Carlo run), and the live value lies inside the
+  sampling band, with its percentile;
+- **differs**: none of these, always with the reason.
+
+"Within a factor of N" is never a verdict. Every row names its source from :data:`SOURCES`, so a
+reader knows whom to believe. Where a source is loose (a sample read as the truth, the wrong
+quantity for the right conclusion), the row also carries ``true``: the true value, shown beside the
+quote, and its note says why the two differ; the verdict then compares the live value with the
+truth, not the quote.
 
 The table is Markdown, and every cell goes through one escaper: a label such as
 "largest |J|" once split the table, so 10 of 13 rows lost their live value and their mark.
@@ -14,6 +23,8 @@ The table is Markdown, and every cell goes through one escaper: a label such as
 
 from __future__ import annotations
 
+import enum
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -28,16 +39,36 @@ POST = "post"
 BOOK = "book"
 BOOK_CODE = "book code"
 SOLUTIONS = "solutions"
-AUDIT = "audit"
+HERE = "here"
 SOURCES: dict[str, str] = {
     POST: "the post",  # shared/seed: "Three matrices, and a triangle of minus infinity"
-    BOOK: "the book's printed output",  # chapter 3 as printed, its notebook's printouts
+    BOOK: "the book",  # chapter 3 as printed, and its notebook's printouts
     BOOK_CODE: "the book's code",  # the book's code run here in PyTorch 2.13, or a value it defines
-    SOLUTIONS: "the official solutions",  # the exercise solutions in rasbt/LLMs-from-scratch
-    AUDIT: "the audit (PyTorch 2.13)",  # issue #13's independent re-run: what the sources left loose
+    SOLUTIONS: "the exercise solutions",  # the exercise solutions in rasbt/LLMs-from-scratch
+    HERE: "computed here",  # a value this app computes another way; the row's note says how
 }
-HEADER = ("check", "source", "quoted", "true value", "live", "")
+TITLE = "Checks against the sources"
 TRUE_COLUMN = "true value"  # shown only when some row has a true value beside its quote
+VERDICT_COLUMN = "verdict"
+HEADER = ("check", "source", "quoted", TRUE_COLUMN, "live", VERDICT_COLUMN)
+
+
+class Verdict(enum.Enum):
+    """How a live value stands to its quote (or to the truth, where the quote is loose)."""
+
+    EXACT = "exact"
+    ROUNDING = "within rounding"
+    NOISE = "within noise"
+    DIFFERS = "differs"
+
+    @property
+    def ok(self) -> bool:
+        return self is not Verdict.DIFFERS
+
+    @property
+    def mark(self) -> str:
+        """A mark that does not rely on colour: the verdict's words follow it."""
+        return "✅" if self.ok else "❌"
 
 
 @dataclass(frozen=True)
@@ -45,21 +76,56 @@ class Check:
     """One row of the expander.
 
     ``source`` is a key of :data:`SOURCES`. ``true`` is empty when the quote is the truth; when
-    the source is loose it holds the true value and ``ok`` compares the live value with it.
+    the source is loose it holds the true value and the verdict compares the live value with it.
     ``note`` says how the live side is computed or compared, or why quote and truth differ.
+    ``why`` qualifies the verdict: the digits of a rounding, the percentile of a sample, the
+    reason for a difference (required for :attr:`Verdict.DIFFERS`).
     """
 
     label: str
     quoted: str
     live: str
-    ok: bool
+    verdict: Verdict
     source: str = ""
     note: str = ""
     true: str = ""
+    why: str = ""
+
+    def __post_init__(self) -> None:
+        if self.verdict is Verdict.DIFFERS and not self.why:
+            object.__setattr__(self, "why", f"live {self.live} against {self.true or self.quoted}")
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict.ok
 
     @property
     def source_text(self) -> str:
         return SOURCES.get(self.source, self.source)
+
+    @property
+    def verdict_text(self) -> str:
+        """``✅ within rounding (4 decimals)``: mark, verdict and its qualifier."""
+        words = f"{self.verdict.mark} {self.verdict.value}"
+        if not self.why:
+            return words
+        return f"{words}: {self.why}" if self.verdict is Verdict.DIFFERS else f"{words} ({self.why})"
+
+
+_NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?", re.IGNORECASE)
+
+
+def quoted_numbers(quoted: str) -> list[float]:
+    """Every number in a quote, in order: ``"[0.4419, -1,024]"`` -> ``[0.4419, -1024.0]``."""
+    return [float(t.replace(",", "").replace("−", "-")) for t in _NUMBER.findall(quoted)]
+
+
+def _printed(arr: np.ndarray, decimals: int) -> str:
+    if arr.ndim == 0:
+        return fmt.num(float(arr), decimals)
+    if arr.ndim == 1:
+        return fmt.vec(arr, decimals)
+    return "[" + ", ".join(_printed(row, decimals) for row in arr) + "]"
 
 
 def exact(
@@ -68,17 +134,23 @@ def exact(
     value: float | Sequence[float] | np.ndarray,
     source: str = "",
     note: str = "",
+    why: str = "",
 ) -> Check:
-    """A check that passes when ``value``, printed like ``quoted``, reads the same."""
+    """A printed number (or tensor) against the live ``value`` printed like it.
+
+    **exact** when every quoted number equals the value exactly, **within rounding** when the
+    value printed to the quote's decimals reads the same, otherwise **differs** (``why`` says why;
+    by default, the two printings).
+    """
     decimals = fmt.decimals_of(quoted)
     arr = np.asarray(value, dtype=np.float64)
-    if arr.ndim == 0:
-        live = fmt.num(float(arr), decimals)
-    elif arr.ndim == 1:
-        live = fmt.vec(arr, decimals)
-    else:
-        live = "[" + ", ".join(fmt.vec(row, decimals) for row in arr) + "]"
-    return Check(label, quoted, live, live == quoted.lstrip("≈~ "), source, note)
+    live = _printed(arr, decimals)
+    numbers = quoted_numbers(quoted)
+    if len(numbers) == arr.size and np.array_equal(np.asarray(numbers), arr.ravel()):
+        return Check(label, quoted, live, Verdict.EXACT, source, note)
+    if live == quoted.lstrip("≈~ "):
+        return Check(label, quoted, live, Verdict.ROUNDING, source, note, why=f"{decimals} decimals")
+    return Check(label, quoted, live, Verdict.DIFFERS, source, note, why=why)
 
 
 def within(
@@ -91,18 +163,105 @@ def within(
     source: str = "",
     note: str = "",
     true: str = "",
+    why: str = "",
 ) -> Check:
-    """A check for a statistical or rounded quote: passes when ``low <= value <= high``."""
-    shown = live if live is not None else fmt.num(value)
-    return Check(label, quoted, shown, bool(low <= value <= high), source, note, true)
+    """A rounded or approximate quote ("≈ 0.46", "about a third"): **within rounding** when
+    ``low <= value <= high``, the interval the quote's own rounding allows, else **differs**.
 
-
-def same(label: str, quoted: str, live: str, source: str = "", note: str = "", true: str = "") -> Check:
-    """A check on a non-numeric quote (a token name, a shape): passes on equal text.
-
-    With ``true`` (a loose source), it passes when the live text equals the true one instead.
+    ``why`` names the interval for a passing row (say ``"0.455 to 0.465"``) and the reason for a
+    failing one.
     """
-    return Check(label, quoted, live, (true or quoted) == live, source, note, true)
+    shown = live if live is not None else fmt.num(value)
+    inside = bool(low <= value <= high)
+    verdict = Verdict.ROUNDING if inside else Verdict.DIFFERS
+    return Check(label, quoted, shown, verdict, source, note, true, why)
+
+
+def percentile(z: float) -> float:
+    """Where a value ``z`` standard errors from its expectation falls, as a percentile (0–100)
+    of the normal sampling distribution."""
+    return 50.0 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``23rd``, ``11th``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def sampled(
+    label: str,
+    quoted: str,
+    value: float,
+    expectation: float,
+    std_error: float,
+    live: str | None = None,
+    source: str = "",
+    note: str = "",
+    true: str = "",
+    z_limit: float = 4.0,
+) -> Check:
+    """A statistic from random draws against its expectation: **within noise** when ``value`` lies
+    within ``z_limit`` standard errors of ``expectation``, with its percentile; else **differs**."""
+    shown = live if live is not None else fmt.num(value)
+    z = (
+        0.0
+        if std_error == 0 and value == expectation
+        else (value - expectation) / std_error
+        if std_error
+        else math.inf
+    )
+    if abs(z) <= z_limit:
+        pct = min(99, max(1, round(percentile(z))))
+        return Check(label, quoted, shown, Verdict.NOISE, source, note, true, f"{ordinal(pct)} percentile")
+    return Check(
+        label,
+        quoted,
+        shown,
+        Verdict.DIFFERS,
+        source,
+        note,
+        true,
+        f"{abs(z):.1f} standard errors from its expectation",
+    )
+
+
+def same(
+    label: str, quoted: str, live: str, source: str = "", note: str = "", true: str = "", why: str = ""
+) -> Check:
+    """A check on a non-numeric quote (a token name, a shape): **exact** on equal text.
+
+    With ``true`` (a loose source), it compares the live text with the true one instead.
+    """
+    verdict = Verdict.EXACT if (true or quoted) == live else Verdict.DIFFERS
+    return Check(label, quoted, live, verdict, source, note, true, why if verdict is Verdict.DIFFERS else "")
+
+
+def counts(rows: Iterable[Check]) -> dict[Verdict, int]:
+    """How many rows have each verdict, in :class:`Verdict`'s order, zeros included."""
+    out = dict.fromkeys(Verdict, 0)
+    for c in rows:
+        out[c.verdict] += 1
+    return out
+
+
+def title(rows: Sequence[Check]) -> str:
+    """``Checks against the sources: 12 exact, 3 within rounding, 1 within noise, 0 differ``."""
+    n = counts(rows)
+    parts = [f"{n[v]} {v.value}" for v in Verdict if v is not Verdict.DIFFERS]
+    differ = n[Verdict.DIFFERS]
+    return f"{TITLE}: " + ", ".join([*parts, f"{differ} differ" + ("s" if differ == 1 else "")])
+
+
+def parse_title(label: str) -> dict[Verdict, int]:
+    """The counts back from a :func:`title` (the tests read what the reader reads)."""
+    body = label.removeprefix(f"{TITLE}: ")
+    out = {}
+    for part in body.split(", "):
+        n, words = part.split(" ", 1)
+        verdict = Verdict.DIFFERS if words.startswith("differ") else Verdict(words)
+        out[verdict] = int(n)
+    return out
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -147,13 +306,13 @@ def row_cells(c: Check, columns: Sequence[str] = HEADER) -> tuple[str, ...]:
         "quoted": code_cell(c.quoted),
         TRUE_COLUMN: code_cell(c.true) if c.true else "",
         "live": code_cell(c.live),
-        "": "✅" if c.ok else "❌",
+        VERDICT_COLUMN: escape_text(c.verdict_text),
     }
     return tuple(cells[name] for name in columns)
 
 
 def table_markdown(checks: Iterable[Check]) -> str:
-    """The checks as a Markdown table: what, whose, quoted, true where the source is loose, live, mark."""
+    """The checks as a Markdown table: what, whose, quoted, true where the source is loose, live, verdict."""
     rows_in = list(checks)
     columns = header(rows_in)
     rows = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
@@ -172,14 +331,19 @@ def split_row(line: str) -> list[str]:
     return [cell.strip() for cell in re.split(r"(?<!\\)\|", body)]
 
 
+def verdict_of(cell: str) -> Verdict:
+    """The verdict a drawn verdict cell states (``✅ within noise (52nd percentile)``)."""
+    words = cell.split(" ", 1)[1] if " " in cell else cell
+    return next(v for v in Verdict if words.replace("\\", "").startswith(v.value))
+
+
 def expander(checks: Sequence[Check], note: str | None = None, expanded: bool = False) -> None:
-    """Render the expander, with a one-line tally in its title."""
-    passed = sum(c.ok for c in checks)
-    with st.expander(f"Checks against the book: {passed} of {len(checks)} match", expanded=expanded):
+    """Render the expander, its title counting each verdict."""
+    with st.expander(title(checks), expanded=expanded):
         if any(c.true for c in checks):
             note = (note + " " if note else "") + (
                 "Where a true value stands beside the quote, the source is loose or a sample, and the "
-                "mark compares the live value with the truth, not with the quote."
+                "verdict compares the live value with the truth, not with the quote."
             )
         if note:
             st.caption(note)

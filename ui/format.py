@@ -6,6 +6,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from core.rounding import round_up
+
 DECIMALS = 4
 
 
@@ -51,3 +53,16 @@ def decimals_of(quoted: str) -> int:
     """How many decimals the first number in a quoted string has (``"0.2134"`` -> 4)."""
     token = quoted.strip("[]≈~ ").split(",")[0].strip()
     return len(token.split(".")[1]) if "." in token else 0
+
+
+def noise(x: float, limit: float) -> str:
+    """A difference that is rounding noise, as a bound: ``0 (exactly)``, ``below 2e-15 (float64
+    rounding)``, or the difference itself when it is above ``limit`` (then it is not noise).
+
+    ``limit`` comes from :func:`core.rounding.bound`; it is rounded up, never down.
+    """
+    if x == 0:
+        return "0 (exactly)"
+    if abs(x) <= limit:
+        return f"below {sci(round_up(limit), 0)} (float64 rounding)"
+    return sci(x)

@@ -69,3 +69,11 @@ def assert_clean(at: AppTest) -> None:
 @pytest.fixture
 def page():
     return open_page
+
+
+def all_match(label: str, rows: int) -> bool:
+    """A checks expander's title counts ``rows`` rows and none that differs."""
+    from ui import checks
+
+    counts = checks.parse_title(label)
+    return sum(counts.values()) == rows and counts[checks.Verdict.DIFFERS] == 0

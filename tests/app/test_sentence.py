@@ -12,6 +12,7 @@ import pytest
 from core import sentence as core_sentence
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from topics import PAGES
+from ui import checks as checks_ui
 from ui import sentence as ui_sentence
 from ui.pages import SENTENCE_KEYS, SHARED_KEYS
 
@@ -40,10 +41,10 @@ def chart_strings(at) -> set[str]:
 
 
 def checks_tally(at) -> tuple[int, int, str]:
-    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
-    passed, total = exp.label.removeprefix("Checks against the book: ").removesuffix(" match").split(" of ")
+    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the sources")]
+    counts = checks_ui.parse_title(exp.label)
     note = " ".join(c.value for c in exp.caption)
-    return int(passed), int(total), note
+    return sum(counts.values()) - counts[checks_ui.Verdict.DIFFERS], sum(counts.values()), note
 
 
 def warnings(at) -> str:

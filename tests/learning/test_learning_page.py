@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core import weights
-from tests.app.conftest import APP, assert_clean, metrics, open_page, widget
+from tests.app.conftest import APP, all_match, assert_clean, metrics, open_page, widget
 from topics import page_at
 from topics.learning import readouts, script, training, view
 from ui.format import short_vec
@@ -28,7 +28,7 @@ def table(at):
 
 
 def checks_label(at):
-    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
+    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the sources")]
     return exp.label
 
 
@@ -63,7 +63,7 @@ def test_the_default_page_draws_its_view(default_page, default_view):
     assert at.subheader[0].value == "Three matrices at step 5000"
     assert all(s in prose(at) for s in readouts.verdict(v)) and readouts.cycle_text(v) in prose(at)
     assert (readouts.nearest_pair_text(v) or "") in prose(at)
-    assert "5 of 5 match" in checks_label(at)
+    assert all_match(checks_label(at), 5)
     assert "Section 3.4" in captions(at)
     assert any("q_i \\cdot q_j" in la.body for la in at.latex)  # Cauchy–Schwarz
     assert len(at.get("plotly_chart")) == 5
@@ -85,7 +85,7 @@ def test_every_target_renders(target, mode):
     at = open_page(PAGE, {**SHORT, "target": target, "learn_mode": mode, "token": "with"})
     assert_clean(at)
     assert at.subheader[0].value == f"{mode} at step 200"
-    assert "5 of 5 match" in checks_label(at)
+    assert all_match(checks_label(at), 5)
     assert ("the lowest cross-entropy any attention can reach" in captions(at)) == (target == "Uniform")
 
 

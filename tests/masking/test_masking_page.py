@@ -13,6 +13,7 @@ from core import weights
 from tests.app.conftest import APP, assert_clean, metrics, open_page, widget
 from topics.masking import box, script, view
 from topics.masking.view import FILL_LABELS, Settings, build
+from ui import checks as checks_ui
 from ui import format as fmt
 
 PAGE = "topics/masking/page.py"
@@ -44,10 +45,10 @@ def _z(trace):
 
 
 def _checks_tally(at):
-    """(passed, total) from the expander's title, "Checks against the book: N of M match"."""
-    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
-    passed, total = exp.label.removeprefix("Checks against the book: ").removesuffix(" match").split(" of ")
-    return int(passed), int(total)
+    """(passed, total) from the expander's title, "Checks against the sources: N of M match"."""
+    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the sources")]
+    counts = checks_ui.parse_title(exp.label)
+    return sum(counts.values()) - counts[checks_ui.Verdict.DIFFERS], sum(counts.values())
 
 
 def _text(at):

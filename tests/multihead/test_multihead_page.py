@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.app.conftest import assert_clean, metrics, open_page, widget
+from tests.app.conftest import all_match, assert_clean, metrics, open_page, widget
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics.multihead import script, speed, view
 
@@ -20,7 +20,7 @@ KEYS = ("preset", "kind", "heads", "d_in", "d_out", "mh_seed")
 
 
 def _checks_label(at) -> str:
-    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
+    (exp,) = [e for e in at.expander if e.label.startswith("Checks against the sources")]
     return exp.label
 
 
@@ -67,7 +67,7 @@ def test_the_default_page_shows_its_view(default):
     assert_clean(at)
     assert metrics(at) == _readouts(v, "split")
     assert "Each head is 1 wide" in _warnings(at)
-    assert "39 of 39 match" in _checks_label(at)
+    assert all_match(_checks_label(at), 39)
     assert len(_charts(at)) == 3  # W_q stripes, per-head attention, output
     assert at.dataframe[0].value.equals(v.trace)
     assert at.dataframe[1].value.equals(v.comparison)
@@ -179,7 +179,7 @@ def test_garbage_in_every_key_renders_the_default_view(default, junk):
     at = open_page(PAGE, query)
     assert_clean(at)
     assert metrics(at) == metrics(default)
-    assert "39 of 39 match" in _checks_label(at)
+    assert all_match(_checks_label(at), 39)
 
 
 def test_measure_button_times_both_classes_within_its_budget_and_gives_a_verdict(monkeypatch):

@@ -5,12 +5,13 @@ expander). The numbers themselves are tested on the view, in ``test_next_view.py
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import APP, assert_clean, metrics, open_page, widget
+from tests.app.conftest import APP, all_match, assert_clean, metrics, open_page, widget
 from topics import page_at
 from topics.next import block, equivariance, figures, script, view
 from topics.next import text as prose
 from topics.next.block import BlockConfig
 from topics.next.view import Settings
+from ui import checks as checks_ui
 from ui import format as fmt
 from ui.pages import SHARED_KEYS
 
@@ -65,8 +66,8 @@ def test_the_default_page_draws_its_view(default):
 
 
 def test_the_checks_expander_quotes_the_post_beside_live_values(default):
-    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the book")]
-    assert "4 of 4 match" in exp.label
+    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the sources")]
+    assert sum(checks_ui.parse_title(exp.label).values()) == 4 and "0 differ" in exp.label
     table = " ".join(md.value for md in exp.markdown)
     assert table.count("`2,360,064`") == 2 and table.count("`4,722,432`") == 2 and "❌" not in table
     assert (
@@ -101,7 +102,7 @@ def test_the_preset_box_writes_the_widgets_and_the_url():
         # preset box itself; AppTest does not play the browser's part, and defaults stay out of the URL).
         if cfg != BlockConfig():
             assert at.query_params.get("emb_dim") in (str(cfg.emb_dim), [str(cfg.emb_dim)])
-        assert "4 of 4 match" in next(e.label for e in at.expander if e.label.startswith("Checks"))
+        assert all_match(next(e.label for e in at.expander if e.label.startswith("Checks")), 4)
 
 
 def test_the_block_controls_sync_the_preset_box_and_move_the_readouts():

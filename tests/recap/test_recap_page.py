@@ -13,6 +13,7 @@ from core import tokens
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics.recap import script, view
+from ui import checks as checks_ui
 from ui import format as fmt
 
 PAGE = "topics/recap/page.py"
@@ -50,8 +51,11 @@ def test_the_default_view_shows_the_posts_numbers(default):
     assert "journey gives starts a weight of **0.2333**" in text
     assert "reads **0.2134**, because figure 01 divides every mode's scores by √2 = 1.4142" in text
     assert "toward uniform, 1/6 = 0.1667 a weight" in text
-    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the book")]
-    assert exp.label == "Checks against the book: 7 of 7 match"
+    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the sources")]
+    assert (
+        checks_ui.parse_title(exp.label)[checks_ui.Verdict.DIFFERS] == 0
+        and len(exp.markdown[-1].value.splitlines()) == 2 + 7
+    )
     assert len(default.get("plotly_chart")) == 3
 
 

@@ -86,5 +86,5 @@ def test_the_checks_run_on_the_books_sentence_whatever_the_settings():
     rows = checks.rows(v.checks)
     assert len(rows) == 7 and all(r.ok for r in rows), [(r.label, r.quoted, r.live) for r in rows if not r.ok]
     by_label = {r.label: r for r in rows}
-    assert by_label["Weight journey → starts, no divisor"].live == book.AUDIT["journey_to_starts_recap"]
+    assert by_label["Weight journey → starts, no divisor"].live == book.COMPUTED["journey_to_starts_recap"]
     assert "0.2134" in by_label["Weight journey → starts, no divisor"].note

@@ -101,8 +101,8 @@ def test_the_default_page_draws_its_view_the_table_the_prose_the_checks_and_the_
     prose = " ".join(md.value for md in at.markdown)
     assert text.scaled_sentence(v) + " " + text.fold_sentence(v) in prose
     assert not at.info  # no draw budget or brute-force note at the defaults
-    (box,) = [e for e in at.expander if e.label.startswith("Checks against the book")]
-    assert box.label == "Checks against the book: 13 of 13 match"
+    (box,) = [e for e in at.expander if e.label.startswith("Checks against the sources")]
+    assert box.label == checks_ui.title(checks.post_checks(v)) and "0 differ" in box.label
     assert checks_ui.table_markdown(checks.post_checks(v)) in [md.value for md in box.markdown]
     # The Reproduce expander, opened: the script of the view on screen, and its download.
     (box,) = [e for e in at.expander if e.label == "Reproduce in NumPy"]

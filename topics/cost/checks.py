@@ -67,15 +67,15 @@ def rows(c: PostChecks) -> list[checks.Check]:
         ),
         checks.same(
             f"One head's multiply-adds, 1,024 → {n:,} tokens (768, 64)",
-            book.AUDIT["flop_growth_gpt41"],
+            book.COMPUTED["flop_growth_gpt41"],
             f"×{cf.fixed(c.flop_growth, 0)}",
-            checks.AUDIT,
+            checks.HERE,
             note="3·n·768·64 + 2·n²·64: only QKᵀ and AV grow like n²",
         ),
         checks.same(
             "Quadratic part wins from n = (d_in 768)",
-            book.AUDIT["crossover_gpt2"],
+            book.COMPUTED["crossover_gpt2"],
             f"{c.crossover:,}",
-            checks.AUDIT,
+            checks.HERE,
         ),
     ]

@@ -1,4 +1,4 @@
-"""Learning to attend's "Checks against the book": the quoted numbers beside the view's live ones."""
+"""Learning to attend's "Checks against the sources": the quoted numbers beside the view's live ones."""
 
 from __future__ import annotations
 

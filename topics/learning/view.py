@@ -87,7 +87,7 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Checks:
-    """The live side of "Checks against the book", always on the book's six tokens: this run when
+    """The live side of "Checks against the sources", always on the book's six tokens: this run when
     they are on screen, else the same settings trained on them."""
 
     tied_score_error: float  # max |Ω − Ωᵀ| over the tied run's recorded steps: 0 exactly

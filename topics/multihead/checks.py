@@ -64,7 +64,7 @@ def book_checks(b: Book) -> list[checks.Check]:
             "GPT-3 175B: head_dim",
             "128",
             str(b.gpt3_head_dim),
-            source=checks.AUDIT,
+            source=checks.HERE,
             note="Brown et al. 2020, table 2.1: d_model 12,288 / 96 heads",
         ),
         checks.same(

@@ -31,9 +31,9 @@ def rows(live: BookChecks) -> list[checks.Check]:
         ),
         checks.exact(
             "Weight journey → starts, no divisor",
-            book.AUDIT["journey_to_starts_recap"],
+            book.COMPUTED["journey_to_starts_recap"],
             live.weight_journey_starts,
-            source=checks.AUDIT,
+            source=checks.HERE,
             note=f"Three matrices reads {fmt.num(live.fig01_weight_journey_starts)}: it divides by √2 first",
         ),
     ]

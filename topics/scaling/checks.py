@@ -46,7 +46,7 @@ def post_checks(v: View) -> list[checks.Check]:
                 q.label,
                 ("≈" if q.rounded else "") + q.text,
                 text.value_text(q.stat, row.check),
-                row.agrees,
+                checks.Verdict.NOISE if row.agrees else checks.Verdict.DIFFERS,
                 checks.POST,
                 note=f"The post's value: {text.reading(row)}. Live passes within "
                 f"{text.tolerance_text(q.stat, row.true, row.tolerance)} of the truth "

@@ -24,9 +24,9 @@ def book_checks(b: BookNumbers) -> list[checks.Check]:
         ),
         checks.exact(
             "Softmax denominators Σⱼ exp(ωᵢⱼ/√2), no matrices",
-            book.AUDIT["denominators_none"],
+            book.COMPUTED["denominators_none"],
             b.denominators_none,
-            checks.AUDIT,
+            checks.HERE,
             note="What each row is divided by: the weights are symmetric only if all six are equal",
         ),
         checks.exact("Weight error, no matrices", f01["weight_error_none"], b.weight_error_none, post),
