@@ -7,7 +7,7 @@ import streamlit as st
 import allocator
 from topics import PAGES
 from topics.scaling import study as scaling_study
-from ui.links import keep_history_clean, upgrade_legacy_keys
+from ui.links import keep_history_clean, previous_and_next, upgrade_legacy_keys
 from ui.pages import ABOUT
 from ui.sentence import draw_for_page
 from ui.style import apply_style
@@ -42,5 +42,7 @@ if info is not None:
     if info.follows_sentence:
         draw_for_page()  # here, not in the page, so Back and Forward keep the sentence (ui.sentence)
 page.run()
+if info is not None:
+    previous_and_next(PAGES, info)
 keep_history_clean()
 apply_style()

@@ -8,6 +8,8 @@ script reruns once, so the widgets seed themselves from the new keys exactly as 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
@@ -74,3 +76,21 @@ _HISTORY_GUARD = """<script>
 def keep_history_clean() -> None:
     """Install the history guard above (a script without visible output)."""
     st.html(_HISTORY_GUARD, unsafe_allow_javascript=True, width=1)
+
+
+def neighbours(pages: Sequence[PageInfo], current: PageInfo) -> tuple[PageInfo | None, PageInfo | None]:
+    """The pages before and after ``current`` in the chapter's reading order (None at either end)."""
+    at = [p.url_path for p in pages].index(current.url_path)
+    return (pages[at - 1] if at > 0 else None, pages[at + 1] if at + 1 < len(pages) else None)
+
+
+def previous_and_next(pages: Sequence[PageInfo], current: PageInfo) -> None:
+    """The foot of every page: links to the previous and the next page, in chapter order, so a
+    reader can walk the chapter without the sidebar (a phone hides it). The sentence follows."""
+    before, after = neighbours(pages, current)
+    st.divider()
+    left, right = st.columns(2)
+    if before is not None:
+        left.page_link(before.path, label=f"Previous: {before.title}", icon=":material/arrow_back:")
+    if after is not None:
+        right.page_link(after.path, label=f"Next: {after.title}", icon=":material/arrow_forward:")

@@ -30,3 +30,17 @@ def test_navigation_registers_exactly_the_table_of_contents_in_reading_order():
     assert [p.path for p in PAGES] == [f"topics/{name}/page.py" for name in ORDER]
     assert len({p.url_path for p in PAGES}) == len(PAGES)
     assert at.title[0].value == "Attention, with weights"  # "/" opens the first page, the Overview
+
+
+@pytest.mark.parametrize("at_index", range(len(PAGES)), ids=[p.url_path for p in PAGES])
+def test_every_page_ends_with_links_to_its_neighbours_in_chapter_order(at_index):
+    at = open_page(PAGES[at_index].path)
+    assert_clean(at)
+    foot = [(link.proto.page, link.proto.label) for link in at.get("page_link")]
+    foot = [(page, label) for page, label in foot if label.startswith(("Previous: ", "Next: "))]
+    want = []
+    if at_index > 0:
+        want.append((PAGES[at_index - 1].url_path, f"Previous: {PAGES[at_index - 1].title}"))
+    if at_index + 1 < len(PAGES):
+        want.append((PAGES[at_index + 1].url_path, f"Next: {PAGES[at_index + 1].title}"))
+    assert foot == want

@@ -35,5 +35,7 @@ def test_the_page_shows_the_view_and_links_every_other_page():
     assert list(table.index) == list(v.tokens)
     np.testing.assert_array_equal(table.to_numpy(), v.inputs)
     links = [(link.proto.page, link.proto.label) for link in at.get("page_link")]
-    assert links == [(p.url_path, p.title) for p in PAGES[1:]]
+    assert links == [(p.url_path, p.title) for p in PAGES[1:]] + [
+        (PAGES[1].url_path, f"Next: {PAGES[1].title}")
+    ]
     assert [c.value for c in at.caption][1:] == [p.blurb for p in PAGES[1:]]
