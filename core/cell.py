@@ -45,6 +45,7 @@ class Cell:
     softmax_weight: float  # exp / denominator, before anything the page does after the softmax
     masked: bool
     row_weights: np.ndarray  # [n] query i's weights as the page shows them
+    values: np.ndarray  # [n, d_v] every key's value vector
     terms: np.ndarray  # [n, d_v] a_ij' · v_j' for every key j'
     context: np.ndarray  # [d_v] z_i = Σ_j' a_ij' · v_j'
 
@@ -110,6 +111,7 @@ def cell(
         softmax_weight=float(plain[j]),
         masked=masked,
         row_weights=shown,
+        values=v,
         terms=terms,
         context=np.sum(terms, axis=0),
     )

@@ -16,13 +16,16 @@ graph_objects' ``update_*`` calls cost tens of milliseconds a figure, most of a 
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import plotly.colors as pcolors
 import plotly.graph_objects as go
 import streamlit as st
+
+from ui import colors
 
 
 def _scale(colors: Sequence[str]) -> list[list[Any]]:
@@ -146,7 +149,6 @@ def cell_text(v: float, decimals: int = 4) -> str:
 # fits a cell at any width the app is read at, so the values move to the hover and a colour bar.
 TEXT_MAX = 8
 FOCUS = "#1a202c"  # the outline of a focused query's row
-DIM = "rgba(255, 255, 255, 0.45)"  # laid over the rows that are not in focus
 
 
 def plain(label: str) -> str:
@@ -263,6 +265,125 @@ def heatmap_trace(
     return trace
 
 
+@dataclass(frozen=True)
+class Grid:
+    """One token heatmap's pieces, for a figure that places them (:func:`grid`)."""
+
+    traces: list[dict[str, Any]]
+    annotations: list[dict[str, Any]]
+    shapes: list[dict[str, Any]]
+
+
+def grid(
+    matrix: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    *,
+    diverging: bool = False,
+    decimals: int = 4,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    text: Sequence[Sequence[str]] | None = None,
+    colorbar: bool | None = None,
+    focus: int | None = None,
+    cell: int | None = None,
+    xref: str = "x",
+    yref: str = "y",
+    x0: float = 0,
+    y0: float = 0,
+    tile: int = 0,
+) -> Grid:
+    """A token heatmap a reader can click, whose every cell's text stays legible.
+
+    - **Colour:** a heatmap trace on :func:`value_range`'s scale. With a ``focus`` row, the other
+      rows are drawn on the same scale moved toward white (``ui.colors.dim_scale``): they recede
+      through their own fills, with nothing laid over their text.
+    - **Text:** each printed cell is an annotation coloured black or white by WCAG luminance
+      against that cell's own fill (``ui.colors.text_on``), so it reads at 4.5:1 or more.
+      Annotations, not the heatmap's text: Plotly's own choice went down to 3.13:1, and a
+      scatter's text is dimmed to 20% opacity once a point is selected.
+    - **Clicks:** Plotly heatmaps report no selection to Streamlit 1.67 (streamlit issues 8760 and
+      8933), so a transparent marker sits on every cell's centre, carrying ``[tile, i, j]`` as
+      its customdata; with ``hoverdistance = -1`` a click anywhere in a cell picks that cell's
+      marker (the nearest centre of a regular grid is the cell's own). It also carries the hover.
+    - **Marks:** the focused row and the chosen ``cell`` are outlined (:func:`focus_shapes`).
+
+    ``x0``/``y0`` offset the cells for tiled figures, which pass each tile's axes as ``xref`` and
+    ``yref`` and its number as ``tile``.
+    """
+    m = np.asarray(matrix, dtype=np.float64)
+    n_rows, n_cols = m.shape
+    finite = np.isfinite(m)
+    printed = prints_values(n_rows, n_cols)
+    if text is None:
+        text = [[cell_text(v, decimals) for v in row] for row in m]
+    lo, hi, signed = value_range(m, diverging=diverging, zmin=zmin, zmax=zmax)
+    scale = DIVERGING if signed else SEQUENTIAL
+    xs: list[Any] = axis_labels(cols)
+    ys: list[Any] = axis_labels(rows)
+    if x0 or y0:  # a tile on numeric axes: cells at their category positions
+        xs = [x0 + j for j in range(n_cols)]
+        ys = [y0 + i for i in range(n_rows)]
+    focused = focus is not None and 0 <= focus < n_rows
+    in_focus = np.zeros(n_rows, dtype=bool)
+    in_focus[focus if focused else slice(None)] = True
+
+    def layer(keep: np.ndarray, colorscale: list[list[Any]], bar: bool) -> dict[str, Any]:
+        z = [[float(v) if ok and k else None for v, ok in zip(r, f, strict=True)]
+             for r, f, k in zip(m, finite, keep, strict=True)]  # fmt: skip
+        return {
+            "type": "heatmap", "z": z, "x": xs, "y": ys, "xaxis": xref, "yaxis": yref,
+            "colorscale": colorscale, "zmin": lo, "zmax": hi, "hoverinfo": "skip", "showscale": bar,
+            "colorbar": {"thickness": 10, "len": 0.9, "outlinewidth": 0, "tickfont": {"size": 10}},
+            "xgap": 1 if n_cols <= 16 else 0, "ygap": 1 if n_rows <= 16 else 0,
+        }  # fmt: skip
+
+    bar = (not printed) if colorbar is None else colorbar
+    traces = [layer(in_focus, scale, bar)]
+    if focused:
+        traces.append(layer(~in_focus, colors.dim_scale(scale), False))
+    fill = colors.fills(m, scale, lo, hi)
+    fill[~in_focus] = colors.dimmed(fill[~in_focus])
+    ink = colors.text_on(fill)
+    annotations = []
+    if printed:
+        longest = max((len(t) for r in text for t in r), default=0)
+        size = 11 if longest <= 5 and n_cols <= 6 else 10
+        for i in range(n_rows):
+            for j in range(n_cols):
+                if text[i][j]:
+                    annotations.append(
+                        {"x": xs[j], "y": ys[i], "xref": xref, "yref": yref, "text": plain(text[i][j]),
+                         "showarrow": False, "font": {"size": size, "color": str(ink[i, j])}}
+                    )  # fmt: skip
+    hover = [text[i][j] or "undefined" for i in range(n_rows) for j in range(n_cols)]
+    traces.append(
+        {
+            "type": "scatter", "mode": "markers", "xaxis": xref, "yaxis": yref,
+            "x": [xs[j] for _ in range(n_rows) for j in range(n_cols)],
+            "y": [ys[i] for i in range(n_rows) for _ in range(n_cols)],
+            "customdata": [[tile, i, j] for i in range(n_rows) for j in range(n_cols)],
+            "hovertext": hover,
+            "text": [f"{plain(rows[i])} → {plain(cols[j])}" for i in range(n_rows) for j in range(n_cols)],
+            "hovertemplate": "%{text}: %{hovertext}<extra></extra>",
+            "marker": {"color": "rgba(0, 0, 0, 0)", "size": 8},
+            "showlegend": False,
+        }
+    )  # fmt: skip
+    shapes = focus_shapes(focus, n_rows, n_cols, xref=xref, yref=yref, x0=x0, y0=y0, cell=cell)
+    return Grid(traces, annotations, shapes)
+
+
+def picked(points: Sequence[Any]) -> tuple[int, int, int] | None:
+    """``(tile, i, j)`` of the cell a click picked on a :func:`grid`, from Streamlit's selection
+    points; None when the selection holds no cell (a click that cleared it)."""
+    for point in points:
+        data = point.get("customdata") if hasattr(point, "get") else None
+        if isinstance(data, (list, tuple)) and len(data) == 3:
+            return int(data[0]), int(data[1]), int(data[2])
+    return None
+
+
 def _tick_size(count: int, large: int) -> int:
     return large if count <= TEXT_MAX else 10 if count <= 16 else 9
 
@@ -319,26 +440,27 @@ def focus_shapes(
     yref: str = "y",
     x0: float = 0,
     y0: float = 0,
+    cell: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Shapes that pick out one query's row of a heatmap: the other rows veiled, the row outlined.
+    """Outlines that pick out one query's row of a heatmap and, with ``cell``, one cell of it.
 
+    Nothing is laid over the text: a veil took cell text below 3:1. The other rows recede through
+    their own fills instead (:func:`grid`). Each outline is drawn twice, dark outside and white
+    inside, so it stands out on a pale cell and on a dark one (WCAG's 3:1 for graphics, 1.4.11).
     Coordinates are category positions (cell ``(i, j)`` is centred on ``(x0 + j, y0 + i)``), so a
     tiled figure passes the tile's offset. No row (``None``) gives no shapes.
     """
     if row is None or not 0 <= row < n_rows:
         return []
-    left, right = x0 - 0.5, x0 + n_cols - 0.5
-    veil = {"type": "rect", "xref": xref, "yref": yref, "x0": left, "x1": right, "line": {"width": 0},
-            "fillcolor": DIM, "layer": "above"}  # fmt: skip
+    boxes = [(x0 - 0.5, x0 + n_cols - 0.5, 2.5)]
+    if cell is not None and 0 <= cell < n_cols:
+        boxes.append((x0 + cell - 0.5, x0 + cell + 0.5, 4.0))
     shapes = []
-    if row > 0:
-        shapes.append({**veil, "y0": y0 - 0.5, "y1": y0 + row - 0.5})
-    if row < n_rows - 1:
-        shapes.append({**veil, "y0": y0 + row + 0.5, "y1": y0 + n_rows - 0.5})
-    shapes.append(
-        {"type": "rect", "xref": xref, "yref": yref, "x0": left, "x1": right, "y0": y0 + row - 0.5,
-         "y1": y0 + row + 0.5, "line": {"color": FOCUS, "width": 2.5}, "layer": "above"}
-    )  # fmt: skip
+    for left, right, width in boxes:
+        rect = {"type": "rect", "xref": xref, "yref": yref, "x0": left, "x1": right,
+                "y0": y0 + row - 0.5, "y1": y0 + row + 0.5, "layer": "above"}  # fmt: skip
+        shapes.append({**rect, "line": {"color": FOCUS, "width": width}})
+        shapes.append({**rect, "line": {"color": "#ffffff", "width": 1}})
     return shapes
 
 
@@ -363,13 +485,15 @@ def heatmap(
     x_title: str = "key",
     y_title: str = "query",
     focus: int | None = None,
+    cell: int | None = None,
 ) -> go.Figure:
-    """A token-labelled heatmap, rows top to bottom as the matrix prints (see :func:`heatmap_trace`).
+    """A token-labelled heatmap, rows top to bottom as the matrix prints (see :func:`grid`).
 
     Rows are queries and columns keys unless ``y_title``/``x_title`` say otherwise; ``focus``
-    picks out one row (:func:`focus_shapes`).
+    picks out one row and ``cell`` one key of it (:func:`focus_shapes`). Drawn with
+    :func:`show` and a ``pick`` callback, a click on a cell picks it.
     """
-    trace = heatmap_trace(
+    g = grid(
         matrix,
         rows,
         cols,
@@ -379,12 +503,17 @@ def heatmap(
         zmax=zmax,
         text=text,
         colorbar=colorbar,
+        focus=focus,
+        cell=cell,
     )
     xaxis, yaxis = heatmap_axes(rows, cols, x_title=x_title, y_title=y_title, focus=focus)
     spec = layout(title, heatmap_height(len(rows), height), xaxis=xaxis, yaxis=yaxis)
     spec["margin"].update(l=0, r=2)  # a third of a page is ~300 px: every pixel goes to the cells
-    spec["shapes"] = focus_shapes(focus, len(rows), len(cols))
-    return figure([trace], spec)
+    spec["shapes"] = g.shapes
+    spec["annotations"] = g.annotations
+    spec["hovermode"] = "closest"
+    spec["hoverdistance"] = -1  # a click anywhere in a cell picks its marker (see grid)
+    return figure(g.traces, spec)
 
 
 def bars(
@@ -493,6 +622,20 @@ def scatter3d_tokens(
     return figure(data, spec)
 
 
-def show(fig: go.Figure | dict[str, Any], key: str | None = None) -> None:
-    """Draw a figure at full width with the app's chart settings (``PLOTLY_CONFIG``)."""
-    st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key)
+def show(
+    fig: go.Figure | dict[str, Any],
+    key: str | None = None,
+    *,
+    pick: Callable[[], None] | None = None,
+) -> None:
+    """Draw a figure at full width with the app's chart settings (``PLOTLY_CONFIG``).
+
+    With ``pick`` (and a ``key``), a click on one of the figure's points selects it and runs
+    ``pick`` before the rerun (see ``ui.cell.picker``).
+    """
+    if pick is None:
+        st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key)
+    else:
+        st.plotly_chart(
+            fig, width="stretch", config=PLOTLY_CONFIG, key=key, on_select=pick, selection_mode="points"
+        )

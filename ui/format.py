@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import numpy as np
@@ -66,3 +67,12 @@ def noise(x: float, limit: float) -> str:
     if abs(x) <= limit:
         return f"below {sci(round_up(limit), 0)} (float64 rounding)"
     return sci(x)
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&=^\"'])")
+
+
+def md(text: str) -> str:
+    """``text`` with every Markdown-active character escaped: shown as typed, never rendered (a
+    reader's token is text)."""
+    return _MARKDOWN.sub(r"\\\1", text)

@@ -17,7 +17,7 @@ from core import tokens
 from tests.app.conftest import assert_clean, open_page
 from tests.app.test_sentence import chart_strings
 from topics import PAGES
-from ui import figures
+from ui import colors, figures
 
 IDS = [p.url_path for p in PAGES]
 FAST = {"steps": "100"}  # Learning trains three modes on every first run; 100 steps keep it short
@@ -79,12 +79,18 @@ def test_every_heatmap_titles_both_axes_and_uses_an_honest_scale(info):
                 assert (trace.get("zmin"), trace.get("zmax")) == (0, 1), f"{where}: [0, 1] values not on 0–1"
 
 
+def prints_values(trace: dict, lay: dict) -> bool:
+    """Whether a heatmap's cells print their values: as its own text, or as annotations on its axes."""
+    ref = trace.get("xaxis") or "x"
+    return "texttemplate" in trace or any((a.get("xref") or "x") == ref for a in lay.get("annotations", []))
+
+
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
 def test_a_heatmap_whose_cells_print_no_values_has_a_colour_bar(info):
     at = open_page(info.path, _fast(info))
     for spec in specs(at):
         maps = [t for t in spec["data"] if t.get("type") == "heatmap"]
-        if any("texttemplate" not in t for t in maps):
+        if any(not prints_values(t, spec["layout"]) for t in maps):
             assert any(t.get("showscale") for t in maps), (spec["layout"].get("title") or {}).get("text")
 
 
@@ -185,15 +191,18 @@ def test_a_heatmap_of_any_size_stays_readable(n):
     labels = SENTENCE[-n:]
     w = np.full((n, n), 1.0 / n)
     spec = figures.heatmap(w, labels, labels, focus=n - 1).to_plotly_json()
-    (trace,) = spec["data"]
+    trace, *others = spec["data"]
     lay = spec["layout"]
     assert len(set(trace["y"])) == n, "two equal labels merged into one row"
     assert (trace["zmin"], trace["zmax"]) == (0, 1)
-    assert ("texttemplate" in trace) == (n <= figures.TEXT_MAX)
+    assert prints_values(trace, lay) == (n <= figures.TEXT_MAX)
+    assert len(lay["annotations"]) == (n * n if n <= figures.TEXT_MAX else 0)
     assert trace["showscale"] == (n > figures.TEXT_MAX)
     assert lay["height"] >= 15 * n
     assert lay["xaxis"]["tickfont"]["size"] >= 9 and lay["yaxis"]["tickfont"]["size"] >= 9
     assert outlined_rows(lay) == [(n - 1.5, n - 0.5)]
+    (picker,) = [t for t in others if t["type"] == "scatter"]
+    assert len(picker["customdata"]) == n * n and picker["customdata"][-1] == [0, n - 1, n - 1]
 
 
 def test_the_scale_never_stretches_to_the_data():
@@ -219,3 +228,31 @@ def test_log_ticks_write_one_format():
         ticks = figures.log_ticks(low, high)
         assert sum(low <= v <= high for v in ticks["tickvals"]) >= 2, (low, high, ticks)
         assert len(set(ticks["ticktext"])) == len(ticks["ticktext"])
+
+
+def test_focus_dims_the_other_rows_through_their_fills_and_every_cells_text_reads_at_4_5_to_1():
+    rng = np.random.default_rng(3)
+    scores = rng.normal(size=(6, 6)) * 2
+    for matrix, div in ((np.abs(scores) / np.abs(scores).max(), False), (scores, True)):
+        spec = figures.heatmap(matrix, tokens.TOKENS, tokens.TOKENS, diverging=div, focus=2, cell=4)
+        spec = spec.to_plotly_json()
+        main, dim, _ = spec["data"]
+        assert [row is not None and any(v is not None for v in row) for row in main["z"]] == [
+            i == 2 for i in range(6)
+        ]
+        assert dim["colorscale"] == colors.dim_scale(main["colorscale"])
+        assert not any(s.get("fillcolor") for s in spec["layout"]["shapes"])  # no veil over text
+        lo, hi = main["zmin"], main["zmax"]
+        for note in spec["layout"]["annotations"]:
+            i, j = tokens.TOKENS.index(note["y"]), tokens.TOKENS.index(note["x"])
+            fill = colors.fills(matrix[i, j], main["colorscale"], lo, hi)
+            fill = fill if i == 2 else colors.dimmed(fill)
+            assert colors.contrast(fill, np.array(colors.parse(note["font"]["color"]))) >= 4.5
+        cell = [s for s in spec["layout"]["shapes"] if s["x1"] - s["x0"] == 1]
+        assert {(s["x0"], s["y0"]) for s in cell} == {(3.5, 1.5)}  # the chosen cell, outlined
+
+
+def test_a_click_on_a_cell_reads_back_as_its_tile_row_and_column():
+    assert figures.picked([{"customdata": [0, 2, 4], "x": "with", "y": "starts"}]) == (0, 2, 4)
+    assert figures.picked([]) is None
+    assert figures.picked([{"x": 1, "y": 2}]) is None

@@ -119,7 +119,8 @@ def test_the_learning_token_and_targets_adapt_to_the_sentence():
     assert widget(at, "token").value == "cat"
     widget(at, "token").set_value("the²").run()
     assert_clean(at)
-    target = json.loads(at.get("plotly_chart")[2].proto.spec)["data"][0]["text"]
+    notes = json.loads(at.get("plotly_chart")[2].proto.spec)["layout"]["annotations"]
+    target = [[a["text"] for a in notes[6 * i : 6 * i + 6]] for i in range(6)]  # printed row by row
     assert target == [["0.0000"] * 4 + ["1.0000", "0.0000"]] * 6
     text = " ".join(m.value for m in at.markdown)
     assert "the and the² have the same embedding" in text

@@ -94,7 +94,8 @@ def test_the_picked_token_is_what_every_row_learns_to_attend_to():
     widget(at, "token").set_value("one").run()
     assert_clean(at)
     assert table(at).loc["Three matrices", "rows right"] == "6 of 6"
-    target_cells = json.loads(at.get("plotly_chart")[2].proto.spec)["data"][0]["text"]
+    notes = json.loads(at.get("plotly_chart")[2].proto.spec)["layout"]["annotations"]
+    target_cells = [[a["text"] for a in notes[6 * i : 6 * i + 6]] for i in range(6)]  # row by row
     assert target_cells == [["0.0000"] * 4 + ["1.0000", "0.0000"]] * 6
 
 

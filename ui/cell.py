@@ -1,0 +1,102 @@
+"""The cell a reader picks: its controls, the click that picks it, and the panel that works it out.
+
+A page with token heatmaps picks a cell by a query (its focus control) and a key (the control
+here), both bound to the URL, so a link shares the cell. A click on any cell of a heatmap drawn by
+``ui.figures.grid`` picks both: the chart's ``on_select`` callback (:func:`picker`) runs before the
+rerun and sets the two controls, whose URL keys then follow. The controls stay the keyboard's way
+to the same cells. The panel (:func:`panel`) draws what the page's view built with
+``ui.cell_text.panel``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from ui import controls
+from ui.cell_text import Panel, Table
+from ui.figures import picked
+
+# The "largest weight" option: an index, not None (a selectbox reads None as "nothing selected"),
+# with a label no token can have, since a token holds no space.
+TOP, TOP_LABEL = -1, "its largest weight"
+HELP = "The key of the cell the panel works out. A click on any heatmap cell picks its query and key."
+
+
+def cell_control(
+    labels: Sequence[str], *, key: str, label: str = "Key of the cell", default: int | None = None
+) -> int | None:
+    """The sidebar control: the chosen key's column index, or ``None`` for the focused query's
+    largest weight (``ui.cell_text.chosen_key``)."""
+    names = list(labels)
+    start = default if default is not None and 0 <= default < len(names) else TOP
+    choice = controls.select(
+        label,
+        (TOP, *range(len(names))),
+        key=key,
+        default=start,
+        format_func=lambda i: TOP_LABEL if i == TOP else names[i],
+        help=HELP,
+    )
+    return None if choice == TOP else int(choice)
+
+
+def picker(
+    chart_key: str,
+    focus_key: str,
+    cell_key: str,
+    *,
+    rows: Sequence[Any] | None = None,
+    cols: Sequence[Any] | None = None,
+    on_tile: Callable[[int], None] | None = None,
+) -> Callable[[], None]:
+    """The ``on_select`` callback of the chart under ``chart_key``: a click on a cell sets the focus
+    control to its row and the cell control to its column.
+
+    The controls hold indices unless ``rows``/``cols`` give the option each index stands for (Recap's
+    controls hold token labels). ``on_tile`` receives the tile of a tiled figure (a head). A click
+    that clears the selection changes nothing. Setting the controls here, before the rerun, is what
+    Streamlit allows for a widget's state, and its URL keys follow.
+    """
+
+    def pick() -> None:
+        state = st.session_state.get(chart_key)
+        selection = getattr(state, "selection", None) or (state or {}).get("selection", {})
+        points = getattr(selection, "points", None) or (selection or {}).get("points", [])
+        cell = picked(points)
+        if cell is None:
+            return
+        tile, i, j = cell
+        st.session_state[focus_key] = rows[i] if rows is not None else i
+        st.session_state[cell_key] = cols[j] if cols is not None else j
+        if on_tile is not None:
+            on_tile(tile)
+
+    return pick
+
+
+def _table(t: Table) -> str:
+    """A Markdown table of short cells (already Markdown, tokens escaped): it wraps on a phone
+    instead of cutting text off."""
+    head = "| " + " | ".join(t.header) + " |"
+    rule = "|" + "---:|" * len(t.header)
+    body = ["| " + " | ".join(row) + " |" for row in t.rows]
+    return "\n".join([head, rule, *body])
+
+
+def panel(p: Panel, *, where: DeltaGenerator | None = None, title: str = "One cell, step by step") -> None:
+    """The cell panel: the score's products and sum, the softmax, the context vector's terms."""
+    box = (where or st).container(border=True)
+    box.markdown(f"**{title}: {p.heading}**")
+    box.markdown(p.score_intro)
+    box.markdown(_table(p.products))
+    box.markdown(p.score)
+    box.markdown("\n".join(f"- {line}" for line in p.weight))
+    box.markdown(p.context_intro)
+    box.markdown(_table(p.terms))
+    box.markdown(p.context)
+    for note in p.notes:
+        box.caption(note)
