@@ -61,8 +61,8 @@ def test_the_default_page_draws_its_view(default_page, default_view):
         "Score error max|Ω − Ωᵀ|": f"{v.score_error:.4f}",
     }
     assert at.subheader[0].value == "Three matrices at step 5000"
-    assert all(s in prose(at) for s in readouts.verdict(v)) and readouts.cycle_text(v) in prose(at)
-    assert (readouts.nearest_pair_text(v) or "") in prose(at)
+    assert all(s in prose(at) for s in v.prose.verdict) and v.prose.cycle in prose(at)
+    assert (v.prose.nearest or "") in prose(at)
     assert all_match(checks_label(at), 5)
     assert "Section 3.4" in captions(at)
     assert any("q_i \\cdot q_j" in la.body for la in at.latex)  # Cauchy–Schwarz

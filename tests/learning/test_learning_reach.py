@@ -181,14 +181,19 @@ def test_search_is_deterministic_and_reports_what_it_ran():
 
 
 def test_linear_reach_on_sentences_the_book_never_had():
-    """One token has no other key to beat; a repeated word's key equals its twin's, so a row that must
-    pick one of the two is never right; past MAX_SEARCH_TOKENS the subsets are not tried."""
+    """One token has no other key to beat; a repeated word's key is its twin's and its query too, so
+    attending to either twin is attending to the word, and the word's rows attend alike; past
+    MAX_SEARCH_TOKENS the subsets are not tried."""
     one = reach.linear_reach(np.array([[0.4, 0.2, 0.9]]), np.eye(1))
     assert one is not None and one.rows == 1
     x = np.array([[0.1, 0.8, 0.3], [0.6, 0.2, 0.5], [0.1, 0.8, 0.3]])  # tokens 1 and 3 are one word
-    # Rows 1 and 2 must attend most to token 1, whose key is token 3's: neither can. Row 3 can.
-    found = reach.linear_reach(x, learning.target_pattern("previous", 3, 0))
-    assert found is not None and found.rows == 1 and found.right == (False, False, True)
+    # Rows 1 and 2 ask for token 1's word; row 3, the same query as row 1, asks for token 2: one of
+    # rows 1 and 3 is lost in every mode, and the linear program finds the other two.
+    previous = learning.target_pattern("previous", 3, 0)
+    found = reach.linear_reach(x, previous)
+    assert found is not None and found.rows == 2 and found.right == (True, True, False)
+    word = learning.words(x)
+    assert word.tolist() == [0, 1, 0] and reach.ties_bound(previous, word) == 2
     n = reach.MAX_SEARCH_TOKENS + 1
     with pytest.raises(ValueError, match="up to"):
         reach.linear_reach(np.random.default_rng(0).random((n, 3)), np.eye(n))
