@@ -96,7 +96,7 @@ def tied_row_bound(target: np.ndarray, word: np.ndarray | None = None) -> int | 
     counts = asked(target, word)
     if counts is None:
         return None
-    present = sorted(set(np.flatnonzero(counts.sum(axis=1))))
+    present = [int(c) for c in np.flatnonzero(counts.sum(axis=1))]
     root = len(counts)  # a word's arrow to itself: no constraint, the branching's root
     edges = {(c, root): int(counts[c, c]) for c in present}
     edges |= {(c, d): int(counts[c, d]) for c in present for d in present if d != c and counts[c, d]}

@@ -207,7 +207,7 @@ def rows_right(attention):
 """,
         '''
 def scores_of(W_q, W_k, mode):
-    """Figure 01's three modes: no matrices, tied (keys use W_q), three matrices."""
+    """The three modes: no matrices, tied (keys use W_q), three matrices (section 3.4's W_q, W_k)."""
     if mode == "none":
         queries = keys = inputs
     elif mode == "tied":
