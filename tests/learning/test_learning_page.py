@@ -179,6 +179,19 @@ def test_a_step_beyond_a_shorter_run_or_off_the_record_grid_is_snapped():
     assert at.subheader[0].value.endswith("at step 100")
 
 
+def test_the_last_step_of_a_run_off_the_record_grid_is_named_as_itself():
+    """Issue 24, item 6: 500 steps on 13 tokens record every 11 steps; step 500, the last, is shown as
+    500 (the heading said 495), and an off-grid step says which step the numbers are."""
+    text = "the cat sat on the mat and the dog sat on the log"
+    at = open_page(PAGE, {"text": text, "steps": "500", "step": "500"})
+    assert_clean(at)
+    assert at.subheader[0].value == "Three matrices at step 500"
+    assert "loss at step 500" in table(at).columns
+    at = open_page(PAGE, {"text": text, "steps": "500", "step": "499"})
+    assert at.subheader[0].value == "Three matrices at step 495"
+    assert "step 499 falls between two records, so the numbers below are step 495's" in captions(at)
+
+
 GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 40, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
 KEYS = tuple(
     k for k in page_at("learning-to-attend").keys if k not in SHARED_KEYS
