@@ -111,7 +111,7 @@ def _ties(v: View) -> str:
     for word, rows, wanted, kept in v.split_words:
         names = ", ".join(_word(v, w) for w in wanted)
         parts.append(
-            f"{_word(v, word)}'s {rows} rows ask for {names}, so at most {kept} of them can be right"
+            f"the {rows} rows of {_word(v, word)} ask for {names}, so at most {kept} of them can be right"
         )
     listed = "; ".join(parts)
     return (
