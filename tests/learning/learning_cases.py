@@ -54,8 +54,10 @@ def case(v: view.View) -> Case:
     for run in v.table:
         expected[f"{run.mode}, loss at step 0 and at step {s.steps}"] = [run.first_loss, run.last_loss]
         expected[f"{run.mode}, diverged at step"] = run.diverged_at
+        expected[f"{run.mode}, rows right at step {s.steps}"] = run.rows
     shown = f"{s.mode} at step {v.step}"
     expected[f"{shown}, loss"] = v.loss
+    expected[f"{shown}, rows right"] = v.rows_right
     expected[f"{shown}, attention A"] = v.attention
     expected[f"{shown}, scores omega"] = v.scores
     expected[f"{shown}, score error"] = v.score_error

@@ -61,8 +61,8 @@ def test_the_default_page_draws_its_view(default_page, default_view):
         "Score error max|Ω − Ωᵀ|": f"{v.score_error:.4f}",
     }
     assert at.subheader[0].value == "Three matrices at step 5000"
-    assert all(s in prose(at) for s in readouts.verdict(v)) and readouts.cycle_text(v) in prose(at)
-    assert (readouts.nearest_pair_text(v) or "") in prose(at)
+    assert all(s in prose(at) for s in v.prose.verdict) and v.prose.cycle in prose(at)
+    assert (v.prose.nearest or "") in prose(at)
     assert all_match(checks_label(at), 5)
     assert "Section 3.4" in captions(at)
     assert any("q_i \\cdot q_j" in la.body for la in at.latex)  # Cauchy–Schwarz
@@ -178,6 +178,19 @@ def test_a_step_beyond_a_shorter_run_or_off_the_record_grid_is_snapped():
     widget(at, "steps").set_value(100).run()
     assert_clean(at)
     assert at.subheader[0].value.endswith("at step 100")
+
+
+def test_the_last_step_of_a_run_off_the_record_grid_is_named_as_itself():
+    """Issue 24, item 6: 500 steps on 13 tokens record every 11 steps; step 500, the last, is shown as
+    500 (the heading said 495), and an off-grid step says which step the numbers are."""
+    text = "the cat sat on the mat and the dog sat on the log"
+    at = open_page(PAGE, {"text": text, "steps": "500", "step": "500"})
+    assert_clean(at)
+    assert at.subheader[0].value == "Three matrices at step 500"
+    assert "loss at step 500" in table(at).columns
+    at = open_page(PAGE, {"text": text, "steps": "500", "step": "499"})
+    assert at.subheader[0].value == "Three matrices at step 495"
+    assert "step 499 falls between two records, so the numbers below are step 495's" in captions(at)
 
 
 GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 40, "'; DROP TABLE", "🙂" * 50, "x" * 10_000]

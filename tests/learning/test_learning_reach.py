@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import tokens, weights
+from core import sentence, tokens, weights
 from core.attention import MODES
 from topics.learning import reach
 from topics.learning import training as learning
@@ -181,14 +181,67 @@ def test_search_is_deterministic_and_reports_what_it_ran():
 
 
 def test_linear_reach_on_sentences_the_book_never_had():
-    """One token has no other key to beat; a repeated word's key equals its twin's, so a row that must
-    pick one of the two is never right; past MAX_SEARCH_TOKENS the subsets are not tried."""
+    """One token has no other key to beat; a repeated word's key is its twin's and its query too, so
+    attending to either twin is attending to the word, and the word's rows attend alike; past
+    MAX_SEARCH_TOKENS the subsets are not tried."""
     one = reach.linear_reach(np.array([[0.4, 0.2, 0.9]]), np.eye(1))
     assert one is not None and one.rows == 1
     x = np.array([[0.1, 0.8, 0.3], [0.6, 0.2, 0.5], [0.1, 0.8, 0.3]])  # tokens 1 and 3 are one word
-    # Rows 1 and 2 must attend most to token 1, whose key is token 3's: neither can. Row 3 can.
-    found = reach.linear_reach(x, learning.target_pattern("previous", 3, 0))
-    assert found is not None and found.rows == 1 and found.right == (False, False, True)
+    # Rows 1 and 2 ask for token 1's word; row 3, the same query as row 1, asks for token 2: one of
+    # rows 1 and 3 is lost in every mode, and the linear program finds the other two.
+    previous = learning.target_pattern("previous", 3, 0)
+    found = reach.linear_reach(x, previous)
+    assert found is not None and found.rows == 2 and found.right == (True, True, False)
+    word = learning.words(x)
+    assert word.tolist() == [0, 1, 0] and reach.ties_bound(previous, word) == 2
     n = reach.MAX_SEARCH_TOKENS + 1
     with pytest.raises(ValueError, match="up to"):
         reach.linear_reach(np.random.default_rng(0).random((n, 3)), np.eye(n))
+
+
+def _brute_tied_bound(target: np.ndarray, word: np.ndarray) -> int:
+    """Every choice of one asked-for word (or none) per word, kept when its arrows have no cycle."""
+    to = word[np.argmax(target, axis=-1)]
+    present = sorted(set(word.tolist()))
+    options = [[*sorted(set(to[word == c].tolist())), -1] for c in present]
+    best = 0
+    for choice in itertools.product(*options):
+        arrow = dict(zip(present, choice, strict=True))
+        acyclic = True
+        for start in present:
+            seen, i = set(), start
+            while arrow.get(i, -1) not in (-1, i):
+                if i in seen:
+                    acyclic = False
+                    break
+                seen.add(i)
+                i = arrow[i]
+        if acyclic:
+            best = max(best, sum(int(np.sum((word == c) & (to == d))) for c, d in arrow.items()))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_tied_bound_is_the_best_choice_of_arrows_without_a_cycle(seed):
+    """Issue 24, item 7: repeated words (drawn at random) tie rows; the branching equals brute force."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 8))
+    word = np.arange(n)
+    for i in range(n):  # each token a repeat of an earlier word's first position, or a new word
+        w = int(rng.integers(0, i + 1))
+        word[i] = w if word[w] == w else i
+    kind = learning.TARGETS[seed % len(learning.TARGETS)]
+    if kind == "uniform":
+        kind = "previous"
+    target = learning.target_pattern(kind, n, int(rng.integers(0, n)))
+    assert reach.tied_row_bound(target, word) == _brute_tied_bound(target, word)
+    counts = reach.asked(target, word)
+    assert counts is not None and reach.ties_bound(target, word) == counts.max(axis=1).sum()
+
+
+def test_the_thirteen_token_example_loses_three_rows_to_ties_and_one_to_a_cycle():
+    x = sentence.build("the cat sat on the mat and the dog sat on the log").embeddings
+    word, previous = learning.words(x), learning.target_pattern("previous", 13)
+    assert word.tolist() == [0, 1, 2, 3, 0, 5, 6, 0, 8, 2, 3, 0, 12]
+    assert (reach.ties_bound(previous, word), reach.tied_row_bound(previous, word)) == (10, 9)
+    assert reach.word_cycles(previous, word) is None  # "the" asks for three words: no single arrow

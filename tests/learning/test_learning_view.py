@@ -93,7 +93,7 @@ def test_the_uniform_targets_floor_is_log_n():
     v = build(target="uniform", steps=200, step=200)
     assert v.floor == pytest.approx(np.log(N))
     assert not v.single and v.tied_bound is None and v.evidence_of("tied").most is None
-    assert "no single token per row" in readouts.cycle_text(v)
+    assert "no single token per row" in v.prose.cycle
 
 
 def test_the_step_shown_is_snapped_to_the_record_grid_and_the_run():
@@ -130,9 +130,9 @@ def test_default_evidence_says_the_tied_run_stalls_where_a_search_finds_five_row
     tied, three = default.evidence_of("tied"), default.evidence_of("three")
     assert (tied.this_run, tied.best, tied.most) == (2, 5, 6)  # no cycle: nothing ruled out
     assert tied.found_by.startswith("search") and three.most == 6
-    text = " ".join(readouts.verdict(default))
+    text = " ".join(default.prose.verdict)
     assert "2 of 6 is where Adam stalls from this start" in text
-    assert "form no cycle" in readouts.cycle_text(default)
+    assert "form no cycle" in default.prose.cycle
 
 
 def test_the_pair_target_separates_the_modes_with_the_proof_beside_it():
@@ -140,19 +140,19 @@ def test_the_pair_target_separates_the_modes_with_the_proof_beside_it():
     tied, three = v.evidence_of("tied"), v.evidence_of("three")
     assert three.best == 6 and tied.most == 5 and tied.this_run == 3
     assert v.cycles == ((0, 1),)
-    assert "1 cycle (Your → journey → Your)" in readouts.cycle_text(v)
+    assert "1 cycle (Your → journey → Your)" in v.prose.cycle
     says = "This target separates the modes: three matrices get 6 of 6 rows right (found), tied weights"
-    assert any(s.startswith(says) for s in readouts.verdict(v))
+    assert any(s.startswith(says) for s in v.prose.verdict)
 
 
 def test_the_width_decides_the_rank_sentence_for_three_swapped_pairs():
     narrow = build(target="swaps", steps=200, step=200)
     assert (narrow.evidence_of("three").best, narrow.evidence_of("three").most) == (5, 5)
     assert narrow.evidence_of("tied").most == 3
-    assert any("the narrow width costs nothing here" in s for s in readouts.verdict(narrow))
+    assert any("the narrow width costs nothing here" in s for s in narrow.prose.verdict)
     wide = build(target="swaps", steps=200, step=200, width=3)
-    assert any("is exactly what they can do at this width" in s for s in readouts.verdict(wide))
-    assert any("rank at most 1" in s for s in readouts.verdict(build(width=1, steps=200, step=200)))
+    assert any("is exactly what they can do at this width" in s for s in wide.prose.verdict)
+    assert any("rank at most 1" in s for s in build(width=1, steps=200, step=200).prose.verdict)
 
 
 def test_no_search_past_its_token_limit_and_the_run_is_the_best_known():
@@ -168,13 +168,13 @@ def test_a_repeated_word_is_the_nearest_pair_at_distance_zero():
     s = sentence.build("the cat sat on the mat")
     v = build(labels=s.labels, embeddings=s.embeddings, steps=100, step=100)
     assert v.nearest == (0, 4, 0.0)
-    assert (readouts.nearest_pair_text(v) or "").startswith("the and the² have the same embedding")
+    assert (v.prose.nearest or "").startswith("the and the² have the same embedding")
 
 
 def test_one_token_has_no_pair_and_still_trains():
     s = sentence.build("alone")
     v = build(labels=s.labels, embeddings=s.embeddings, steps=100, step=100)
-    assert v.nearest is None and readouts.nearest_pair_text(v) is None
+    assert v.nearest is None and v.prose.nearest is None
     assert [r.rows for r in v.table] == [1, 1, 1]
 
 

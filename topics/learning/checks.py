@@ -7,7 +7,8 @@ from topics.learning.view import Checks
 from ui.checks import BOOK_CODE, POST, Check, exact
 
 NOTE = (
-    "Quoted: the post's recap and figure 01, and PyTorch's print of the book's section 3.4 code. "
+    "Quoted: the post's recap and its figure of the three modes (Three matrices here), and PyTorch's "
+    "print of the book's section 3.4 code. "
     "Live: this run's trajectories, and the section 3.4 start at the book's width whatever the "
     "controls say."
 )
@@ -29,7 +30,7 @@ def rows(live: Checks) -> list[Check]:
             source=POST,
         ),
         exact(
-            "Weight error, no matrices, divided by √2 as figure 01 does",
+            "Weight error, no matrices, divided by √2 as the post's figure of the three modes does",
             book.FIGURE_01["weight_error_none"],
             live.none_weight_error,
             source=POST,

@@ -84,27 +84,18 @@ v = view.build(s, fit=study.fit, limits=study.limits)
 n = v.n
 
 st.title("Learning to attend")
-st.markdown(
-    "The recap ended on a complaint: attention without weights has no dial for gradient descent to "
-    f"turn. Figure 01 added the dials. Here they turn. Pick the attention pattern you want the {n} "
-    "tokens to have; gradient descent then fits W_q and W_k to it in each of figure 01's modes, "
-    "from the same starting weights, and the curves show how far each one gets."
-)
+st.markdown(v.prose.lead)
 weight_set_caption(v.ws)
 figures.show(loss_curves(v.runs, MODE_LABELS, step=v.step, entropy_floor=v.floor), key="learn_loss")
-if v.floor > 0:
-    st.caption(
-        f"The uniform target's rows have entropy log {n} = {fmt.num(v.floor)}, the lowest "
-        "cross-entropy any attention can reach, so the chart draws the cross-entropy above it."
-    )
+if v.prose.floor is not None:
+    st.caption(v.prose.floor)
 
 st.dataframe(rd.run_table(v), width="stretch")
-st.caption(
-    "A row is right when its largest weight sits on the target's token. The uniform target has "
-    f"no such token, so there a row is right when every weight is within {training.UNIFORM_TOL} of 1/{n}."
-)
+st.caption(v.prose.right)
 
-st.subheader(f"{MODE_LABELS[mode]} at step {v.step}")
+st.subheader(f"{MODE_LABELS[mode]} {v.prose.at_step}")
+if v.prose.step is not None:
+    st.caption(v.prose.step)
 m1, m2, m3 = st.columns(3)
 m1.metric("Loss", rd.loss_text(v.loss))
 m2.metric("Rows right", f"{v.rows_right} of {n}")
@@ -133,10 +124,8 @@ with c4:
     )
 
 rd.limits_section(v)
-if (
-    pair_text := rd.nearest_pair_text(v)
-) is not None:  # the two tokens any matrix finds hardest to tell apart
-    st.markdown(pair_text)
+if v.prose.nearest is not None:  # the two tokens any matrix finds hardest to tell apart
+    st.markdown(v.prose.nearest)
 
 rd.gradient_section()
 

@@ -16,7 +16,15 @@ import numpy as np
 
 from core.attention import MODES, Mode
 from core.weights import init_weights
-from topics.learning.training import Target, TrainConfig, attention, descend, rows_right, target_pattern
+from topics.learning.training import (
+    Target,
+    TrainConfig,
+    attention,
+    descend,
+    rows_right,
+    target_pattern,
+    words,
+)
 
 
 def attends_most_to(target: np.ndarray) -> np.ndarray:  # [n, n] -> [n]
@@ -48,19 +56,90 @@ def cycles(target: np.ndarray) -> tuple[tuple[int, ...], ...]:
     return tuple(found)
 
 
-def tied_row_bound(target: np.ndarray) -> int | None:
-    """The most rows tied weights can get right, proven: ``n`` minus the number of cycles.
-
-    Tied scores are dot products of queries, ``Ω_ij = q_i·q_j``. Row ``i`` attends most to
-    ``j ≠ i`` only if ``q_i·q_j > q_i·q_i``, and Cauchy–Schwarz (``q_i·q_j ≤ |q_i||q_j|``) then
-    forces ``|q_j| > |q_i|``: every arrow points to a strictly longer query. Round a cycle the
-    length would have to exceed itself, so at least one row of every cycle is wrong, at any width
-    and with any divisor. For a 2-cycle this is ``Ω_ij² ≤ Ω_ii·Ω_jj``: no two tokens can each
-    attend to the other more than to themselves. ``None`` when a row has no single target token.
-    """
-    if np.any(attends_most_to(target) < 0):
+def asked(target: np.ndarray, word: np.ndarray | None = None) -> np.ndarray | None:  # -> [w, w]
+    """How many rows of each word ask for each word: ``counts[c, d]``, rows of word ``c`` whose
+    target token is word ``d`` (``word`` from :func:`topics.learning.training.words`; each token
+    its own word when not given). ``None`` when a row has no single target token."""
+    to = attends_most_to(target)
+    if np.any(to < 0):
         return None
-    return int(np.shape(target)[0]) - len(cycles(target))
+    w = np.arange(len(to)) if word is None else np.asarray(word)
+    counts = np.zeros((len(w), len(w)), dtype=int)
+    np.add.at(counts, (w, w[to]), 1)
+    return counts
+
+
+def ties_bound(target: np.ndarray, word: np.ndarray | None = None) -> int | None:
+    """The most rows any mode can get right, proven: per word, the most of its rows that ask for
+    one word. A repeated word's rows are one query against the same keys, so they attend alike in
+    every mode, with or without matrices: rows of one word that ask for different words cannot all
+    be right. ``n`` when no word repeats; ``None`` when a row has no single target token."""
+    counts = asked(target, word)
+    return None if counts is None else int(counts.max(axis=1).sum())
+
+
+def tied_row_bound(target: np.ndarray, word: np.ndarray | None = None) -> int | None:
+    """The most rows tied weights can get right, proven: the best arrows without a cycle.
+
+    Tied scores are dot products of queries, ``Ω_ij = q_i·q_j``. Row ``i`` attends most to a
+    word ``j`` other than its own only if ``q_i·q_j > q_i·q_i``, and Cauchy–Schwarz
+    (``q_i·q_j ≤ |q_i||q_j|``) then forces ``|q_j| > |q_i|``: every arrow points to a strictly
+    longer query. Round a cycle the length would have to exceed itself, so at least one arrow of
+    every cycle is lost, at any width and with any divisor. For a 2-cycle this is
+    ``Ω_ij² ≤ Ω_ii·Ω_jj``: no two tokens can each attend to the other more than to themselves.
+
+    Each word keeps one arrow (its rows attend alike, :func:`ties_bound`), worth the rows that ask
+    for it; the most rows right is the heaviest choice of arrows with no cycle, a maximum
+    branching (Chu–Liu/Edmonds). Without repeated words that is ``n`` minus the number of cycles.
+    ``None`` when a row has no single target token.
+    """
+    counts = asked(target, word)
+    if counts is None:
+        return None
+    present = [int(c) for c in np.flatnonzero(counts.sum(axis=1))]
+    root = len(counts)  # a word's arrow to itself: no constraint, the branching's root
+    edges = {(c, root): int(counts[c, c]) for c in present}
+    edges |= {(c, d): int(counts[c, d]) for c in present for d in present if d != c and counts[c, d]}
+    return _branching(present, edges, root)
+
+
+def word_cycles(target: np.ndarray, word: np.ndarray) -> tuple[tuple[int, ...], ...] | None:
+    """The cycles of the words' arrows (each word its first position), when every word asks for
+    one word; ``None`` when a repeated word's rows ask for several (then no single set of arrows
+    is the target's) or a row has no single target token. Without repeats: :func:`cycles`."""
+    counts = asked(target, word)
+    if counts is None or np.any((counts > 0).sum(axis=1) > 1):
+        return None
+    present = np.flatnonzero(counts.sum(axis=1))
+    arrows = np.eye(len(counts))
+    arrows[present] = counts[present] > 0
+    return cycles(arrows)
+
+
+def _branching(nodes: list[int], edges: dict[tuple[int, int], int], root: int) -> int:
+    """The heaviest choice of one arrow per node (``edges[(u, v)]``: u's arrow to v) in which every
+    path leads to ``root``: Chu–Liu/Edmonds, contracting one cycle of best arrows at a time."""
+    best = {u: max((w, v) for (a, v), w in edges.items() if a == u)[1] for u in nodes}
+    for start in nodes:
+        path, i = [], start
+        while i != root and i not in path:
+            path.append(i)
+            i = best[i]
+        if i == root:
+            continue
+        cycle = path[path.index(i) :]
+        kept = sum(edges[(u, best[u])] for u in cycle)
+        z = max(root, *nodes) + 1
+        contracted: dict[tuple[int, int], int] = {}
+        for (u, v), w in edges.items():
+            if u in cycle and v in cycle:
+                continue
+            key, weight = (
+                ((z, v), w - edges[(u, best[u])]) if u in cycle else ((u, z if v in cycle else v), w)
+            )
+            contracted[key] = max(weight, contracted.get(key, weight))
+        return kept + _branching([u for u in nodes if u not in cycle] + [z], contracted, root)
+    return sum(edges[(u, best[u])] for u in nodes)
 
 
 def _min_norm_point(points: np.ndarray, max_iter: int = 500) -> np.ndarray:  # [m, D] -> [D]
@@ -120,13 +199,17 @@ class Reach:
     m: np.ndarray  # [d_in, d_in]
 
 
-def _constraints(x: np.ndarray, to: np.ndarray, rows: tuple[int, ...]) -> np.ndarray | None:
-    """Row ``i`` is right when ``x_iᵀ M (x_{to(i)} − x_j) > 0`` for every other key ``j``: linear in M.
+def _constraints(x: np.ndarray, to: np.ndarray, rows: tuple[int, ...], word: np.ndarray) -> np.ndarray | None:
+    """Row ``i`` is right when ``x_iᵀ M (x_{to(i)} − x_j) > 0`` for every key ``j`` of another word
+    than the target's (a repeat of the target's word is the same key, and right with it): linear in M.
 
-    ``None`` when one of them reads ``0 > 0`` (a zero query, or a key equal to the target's, as a
-    repeated word's is): no M meets it, so these rows cannot all be right.
+    ``None`` when one of them reads ``0 > 0`` (a zero query): no M meets it, so these rows cannot
+    all be right. Two rows of one word that ask for different words give opposite inequalities:
+    no M meets both, which the subsets find.
     """
-    out = [np.outer(x[i], x[to[i]] - x[j]).ravel() for i in rows for j in range(len(x)) if j != to[i]]
+    out = [
+        np.outer(x[i], x[to[i]] - x[j]).ravel() for i in rows for j in range(len(x)) if word[j] != word[to[i]]
+    ]
     a = np.array(out).reshape(len(out), x.shape[1] ** 2)  # one token: no other key, no constraint
     norms = np.linalg.norm(a, axis=1, keepdims=True)
     return None if np.any(norms == 0) else a / norms
@@ -146,6 +229,7 @@ def linear_reach(x: np.ndarray, target: np.ndarray) -> Reach | None:
     if np.any(to < 0):
         return None
     n, d = x.shape
+    word = words(x)
     if n > MAX_SEARCH_TOKENS:
         raise ValueError(
             f"the subsets of {n} rows are too many to try; the reach is computed for up to "
@@ -153,7 +237,7 @@ def linear_reach(x: np.ndarray, target: np.ndarray) -> Reach | None:
         )
     for k in range(n, 0, -1):
         for rows in itertools.combinations(range(n), k):
-            a = _constraints(x, to, rows)
+            a = _constraints(x, to, rows, word)
             if a is None:
                 continue
             if not len(a):  # no inequality to meet: any M, the zero matrix included
@@ -161,7 +245,7 @@ def linear_reach(x: np.ndarray, target: np.ndarray) -> Reach | None:
             m = _min_norm_point(a)
             if np.all(a @ m > 1e-9 * np.linalg.norm(m)) and np.linalg.norm(m) > 1e-9:
                 mat = m.reshape(d, d)
-                right = np.argmax(x @ mat @ x.T, axis=-1) == to
+                right = word[np.argmax(x @ mat @ x.T, axis=-1)] == word[to]
                 return Reach(int(right.sum()), tuple(bool(r) for r in right), mat)
     return Reach(0, (False,) * n, np.zeros((d, d)))
 
@@ -239,8 +323,9 @@ def search(
     tied = np.array([float(mode == "tied") for mode, _, _ in runs])
     _, _, snaps, _ = descend(x, np.array(ts), np.stack((np.array(wq), np.array(wk))), tied, config)
     w = snaps[-1]  # [2, B, d_in, d_out]
-    right = rows_right(attention(x, w[0], w[1], "three"), t)  # [B, n]
-    none = rows_right(attention(x, w[0, 0], w[1, 0], "none"), t)
+    word = words(x)
+    right = rows_right(attention(x, w[0], w[1], "three"), t, words=word)  # [B, n]
+    none = rows_right(attention(x, w[0, 0], w[1, 0], "none"), t, words=word)
     out: dict[Mode, Found] = {
         "none": Found("none", int(none.sum()), tuple(bool(r) for r in none), w[0, 0], w[1, 0], 0, (), 1)
     }

@@ -14,10 +14,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from topics.learning.reach import MAX_SEARCH_TOKENS, SEARCH, SEARCH_STARTS
 from topics.learning.view import View
 from ui import format as fmt
-from ui.sentence import md
 from ui.weights import MODE_LABELS
 
 # The controls' options as the page names them; the label is also what a share link carries.
@@ -72,63 +70,6 @@ def evidence_table(v: View) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("mode")
 
 
-def cycle_text(v: View) -> str:
-    """The target's cycles in words, with what the proof concludes for tied weights."""
-    if not v.single:
-        return "This target has no single token per row, so the argument has nothing to say about it."
-    if not v.cycles:
-        return (
-            "This target's arrows form no cycle, so the argument rules nothing out: every row may be "
-            "reachable with one matrix, if the query lengths can be arranged."
-        )
-    labels = v.settings.labels
-    names = "; ".join(" → ".join(md(labels[i]) for i in (*c, c[0])) for c in v.cycles)
-    count = "cycle" if len(v.cycles) == 1 else "cycles"
-    return (
-        f"This target's arrows have {len(v.cycles)} {count} ({names}), so "
-        f"tied weights get at most **{v.tied_bound} of {v.n}** rows right, at any width."
-    )
-
-
-def verdict(v: View) -> list[str]:
-    """Sentences from the evidence: where a run stalls, what width does, what separates the modes."""
-    out = []
-    n, width, d_in, lp = v.n, v.settings.width, v.d_in, v.reach
-    tied, three = v.evidence_of("tied"), v.evidence_of("three")
-    here, best, most = tied.this_run, tied.best, tied.most
-    if best > here:
-        out.append(
-            f"The tied run above ends at {here} of {n} rows; the search found {best} of {n} with one "
-            f"matrix, so {here} of {n} is where Adam stalls from this start, not what tied weights can do."
-        )
-    if most is not None and best == most:
-        out.append(f"Tied weights: {best} of {n} found and at most {most} proven, so exactly {most}.")
-    if lp is not None:
-        if width >= d_in:
-            out.append(
-                f"Three matrices at d_out = {width} ≥ d_in = {d_in} can make any score matrix X M Xᵀ, so "
-                f"the linear program's {lp.rows} of {n} is exactly what they can do at this width."
-            )
-        elif three.best == lp.rows:
-            out.append(
-                f"At d_out = {width}, M = W_q W_kᵀ has rank at most {width}, yet the search found "
-                f"{three.best} of {n}, the most any {d_in} × {d_in} M reaches: the narrow width costs "
-                "nothing here."
-            )
-        else:
-            out.append(
-                f"At d_out = {width}, M = W_q W_kᵀ has rank at most {width} and the search found "
-                f"{three.best} of {n}, against {lp.rows} of {n} for an unrestricted M. Rank or search: "
-                "this does not say which; widen d_out to see what three matrices then reach."
-            )
-    if most is not None and three.best > most:
-        out.append(
-            f"This target separates the modes: three matrices get {three.best} of {n} rows right "
-            f"(found), tied weights at most {most} (proven)."
-        )
-    return out
-
-
 PROOF = (
     "Draw an arrow from each token to the token it should attend to most (tokens that attend to "
     "themselves get none). Under tying every arrow must point to a strictly longer query, so arrows "
@@ -151,46 +92,12 @@ def limits_section(v: View) -> None:
         r"q_i \cdot q_j \;\le\; |q_i|\,|q_j| \quad\Longrightarrow\quad "
         r"q_i\cdot q_j > |q_i|^2 \text{ only if } |q_j| > |q_i|"
     )
-    st.markdown(f"{PROOF} {cycle_text(v)}")
+    st.markdown(f"{PROOF} {v.prose.cycle}")
     st.dataframe(evidence_table(v), width="stretch")
-    st.caption(
-        f"*This run*: the curves above. *Best found*: the most rows over this run and a seeded search "
-        f"(Adam, {SEARCH.steps:,} steps at rate {SEARCH.lr}, from "
-        f"{SEARCH_STARTS} starts, the book's draw first, each trained on the whole target and "
-        "with each row left out in turn): a lower bound, not a limit. *Proven*: an upper bound that "
-        "holds for every matrix of the mode."
-    )
-    if v.found is None:
-        st.caption(
-            f"The search and the linear program try every subset of rows and every row left out, so they "
-            f"run for sentences of up to {MAX_SEARCH_TOKENS} tokens; this one has {v.n}."
-        )
-    st.markdown("\n\n".join(verdict(v)))
-
-
-def nearest_pair_text(v: View) -> str | None:
-    """The two tokens a key tells apart least (``core.sentence.nearest_pair``), in words."""
-    if v.nearest is None:
-        return None
-    p, q, gap = v.nearest
-    x, labels = v.settings.embeddings, v.settings.labels
-    seen = f"({fmt.vec(x[p], 2)} and {fmt.vec(x[q], 2)})"
-    a, b = md(labels[p]), md(labels[q])
-    if gap == 0:
-        return (
-            f"{a} and {b} have the same embedding {seen}, so their keys are the same key, and no "
-            "matrix can make a token tell them apart: only position embeddings could."
-        )
-    if gap < 0.1:
-        other = "its predecessor" if q == p + 1 else a
-        return (
-            f"{a} and {b} have almost the same embedding {seen}, so their keys are almost the same key, "
-            f"and {b} cannot tell {other} from itself by much."
-        )
-    return (
-        f"The closest two embeddings are {a}'s and {b}'s {seen}, {fmt.num(gap, 2)} apart: the pair a key "
-        "tells apart least."
-    )
+    st.caption(v.prose.search)
+    if v.prose.no_search is not None:
+        st.caption(v.prose.no_search)
+    st.markdown("\n\n".join(v.prose.verdict))
 
 
 def gradient_section() -> None:

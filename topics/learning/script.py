@@ -191,9 +191,23 @@ def build(
             "d_k = start_key.shape[-1]",
         ],
         ["# The target pattern, one row a query.", *target],
+        """
+# A repeated word has one embedding: one query, one key. Each token's word is the first position
+# with its embedding; a row is right when its largest weight is on the target token's word (read
+# from the word's first row, so rounding cannot split a tie), or, for a row with no single target
+# token (uniform), when every weight is within 0.01 of the target's.
+word = (inputs[:, None, :] == inputs[None, :, :]).all(-1).int().argmax(-1)
+single = (target == target.amax(-1, keepdim=True)).sum(-1) == 1
+
+
+def rows_right(attention):
+    on_word = word[attention[word].argmax(-1)] == word[target.argmax(-1)]
+    close = (attention - target).abs().max(-1).values < 0.01
+    return int(torch.where(single, on_word, close).sum())
+""",
         '''
 def scores_of(W_q, W_k, mode):
-    """Figure 01's three modes: no matrices, tied (keys use W_q), three matrices."""
+    """The three modes: no matrices, tied (keys use W_q), three matrices (section 3.4's W_q, W_k)."""
     if mode == "none":
         queries = keys = inputs
     elif mode == "tied":
@@ -211,7 +225,7 @@ def loss_of(W_q, W_k, mode):
         f'''
 def train(mode):
     """Losses until a loss passes 1e6 (diverged: stop there, as the page does), and the weights
-    at the step shown, or at the last good step before it."""
+    at the step shown and at the last step, or at the last good step before either."""
     W_q = start_query.clone().requires_grad_(mode != "none")
     W_k = start_key.clone().requires_grad_(mode == "three")
     params = [w for w in (W_q, W_k) if w.requires_grad]
@@ -223,32 +237,39 @@ def train(mode):
             diverged = s
             break
         losses.append(loss.item())
+        last = (W_q.detach().clone(), W_k.detach().clone())
         if s <= shown:
-            kept = (W_q.detach().clone(), W_k.detach().clone())
+            kept = last
         if s == steps or optimizer is None:
             break
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
     losses += [losses[-1]] * (steps + 1 - len(losses))  # no dials, or stopped: it stays
-    return losses, diverged, kept
+    return losses, diverged, kept, last
+
+
+def attention_of(W_q, W_k, mode):
+    return torch.softmax(scores_of(W_q, W_k, mode) / d_k**0.5, dim=-1)
 ''',
         [
             f"lr, steps, shown = {lr!r}, {int(steps)}, {int(step)}",
             "# " + opt.split("  # ")[1].capitalize() + ": the page's update rule.",
             'runs = {mode: train(mode) for mode in ("none", "tied", "three")}',
-            "for mode, (losses, diverged, _) in runs.items():",
+            "for mode, (losses, diverged, _, last) in runs.items():",
             "    ends = torch.tensor([losses[0], losses[-1]], dtype=torch.float64)",
             '    print(f"{mode}, loss at step 0 and at step {steps}:", ends)',
             '    print(f"{mode}, diverged at step:", diverged)',
+            '    print(f"{mode}, rows right at step {steps}:", rows_right(attention_of(*last, mode)))',
         ],
         [
             f'mode = "{mode}"',
-            "losses, _, (W_q, W_k) = runs[mode]",
+            "losses, _, (W_q, W_k), _ = runs[mode]",
             "scores = scores_of(W_q, W_k, mode)",
-            "attention = torch.softmax(scores / d_k**0.5, dim=-1)",
+            "attention = attention_of(W_q, W_k, mode)",
             "loss = torch.tensor(losses[shown], dtype=torch.float64)",
             'print(f"{mode} at step {shown}, loss:", loss)',
+            'print(f"{mode} at step {shown}, rows right:", rows_right(attention))',
             'print(f"{mode} at step {shown}, attention A:")',
             "print(attention)",
             'print(f"{mode} at step {shown}, scores omega:")',

@@ -177,16 +177,37 @@ def loss_value(
     return loss_and_grad(x, w_query, w_key, target, mode)[0]
 
 
-def rows_right(attention: np.ndarray, target: np.ndarray, tol: float = UNIFORM_TOL) -> np.ndarray:  # -> [n]
+def words(x: np.ndarray) -> np.ndarray:  # [n, d_in] -> [n]
+    """Each token's word: the first position whose embedding equals its own.
+
+    A repeated word has one embedding (the sentence box gives it one), so its queries are one
+    query and its keys one key, in every mode: no matrix can make its rows differ, nor a query
+    tell its keys apart. Only position embeddings, which chapter 3 does not add, could.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    same = np.all(x[:, None, :] == x[None, :, :], axis=-1)  # [n, n]
+    return np.argmax(same, axis=-1)
+
+
+def rows_right(
+    attention: np.ndarray, target: np.ndarray, tol: float = UNIFORM_TOL, words: np.ndarray | None = None
+) -> np.ndarray:  # -> [n]
     """Which rows of ``attention`` do what the target asks, one bool per row.
 
     A target row with a single largest entry is met when the attention row's largest entry is
-    on the same token. A target row without one (the uniform target) has no token to point at,
-    so it is met when every weight is within ``tol`` of the target's.
+    on the target's word: the target's token, or a repeat of it (``words``, from :func:`words`;
+    each token its own word when not given), since a repeat's key is the same key and gets the
+    same weight. A target row without one (the uniform target) has no token to point at, so it is
+    met when every weight is within ``tol`` of the target's.
+
+    A repeated word's rows are the same row (one query): each is read from its word's first row,
+    so float64 rounding in the matrix products can never split a near tie two ways.
     """
-    a, t = np.asarray(attention, dtype=np.float64), np.asarray(target, dtype=np.float64)
+    t = np.asarray(target, dtype=np.float64)
+    w = np.arange(t.shape[-1]) if words is None else np.asarray(words)
+    a = np.take(np.asarray(attention, dtype=np.float64), w, axis=-2)
     unique = np.sum(t == t.max(axis=-1, keepdims=True), axis=-1) == 1
-    by_argmax = np.argmax(a, axis=-1) == np.argmax(t, axis=-1)
+    by_argmax = w[np.argmax(a, axis=-1)] == w[np.argmax(t, axis=-1)]
     by_distance = np.max(np.abs(a - t), axis=-1) < tol
     return np.where(unique, by_argmax, by_distance)
 

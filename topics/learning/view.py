@@ -17,7 +17,7 @@ functions by default, the page's cached ones (``topics/learning/study.py``) on t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -25,7 +25,8 @@ from core import attention, tokens, weights
 from core.attention import Mode
 from core.sentence import nearest_pair, weights_for
 from core.weights import WeightSet, init_weights
-from topics.learning import reach, script, training
+from topics.learning import prose, reach, script, training
+from topics.learning.prose import Prose
 from topics.learning.reach import Found, Reach
 from topics.learning.training import Optimiser, Target, Trajectory
 
@@ -52,7 +53,7 @@ class Settings:
     optimiser: Optimiser = "adam"
     lr: float = 0.02
     steps: int = 5_000
-    step: int = 5_000  # the step shown, as the slider or the URL gives it (build snaps it)
+    step: int = 5_000  # the step asked for, as the slider or the URL gives it (build snaps it)
     width: int = 2  # d_out of W_q and W_k
     weights: WeightSet = field(default_factory=weights.section_3_4)  # as the control gives it, d_in = 3
     focus: int | None = None  # the focused query's row
@@ -109,7 +110,7 @@ class View:
     floor: float  # the target's entropy: the lowest cross-entropy any attention reaches
     table: tuple[Run, ...]  # the runs' table, one row per mode
     every: int  # steps between recorded snapshots (the step slider's step)
-    step: int  # the step shown: on the record grid, within the run
+    step: int  # the step shown: the last recorded step at or before the one asked for, within the run
     loss: float  # the shown mode's loss at the step shown
     rows_right: int  # its rows right there
     score_error: float  # max |Ω − Ωᵀ| there
@@ -119,14 +120,20 @@ class View:
     decimals: int  # the score heatmaps' decimals: trained scores grow into the thousands
     focus_weights: np.ndarray | None  # [n] the focused query's row of A
     focus_context: np.ndarray | None  # [d_v] its context vector, A times the untrained values
-    cycles: tuple[tuple[int, ...], ...]  # the target's cycles of "attends most to"
+    words: np.ndarray  # [n] each token's word: the first position with its embedding
+    repeats: bool  # a word repeats: its rows tie in every mode
+    split_words: tuple[tuple[int, int, tuple[int, ...], int], ...]  # repeated words whose rows ask
+    # for several words: (word, its rows, the words asked for, the most rows of it that can be right)
+    cycles: tuple[tuple[int, ...], ...]  # the cycles of the words' arrows (none when a word is split)
     single: bool  # every target row has one largest entry, so the tied-weights proof applies
-    tied_bound: int | None  # the proof's most rows for tied weights
+    ties_bound: int | None  # the most rows any mode can get right: a repeated word's rows attend alike
+    tied_bound: int | None  # the proof's most rows for tied weights, ties included
     found: dict[Mode, Found] | None  # the search's best per mode; None past MAX_SEARCH_TOKENS
     reach: Reach | None  # the linear program's most rows over every M
     evidence: tuple[Evidence, ...]  # one row per mode
     nearest: tuple[int, int, float] | None  # the two closest embeddings and their distance
     checks: Checks
+    prose: Prose = field(default_factory=Prose)  # every sentence, written from the fields above
 
     @property
     def n(self) -> int:
@@ -173,16 +180,26 @@ def _best_known(
 
 
 def _bound(
-    mode: Mode, here: int, tied_bound: int | None, lp: Reach | None, d_in: int
+    mode: Mode, here: int, v: tuple[int | None, int | None, bool], lp: Reach | None, d_in: int, n: int
 ) -> tuple[int | None, str]:
-    """The proven most rows for ``mode`` and the reason, or ``None`` when nothing is proven."""
+    """The proven most rows for ``mode`` and the reason, or ``None`` when nothing is proven.
+
+    ``v`` is the tied bound, the ties' bound (every mode) and whether a repeated word's rows ask
+    for several words. The linear program already counts ties: it tries every subset of rows."""
+    tied_bound, ties, split = v
     if mode == "none":
         return here, "XXᵀ has no dials"
     if mode == "tied":
-        return tied_bound, (
-            "Cauchy–Schwarz: one row of every cycle is lost" if tied_bound is not None else ""
-        )
-    return (lp.rows, f"linear program over every {d_in} × {d_in} M") if lp is not None else (None, "")
+        if tied_bound is None:
+            return None, ""
+        if split:
+            return tied_bound, "a repeated word's rows attend alike; Cauchy–Schwarz: no cycle of arrows"
+        return tied_bound, "Cauchy–Schwarz: one row of every cycle is lost"
+    if lp is not None:
+        return lp.rows, f"linear program over every {d_in} × {d_in} M"
+    if ties is not None and ties < n:
+        return ties, "a repeated word's rows attend alike"
+    return None, ""
 
 
 def _checks(runs: Mapping[Mode, Trajectory], steps: int) -> Checks:
@@ -205,21 +222,31 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
     ws = widen(weights_for(s.weights, x.shape[1]), s.width)
     target, runs = fit(s.target, token, s.optimiser, s.lr, s.steps, ws.w_query, ws.w_key, x)
     every = training.record_every(s.steps, len(x))
-    step = min(s.steps, s.step // every * every)  # a value kept from a longer run or typed into a URL
     run = runs[s.mode]
+    asked = min(max(s.step, 0), s.steps)  # a value kept from a longer run or typed into a URL
+    step = asked if asked == s.steps else asked // every * every  # recorded: every ``every``, and the last
+    if run.diverged_at is not None:  # the run stopped: its last good state is its last record
+        step = min(step, run.diverged_at - 1)
     a, omega = run.attention[run.at(step)], run.scores[run.at(step)]  # the snapshot at the step shown
     big = float(np.abs(omega).max())
     focus = None
     if s.focus is not None:  # W_v is not trained: the values stay where figure 01 put them
         focus = attention.mix(a, attention.attention_in_mode(x, ws, s.mode).values)[s.focus]
     found, lp = limits(s.target, token, s.width, x)
-    tied_bound = reach.tied_row_bound(target)
+    words = training.words(x)
+    tied_bound, ties = reach.tied_row_bound(target, words), reach.ties_bound(target, words)
+    counts = reach.asked(target, words)
+    split = tuple(
+        (int(c), int(counts[c].sum()), tuple(int(d) for d in np.flatnonzero(counts[c])), int(counts[c].max()))
+        for c in range(len(x))
+        if counts is not None and np.count_nonzero(counts[c]) > 1
+    )
     table = tuple(
         Run(
             m,
             float(r.losses[0]),
             float(r.losses[-1]),
-            tuple(training.rows_right(r.attention[-1], target).tolist()),
+            tuple(training.rows_right(r.attention[-1], target, words=words).tolist()),
             r.diverged_at,
         )
         for m, r in runs.items()
@@ -229,7 +256,7 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
         best, how = _best_known(
             row.mode, row.rows, found[row.mode] if found else None, lp, s.width, labels, x.shape[1]
         )
-        most, why = _bound(row.mode, row.rows, tied_bound, lp, x.shape[1])
+        most, why = _bound(row.mode, row.rows, (tied_bound, ties, bool(split)), lp, x.shape[1], len(x))
         evidence.append(Evidence(row.mode, row.rows, best, how, most, why))
     on_book = labels == tokens.TOKENS and np.array_equal(x, tokens.inputs())
     book_runs = runs
@@ -239,7 +266,7 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
         book_runs = fit(
             s.target, book_token, s.optimiser, s.lr, s.steps, book_ws.w_query, book_ws.w_key, tokens.inputs()
         )[1]
-    return View(
+    v = View(
         settings=s,
         token=token,
         ws=ws,
@@ -250,7 +277,7 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
         every=every,
         step=step,
         loss=float(run.losses[step]),
-        rows_right=int(training.rows_right(a, target).sum()),
+        rows_right=int(training.rows_right(a, target, words=words).sum()),
         score_error=attention.asymmetry_error(omega),
         attention=a,
         scores=omega,
@@ -258,8 +285,12 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
         decimals=4 if big < 10 else 2 if big < 1_000 else 0,
         focus_weights=None if s.focus is None else a[s.focus],
         focus_context=focus,
-        cycles=reach.cycles(target),
+        words=words,
+        repeats=len(set(words.tolist())) < len(x),
+        split_words=split,
+        cycles=reach.word_cycles(target, words) or (),
         single=bool(reach.attends_most_to(target).min() >= 0),
+        ties_bound=ties,
         tied_bound=tied_bound,
         found=found,
         reach=lp,
@@ -267,6 +298,7 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
         nearest=nearest_pair(x),
         checks=_checks(book_runs, s.steps),
     )
+    return replace(v, prose=prose.write(v))
 
 
 def probe(v: View, *, nudged: Nudged = script.nudged) -> script.Drift:
