@@ -9,7 +9,6 @@ and keeps the result in ``View.prose``, so the page and the tests read the same 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,12 +19,7 @@ from ui import format as fmt
 if TYPE_CHECKING:
     from topics.learning.view import View
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&=^\"'])")  # as ui.sentence.md, without Streamlit
-
-
-def md(text: str) -> str:
-    """A reader's word with every Markdown-active character escaped: shown as typed."""
-    return _MARKDOWN.sub(r"\\\1", text)
+md = fmt.md  # a reader's word with every Markdown-active character escaped: shown as typed
 
 
 @dataclass(frozen=True)
