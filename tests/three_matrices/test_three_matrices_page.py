@@ -150,8 +150,14 @@ def test_the_reproduce_expander_shows_the_views_script_and_a_download():
 SOURCES = {
     "section-3.4": ({}, weights.section_3_4()),
     "section-3.5": ({"weights": "Section 3.5"}, weights.section_3_5()),
-    "any-seed-rand": ({"weights": "Any seed", "seed": "7", "init": "torch.rand"}, weights.init_weights(7, "rand")),
-    "any-seed-linear": ({"weights": "Any seed", "seed": "7", "init": "nn.Linear"}, weights.init_weights(7, "linear")),
+    "any-seed-rand": (
+        {"weights": "Any seed", "seed": "7", "init": "torch.rand"},
+        weights.init_weights(7, "rand"),
+    ),
+    "any-seed-linear": (
+        {"weights": "Any seed", "seed": "7", "init": "nn.Linear"},
+        weights.init_weights(7, "linear"),
+    ),
 }
 
 

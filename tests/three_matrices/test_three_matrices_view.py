@@ -179,7 +179,9 @@ def test_the_code_shown_is_the_class_of_the_weights_at_every_source_and_mode(sou
     # the projections the code runs are the ones the view recorded
     projections = [op for op in v.ops if op.code.startswith(("Q =", "K =", "V ="))]
     call = "x @ self.W_" if v1 else "(x)"
-    assert sum(call in line for line in code.splitlines() if "= " in line and "self.W_" in line.split("=")[-1]) == len(projections)
+    assert sum(
+        call in line for line in code.splitlines() if "= " in line and "self.W_" in line.split("=")[-1]
+    ) == len(projections)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -8,7 +8,6 @@ from topics.three_matrices.readouts import count_text
 from topics.three_matrices.view import BookNumbers
 from ui import checks
 
-
 NOTE = (
     "Each quoted number beside this page's own value at the book's settings, whatever the controls "
     "above say: the book's six tokens, section 3.4's weights (SelfAttention_v1, seed 123), and "

@@ -32,7 +32,7 @@ e1.metric(
     "Score error max|Ω − Ωᵀ|", fmt.num(v.score_error), help="0 means the affinity reads the same both ways."
 )
 e2.metric("Weight error max|A − Aᵀ|", fmt.num(v.weight_error), help=readouts.when_symmetric(v))
-e3.metric("Divisor √d_k", fmt.num(tr.divisor), help=f"Every mode divides by √{v.d_k}, the projection width.")
+e3.metric("Divisor √d_k", fmt.num(tr.divisor), help=readouts.divisor_help(v))
 
 for col, (key, fig) in zip(st.columns(3), tm_figures.heatmaps(v).items(), strict=True):
     with col:

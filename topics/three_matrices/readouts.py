@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 W_NAMES = ("W_q", "W_k", "W_v")
 E = "e^{\\omega_{ij}/\\sqrt{d_k}}"
+SCALE = "keys.shape[-1] ** 0.5"  # the book's divisor: the keys' width, d_k
 
 
 def count(n: int) -> str:
@@ -120,7 +121,8 @@ def modes_table(v: View) -> pd.DataFrame:
 def when_symmetric(v: View) -> str:
     """Exactly when the weights would be symmetric, and whether these are: the weight error's help."""
     if v.n == 1:
-        return f"With one token, A is the 1 × 1 matrix [{fmt.num(v.trace.weights[0, 0])}]: symmetric in every mode."
+        weight = fmt.num(v.trace.weights[0, 0])
+        return f"With one token, A is the 1 × 1 matrix [{weight}]: symmetric in every mode."
     dens = v.log_denominators
     low, high = den_text(dens.min()), den_text(dens.max())
     spread = f"here all {count(v.n)} read {low}" if low == high else f"here they run from {low} to {high}"
@@ -133,6 +135,11 @@ def when_symmetric(v: View) -> str:
         f"With symmetric scores, A = Aᵀ exactly when all {count(v.n)} row denominators Zᵢ are "
         f"equal; {spread}."
     )
+
+
+def divisor_help(v: View) -> str:
+    """The divisor's help: every mode, the no-matrix one too, divides by the projection width."""
+    return f"Every mode divides by √{v.d_k}, the projection width d_k, the no-matrix mode too."
 
 
 def _denominators(v: View) -> str:
@@ -261,12 +268,24 @@ def forward_code(v: View) -> str:
             f"{pad}values = {p['W_value']}"
         )
     elif v.mode == "none":
-        lines = f"{pad}queries = keys = values = x  # changed: no matrices"
+        width = "self.W_key.shape[-1]" if ws.init == "rand" else "self.W_key.out_features"
+        lines = (
+            f"{pad}queries = keys = values = x  # changed: no matrices\n"
+            f"{pad}d_k = {width}  # changed: still W_k's width, as in every mode"
+        )
     else:
         lines = book_lines
+    text = source.strip("\n").replace(book_lines, lines)
+    if v.mode == "none":
+        if SCALE not in text:
+            raise ValueError(f"{cls}'s source no longer scales by {SCALE}")
+        text = "\n".join(
+            line.replace(SCALE, "d_k**0.5") + "  # changed" if SCALE in line else line
+            for line in text.splitlines()
+        )
     d_in, d_out = ws.w_query.shape
     return (
-        source.strip("\n").replace(book_lines, lines)
+        text
         + f"\n\n\ntorch.manual_seed({ws.seed})\nsa = {cls}(d_in={d_in}, d_out={d_out})\n"
         + "context_vec = sa(inputs)  # Z = AV"
     )
@@ -302,9 +321,15 @@ def forward_caption(v: View) -> str:
             f"the ({d_in}, {d_out}) W_k shown above."
         )
     if v.mode == "none":
-        text += " With no matrices the changed line replaces all three projections: the book's class is the three-matrix mode."
+        text += (
+            " With no matrices the changed lines replace all three projections and keep the divisor at "
+            "√d_k, W_k's width, as every mode here does: the book's class is the three-matrix mode."
+        )
     elif v.mode == "tied":
-        text += " Tied, the changed line gives the keys W_q's projection and W_k goes unused: the book's class is the three-matrix mode."
+        text += (
+            " Tied, the changed line gives the keys W_q's projection and W_k goes unused: the book's "
+            "class is the three-matrix mode."
+        )
     return text
 
 
@@ -316,7 +341,10 @@ def ops_paragraph(v: View) -> str:
     if this == quote:
         return text + f" That is the count the post quotes from Giles Thomas for three matrices: “{quote}”."
     if count_text(three.matmuls, three.transposes) == quote:
-        return text + f" The post quotes Giles Thomas's count for three matrices, “{quote}”, which is what the three-matrix mode runs."
+        return (
+            text + f" The post quotes Giles Thomas's count for three matrices, “{quote}”, which is what the "
+            "three-matrix mode runs."
+        )
     return text + f" The post quotes Giles Thomas's count for three matrices, “{quote}”."
 
 

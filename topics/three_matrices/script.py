@@ -21,8 +21,8 @@ def three_matrices(
     mode: Mode,
     pair: tuple[int, int] | None = None,
 ) -> Script:
-    """The page's three-mode comparison in ``mode`` on the weights ``ws``: Ω, Ω − Ωᵀ, A, Q, K, V, Z, both errors, and
-    the table of all three modes (with ``pair``'s two weights, journey → starts on the page).
+    """The page's three-mode comparison in ``mode`` on the weights ``ws``: Ω, Ω − Ωᵀ, A, Q, K, V, Z,
+    both errors, and the table of all three modes (with ``pair``'s two weights, journey → starts on the page).
 
     The weights are the book's class after ``torch.manual_seed``; the arithmetic is float64 from
     the float32 draw, as the page's, so every printed number equals the page's at 4 decimals.
