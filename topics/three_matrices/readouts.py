@@ -298,9 +298,10 @@ def forward_latex(v: View) -> str:
         "tied": r"Q = K = XW_q,\; V = XW_v",
         "none": r"Q = K = V = X",
     }[v.mode]
+    # three lines, so a phone's width holds each
     return (
-        projections + r",\qquad \Omega = QK^{\top},\qquad "
-        r"A = \mathrm{softmax}\!\left(\frac{\Omega}{\sqrt{d_k}}\right),\qquad Z = AV"
+        r"\begin{gathered}" + projections + r",\\ \Omega = QK^{\top},\quad "
+        r"A = \mathrm{softmax}\!\left(\frac{\Omega}{\sqrt{d_k}}\right),\\ Z = AV\end{gathered}"
     )
 
 
