@@ -4,6 +4,8 @@ moves the readouts, the Reproduce expander, the messages. Every number is the vi
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -70,7 +72,8 @@ def test_the_mode_control_moves_every_readout():
     for mode in ("none", "tied", "three"):
         widget(at, "mode").set_value(mode).run()
         shows(at, build(Settings(mode=mode)))
-        assert ("(unused in this mode)" in _md(at)) == (mode == "none")
+        # no matrices use none of the three; tied, the keys reuse W_q and W_k goes unused
+        assert _md(at).count("(unused in this mode)") == {"none": 3, "tied": 1, "three": 0}[mode]
 
 
 def test_the_weight_set_control_switches_and_names_the_set():
@@ -141,3 +144,44 @@ def test_the_reproduce_expander_shows_the_views_script_and_a_download():
     assert code == made.code.rstrip("\n")  # st.code drops the final newline; the download keeps it
     (button,) = [b for b in at.get("download_button") if b.key == "reproduce_three_matrices_download"]
     assert made.filename in button.proto.label
+
+
+# Every weight source the control offers, as a link gives it (issue 24, item 8).
+SOURCES = {
+    "section-3.4": ({}, weights.section_3_4()),
+    "section-3.5": ({"weights": "Section 3.5"}, weights.section_3_5()),
+    "any-seed-rand": (
+        {"weights": "Any seed", "seed": "7", "init": "torch.rand"},
+        weights.init_weights(7, "rand"),
+    ),
+    "any-seed-linear": (
+        {"weights": "Any seed", "seed": "7", "init": "nn.Linear"},
+        weights.init_weights(7, "linear"),
+    ),
+}
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_the_forward_pass_shows_the_class_that_made_the_numbers(source):
+    """Section 3.4's weights are SelfAttention_v1's (nn.Parameter, ``x @ self.W_key``); nn.Linear's are
+    SelfAttention_v2's (``self.W_key(x)``): the code and its caption name the class of the weights shown."""
+    query, ws = SOURCES[source]
+    at = open_page(PAGE, query)
+    assert_clean(at)
+    (code,) = [c.value for c in at.code if "def forward" in c.value]
+    v1 = ws.init == "rand"
+    assert ("class SelfAttention_v1" in code) == v1 and ("class SelfAttention_v2" in code) == (not v1)
+    assert ("keys = x @ self.W_key" in code) == v1 and ("keys = self.W_key(x)" in code) == (not v1)
+    assert ("nn.Parameter(torch.rand(d_in, d_out))" in code) == v1
+    assert f"torch.manual_seed({ws.seed})" in code
+    caption = _captions(at)
+    assert ("`x @ self.W_key`" in caption) == v1 and ("`self.W_key(x)`" in caption) == (not v1)
+    assert ("stores its weight transposed" in caption) == (not v1)
+
+
+def test_the_checks_note_speaks_to_a_learner(default):
+    (exp,) = [e for e in default.expander if e.label.startswith("Checks against the sources")]
+    note = " ".join(c.value for c in exp.caption)
+    assert note and "audit" not in note.lower()
+    assert not re.search(r"figure 0\d", note, re.IGNORECASE)
+    assert "computed here" in note

@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from core import attention, tokens, weights
+from core.attention import MODES
 from topics.three_matrices import checks, readouts
 from topics.three_matrices.view import Settings, build
+from ui import checks as ui_checks
 
 X = tokens.inputs()
 J, S = tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
@@ -51,7 +53,7 @@ def test_figure_01_without_matrices_gives_the_posts_numbers():
     ]
 
 
-def test_the_weight_error_comes_from_the_audits_denominators_not_the_posts_row_sums():
+def test_the_weight_error_comes_from_the_softmax_denominators_not_the_posts_row_sums():
     none = DEFAULT.row("none")
     dens = np.exp(none.log_denominators)
     np.testing.assert_array_equal(np.round(dens, 2), DENOMINATORS)
@@ -149,3 +151,53 @@ def test_denominators_no_float64_holds_are_written_as_powers_of_e():
 def test_a_mode_the_page_has_not_is_refused():
     with pytest.raises(ValueError, match="mode"):
         build(Settings(mode="four"))  # type: ignore[arg-type]
+
+
+# Every weight source the control offers: section 3.4, section 3.5, any seed with either init.
+SOURCES = {
+    "section-3.4": weights.section_3_4(),
+    "section-3.5": weights.section_3_5(),
+    "seed-7-rand": weights.init_weights(7, "rand"),
+    "seed-7-linear": weights.init_weights(7, "linear"),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("source", SOURCES)
+def test_the_code_shown_is_the_class_of_the_weights_at_every_source_and_mode(source, mode):
+    """Issue 24, item 8: torch.rand weights are SelfAttention_v1's (nn.Parameter, ``x @ self.W_key``),
+    nn.Linear ones SelfAttention_v2's (``self.W_key(x)``); the code names the seed that drew them."""
+    ws = SOURCES[source]
+    v = build(Settings(weights=ws, mode=mode))
+    code, caption = readouts.forward_code(v), readouts.forward_caption(v)
+    v1 = ws.init == "rand"
+    assert ("class SelfAttention_v1(nn.Module)" in code) == v1
+    assert ("nn.Parameter(torch.rand(d_in, d_out))" in code) == v1
+    assert ("nn.Linear(d_in, d_out, bias=qkv_bias)" in code) == (not v1)
+    assert ("`x @ self.W_key`" in caption) == v1 and ("`self.W_key(x)`" in caption) == (not v1)
+    assert f"torch.manual_seed({ws.seed})" in code
+    # the projections the code runs are the ones the view recorded
+    projections = [op for op in v.ops if op.code.startswith(("Q =", "K =", "V ="))]
+    call = "x @ self.W_" if v1 else "(x)"
+    assert sum(
+        call in line for line in code.splitlines() if "= " in line and "self.W_" in line.split("=")[-1]
+    ) == len(projections)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("source", SOURCES)
+def test_the_code_shown_computes_the_numbers_shown(source, mode):
+    """Run in PyTorch, the code on the page gives the page's Z (float32 against float64)."""
+    torch = pytest.importorskip("torch")
+    ws = SOURCES[source]
+    v = build(Settings(weights=ws, mode=mode))
+    scope = {"torch": torch, "nn": torch.nn, "inputs": torch.tensor(X, dtype=torch.float32)}
+    with torch.no_grad():
+        exec(readouts.forward_code(v), scope)
+    np.testing.assert_allclose(scope["context_vec"].numpy(), v.trace.context, atol=1e-6)
+
+
+def test_the_computed_here_row_says_how_it_is_computed():
+    (row,) = [c for c in checks.book_checks(DEFAULT.book) if c.source == ui_checks.HERE]
+    assert row.note.startswith("Computed here: exp(xᵢ·xⱼ/√2) summed over j for each of the book's six inputs")
+    assert "audit" not in row.note.lower()

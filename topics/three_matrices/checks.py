@@ -1,5 +1,5 @@
-"""The checks of "Three matrices": every number the post and the book print for figure 01 and
-section 3.4, beside the view's live value at the book's settings."""
+"""The checks of "Three matrices": every number the post prints for its three modes and the book
+prints for sections 3.4 and 3.5, beside the view's live value at the book's settings."""
 
 from __future__ import annotations
 
@@ -7,6 +7,14 @@ from core import book
 from topics.three_matrices.readouts import count_text
 from topics.three_matrices.view import BookNumbers
 from ui import checks
+
+NOTE = (
+    "Each quoted number beside this page's own value at the book's settings, whatever the controls "
+    "above say: the book's six tokens, section 3.4's weights (SelfAttention_v1, seed 123), and "
+    "section 3.5's sa_v2 (SelfAttention_v2, seed 789) for its outputs. The quotes come from the post, "
+    "the book, and, for the softmax denominators, this page's own computation (computed here: the "
+    "row's note says how)."
+)
 
 
 def book_checks(b: BookNumbers) -> list[checks.Check]:
@@ -27,7 +35,11 @@ def book_checks(b: BookNumbers) -> list[checks.Check]:
             book.COMPUTED["denominators_none"],
             b.denominators_none,
             checks.HERE,
-            note="What each row is divided by: the weights are symmetric only if all six are equal",
+            note=(
+                "Computed here: exp(xᵢ·xⱼ/√2) summed over j for each of the book's six inputs, no "
+                "matrices; the quote is PyTorch's sum to 2 decimals, the live value NumPy's in float64. "
+                "Softmax divides row i by it, so the weights are symmetric only if all six are equal"
+            ),
         ),
         checks.exact("Weight error, no matrices", f01["weight_error_none"], b.weight_error_none, post),
         checks.exact("journey → starts, no matrices", f01["journey_to_starts"], b.journey_to_starts, post),

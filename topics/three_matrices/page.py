@@ -1,9 +1,9 @@
-"""Three matrices (figure 01): W_q, W_k, W_v and the asymmetry they buy. Layout only: the numbers
+"""Three matrices: W_q, W_k, W_v and the asymmetry they buy. Layout only: the numbers
 come from ``view.build``."""
 
 import streamlit as st
 
-from core import attention, book
+from core import attention
 from topics.three_matrices import checks as tm_checks
 from topics.three_matrices import figures as tm_figures
 from topics.three_matrices import readouts, script, view
@@ -24,12 +24,7 @@ v = view.build(view.Settings(s.labels, s.embeddings, s.is_book, chosen, mode, fo
 T, tr, ws = v.labels, v.trace, v.weight_set
 
 st.title("Three matrices, and the asymmetry they buy")
-st.markdown(
-    "A token no longer scores against another token directly: both are projected first, through "
-    "two *different* matrices. That is what lets a token ask a question (its query) that differs "
-    "from the answer it advertises (its key). Switch the mode and watch the score error: it is "
-    "exactly 0 until the two matrices differ."
-)
+st.markdown(readouts.lead(v))
 weight_set_caption(ws)
 
 e1, e2, e3 = st.columns(3)
@@ -37,13 +32,13 @@ e1.metric(
     "Score error max|Ω − Ωᵀ|", fmt.num(v.score_error), help="0 means the affinity reads the same both ways."
 )
 e2.metric("Weight error max|A − Aᵀ|", fmt.num(v.weight_error), help=readouts.when_symmetric(v))
-e3.metric("Divisor √d_k", fmt.num(tr.divisor), help=f"Every mode divides by √{v.d_k}, the projection width.")
+e3.metric("Divisor √d_k", fmt.num(tr.divisor), help=readouts.divisor_help(v))
 
 for col, (key, fig) in zip(st.columns(3), tm_figures.heatmaps(v).items(), strict=True):
     with col:
         figures.show(fig, key=key)
 if (f := v.focus) is not None:
-    context_note(T, f.row, f.context, weights=f.weights, extra="Its row of Z = AV below is marked ▸.")
+    context_note(T, f.row, f.context, extra=readouts.focus_sentence(v))
 
 st.subheader("All three modes at once")
 st.dataframe(readouts.modes_table(v), width="stretch")
@@ -58,44 +53,17 @@ for col, name, m in zip(
 for col, name, w in zip(
     st.columns(3), ("W_q", "W_k", "W_v"), (ws.w_query, ws.w_key, ws.w_value), strict=True
 ):
-    col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if v.mode == "none" else ""))
+    col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if name in readouts.unused(v) else ""))
     tables.matrix(w, where=col)
 
 st.subheader("The forward pass")
-st.latex(
-    r"Q = XW_q,\; K = XW_k,\; V = XW_v,\qquad \Omega = QK^{\top},\qquad "
-    r"A = \mathrm{softmax}\!\left(\frac{\Omega}{\sqrt{d_k}}\right),\qquad Z = AV"
-)
-st.code(
-    """def forward(self, x):
-    keys = self.W_key(x)
-    queries = self.W_query(x)
-    values = self.W_value(x)
-    attn_scores = queries @ keys.T
-    attn_weights = torch.softmax(
-        attn_scores / keys.shape[-1]**0.5, dim=-1
-    )
-    context_vec = attn_weights @ values
-    return context_vec""",
-    language="python",
-)
-st.caption("`self.W_key(x)` is XW_k with the operands swapped: nn.Linear stores its weight transposed.")
-st.markdown(
-    f"This mode runs **{readouts.count_text(v.matmuls, v.transposes)}**, counted as the forward pass "
-    f"above runs them. The post, after Giles Thomas: “{book.FIGURE_01['five_ops']}”, which is the "
-    "three-matrix mode."
-)
+st.latex(readouts.forward_latex(v))
+st.code(readouts.forward_code(v), language="python")
+st.caption(readouts.forward_caption(v))
+st.markdown(readouts.ops_paragraph(v))
 st.dataframe(readouts.ops_table(v), width="stretch")
 
 reproduce_ui.expander("three_matrices", lambda: script.three_matrices(T, s.embeddings, ws, v.mode, v.pair))
 
 # The checks always run at the book's settings, whatever the controls say.
-checks.expander(
-    tm_checks.book_checks(v.book),
-    note=checks_note(
-        s,
-        "Quoted: the post's figure 01, the audit's denominators, and what the book prints for its "
-        "section 3.4 code. Live: computed at the book's settings (section 3.4 weights; sa_v2 for "
-        "SelfAttention_v2), whatever the controls say.",
-    ),
-)
+checks.expander(tm_checks.book_checks(v.book), note=checks_note(s, tm_checks.NOTE))

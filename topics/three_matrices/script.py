@@ -1,4 +1,4 @@
-"""The Three matrices page's script (figure 01): W_q, W_k, W_v in the page's mode, in PyTorch."""
+"""The Three matrices page's script: W_q, W_k, W_v in the page's mode, in PyTorch."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ def three_matrices(
     mode: Mode,
     pair: tuple[int, int] | None = None,
 ) -> Script:
-    """Figure 01 in ``mode`` on the weights ``ws``: Ω, Ω − Ωᵀ, A, Q, K, V, Z, both errors, and
-    the table of all three modes (with ``pair``'s two weights, journey → starts on the page).
+    """The page's three-mode comparison in ``mode`` on the weights ``ws``: Ω, Ω − Ωᵀ, A, Q, K, V, Z,
+    both errors, and the table of all three modes (with ``pair``'s two weights, journey → starts on the page).
 
     The weights are the book's class after ``torch.manual_seed``; the arithmetic is float64 from
     the float32 draw, as the page's, so every printed number equals the page's at 4 decimals.
@@ -56,7 +56,7 @@ def three_matrices(
     code = join(
         ["import torch", "from torch import nn"],
         header(
-            f'Three matrices (figure 01) as the page shows it: mode "{MODE_NAMES[mode]}", weights '
+            f'Three matrices as the page shows it: mode "{MODE_NAMES[mode]}", weights '
             f"{cls} after torch.manual_seed({ws.seed}).",
             f"Needs {TORCH} only. The page computes in float64 from the book's float32 weights and "
             "inputs, and so does this script: every number printed equals the page's to the 4 "
@@ -74,7 +74,7 @@ def three_matrices(
         ],
         '''
 def attention(x, mode):
-    """Figure 01's three modes; every one divides by sqrt(d_k), the projection width."""
+    """The page's three modes; every one divides by sqrt(d_k), the projection width."""
     d_k = W_key.shape[-1]
     if mode == "none":
         queries = keys = values = x

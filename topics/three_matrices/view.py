@@ -1,6 +1,6 @@
-"""Every number "Three matrices" shows, from the page's settings: figure 01 of the post, section 3.4.
+"""Every number "Three matrices" shows, from the page's settings: the post's three modes, section 3.4.
 
-The post's figure 01 runs self-attention in three modes (no matrices, ``W_q`` tied to ``W_k``,
+The post runs self-attention in three modes (no matrices, ``W_q`` tied to ``W_k``,
 three matrices) to show what two different matrices buy: the score error ``max|Ω − Ωᵀ|`` is
 exactly 0 until the query and key matrices differ. :func:`build` computes everything the page
 draws or writes for one setting: the figures' matrices, the readouts, the table of all three
@@ -52,6 +52,8 @@ class ModeRow:
     forward: float  # A[j, s]: the pair's first token's weight on its second
     backward: float  # A[s, j]
     log_denominators: np.ndarray  # [n] log Σ_j exp(ω_ij/√d_k), finite where the sum overflows
+    matmuls: int  # this mode's forward, counted as it runs
+    transposes: int
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ class BookNumbers:
     score_error_none: float
     score_error_tied: float
     row_sums: np.ndarray  # [6] of XXᵀ, the post's explanation of the weight error
-    denominators_none: np.ndarray  # [6] Σ_j exp(ω_ij/√2) with no matrices: the audit's
+    denominators_none: np.ndarray  # [6] Σ_j exp(ω_ij/√2) with no matrices, computed here
     weight_error_none: float
     journey_to_starts: float  # with no matrices, divided by √2
     starts_to_journey: float
@@ -91,6 +93,7 @@ class View:
 
     labels: tuple[str, ...]
     is_book: bool
+    same_inputs: bool  # every token has the same embedding (one token, or one word repeated)
     mode: Mode
     weight_set: WeightSet  # the control's weights at the sentence's width (``weights_for``)
     trace: AttentionTrace  # this mode's Q, K, V, Ω, A, Z, the divisor √d_k and the operations run
@@ -107,6 +110,11 @@ class View:
     matmuls: int  # this mode's forward, counted as it runs
     transposes: int
     book: BookNumbers
+
+    @property
+    def n(self) -> int:
+        """The number of tokens."""
+        return len(self.labels)
 
     @property
     def ops(self) -> tuple[Op, ...]:
@@ -136,6 +144,8 @@ def _mode_row(t: AttentionTrace, mode: Mode, pair: tuple[int, int]) -> ModeRow:
         float(t.weights[j, s]),
         float(t.weights[s, j]),
         attention.log_softmax_denominators(t.scores, t.divisor),
+        t.count("matmul"),
+        t.count("transpose"),
     )
 
 
@@ -179,6 +189,7 @@ def build(s: Settings) -> View:
     return View(
         labels=labels,
         is_book=s.is_book,
+        same_inputs=bool(np.all(x == x[0])),
         mode=s.mode,
         weight_set=ws,
         trace=tr,
