@@ -98,13 +98,14 @@ def test_a_link_with_every_bound_key_renders_that_view():
             "seed": "789",
             "init": "nn.Linear",
             "focus": "starts",
+            "cell": "one",
         },
     )
-    v = build(Settings(weights=weights.init_weights(789, "linear"), mode="tied", focus=2))
+    v = build(Settings(weights=weights.init_weights(789, "linear"), mode="tied", focus=2, cell=4))
     shows(at, v)
     assert widget(at, "mode").value == "tied" and widget(at, "seed").value == 789
-    assert widget(at, "focus").value == 2
-    assert v.focus is not None
+    assert widget(at, "focus").value == 2 and widget(at, "cell").value == 4
+    assert v.focus is not None and v.cell is not None and v.cell.heading == "starts → one"
     assert f"Its context vector is **z = {short_vec(v.focus.context)}**" in _md(at)
 
 
@@ -113,7 +114,7 @@ GARBAGE = ["", "nan", "-1", "1e999", "'; DROP TABLE", "🙂" * 50, "x" * 10_000]
 
 @pytest.mark.parametrize("junk", GARBAGE)
 def test_garbage_in_every_key_renders_the_default_view(default, junk):
-    at = open_page(PAGE, {k: junk for k in ("mode", "weights", "seed", "init", "focus")})
+    at = open_page(PAGE, {k: junk for k in ("mode", "weights", "seed", "init", "focus", "cell")})
     assert_clean(at)
     assert metrics(at) == metrics(default)
 
@@ -185,3 +186,62 @@ def test_the_checks_note_speaks_to_a_learner(default):
     assert note and "audit" not in note.lower()
     assert not re.search(r"figure 0\d", note, re.IGNORECASE)
     assert "computed here" in note
+
+
+def _panel(at: AppTest) -> str:
+    """The cell panel's text, from its title to the context vector."""
+    texts = [m.value for m in at.markdown]
+    start = next(i for i, t in enumerate(texts) if t.startswith("**One cell, step by step"))
+    return "\n".join(texts[start : start + 8])
+
+
+def test_a_cell_link_shows_the_cells_arithmetic_with_the_numbers_on_screen():
+    # Issue #22's example: journey → starts at the book's defaults.
+    at = open_page(PAGE, {"focus": "journey", "cell": "starts"})
+    assert_clean(at)
+    panel = _panel(at)
+    for shown in (
+        "journey → starts",
+        "| 1 | 0.4306 | 0.4361 | 0.1878 |",
+        "| 2 | 1.4551 | 1.1156 | 1.6233 |",
+        "ω = 0.1878 + 1.6233 = **1.8111**",
+        "Divided by √d_k = √2 = 1.4142: 1.2806",
+        "exp(1.2806) = 3.5990",
+        "Σ exp over its keys: 16.37",
+        "a_journey,starts = 3.5990 / 16.37 = **0.2199**",
+        "z_journey = **[0.3061, 0.8210]**",
+    ):
+        assert shown in panel, shown
+    v = build(Settings(focus=1, cell=2))
+    assert v.cell is not None and v.cell.score in panel  # the view's panel, drawn as built
+
+
+def test_without_a_focus_there_is_no_panel_and_a_focus_alone_takes_its_largest_weight(default):
+    assert not any(m.value.startswith("**One cell") for m in default.markdown)
+    at = open_page(PAGE, {"focus": "step"})
+    v = build(Settings(focus=5))
+    assert v.cell is not None and v.cell_key == int(v.trace.weights[5].argmax())
+    assert v.cell.heading in _panel(at)
+
+
+def _clicked(focus_key: str, cell_key: str, point: dict) -> None:
+    """A page with the focus and cell controls whose chart reports ``point`` as clicked."""
+    import streamlit as st
+
+    from ui import cell as cell_ui
+    from ui.focus import focus_control
+
+    labels = ("Your", "journey", "starts")
+    st.session_state["chart"] = {"selection": {"points": [point]}}
+    if not st.session_state.get("done"):
+        st.session_state["done"] = True
+        cell_ui.picker("chart", focus_key, cell_key)()
+    focus_control(labels, key=focus_key)
+    cell_ui.cell_control(labels, key=cell_key)
+
+
+def test_a_click_sets_the_focus_and_the_cell_and_a_cleared_selection_changes_nothing():
+    at = AppTest.from_function(_clicked, args=("focus", "cell", {"customdata": [0, 2, 1]})).run()
+    assert at.selectbox(key="focus").value == 2 and at.selectbox(key="cell").value == 1
+    at = AppTest.from_function(_clicked, args=("focus", "cell", {"x": "journey"})).run()
+    assert at.selectbox(key="focus").value == -1 and at.selectbox(key="cell").value == -1

@@ -7,6 +7,7 @@ from core import attention
 from topics.three_matrices import checks as tm_checks
 from topics.three_matrices import figures as tm_figures
 from topics.three_matrices import readouts, script, view
+from ui import cell as cell_ui
 from ui import checks, controls, figures, tables
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
@@ -20,7 +21,8 @@ mode = controls.radio(
 )
 chosen = weight_set_control()
 focus = focus_control(s.labels, key="focus")
-v = view.build(view.Settings(s.labels, s.embeddings, s.is_book, chosen, mode, focus))
+cell = cell_ui.cell_control(s.labels, key="cell")
+v = view.build(view.Settings(s.labels, s.embeddings, s.is_book, chosen, mode, focus, cell))
 T, tr, ws = v.labels, v.trace, v.weight_set
 
 st.title("Three matrices, and the asymmetry they buy")
@@ -36,9 +38,13 @@ e3.metric("Divisor √d_k", fmt.num(tr.divisor), help=readouts.divisor_help(v))
 
 for col, (key, fig) in zip(st.columns(3), tm_figures.heatmaps(v).items(), strict=True):
     with col:
-        figures.show(fig, key=key)
+        figures.show(fig, key=key, pick=cell_ui.picker(key, "focus", "cell"))
 if (f := v.focus) is not None:
     context_note(T, f.row, f.context, extra=readouts.focus_sentence(v))
+if v.cell is not None:
+    cell_ui.panel(v.cell)
+else:
+    st.caption("Click any cell, or pick a query to focus on, to see its arithmetic step by step.")
 
 st.subheader("All three modes at once")
 st.dataframe(readouts.modes_table(v), width="stretch")

@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core import attention, tokens
+from core import attention, cell, tokens
 from core.attention import MODES, AttentionTrace, Mode, Op
 from core.sentence import weights_for
 from core.weights import WeightSet, section_3_4, section_3_5
+from ui import cell_text
+from ui.cell_text import Panel, chosen_key
 
 # The post's pair for the modes table and the prose; a sentence without them uses these positions.
 PAIR = (("journey", 1), ("starts", 2))
@@ -40,6 +42,7 @@ class Settings:
     weights: WeightSet = field(default_factory=section_3_4)  # as the weight-set control gives it
     mode: Mode = "three"
     focus: int | None = None  # the focused query's row, or no focus
+    cell: int | None = None  # the key of the cell panel's cell, or None: the query's largest weight
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,8 @@ class View:
     d_k: int  # the projection width under the divisor
     log_denominators: np.ndarray  # [n] this mode's, for the weight error's help
     focus: Focus | None
+    cell_key: int | None  # the column of the cell the panel works out (None without a focus)
+    cell: Panel | None  # that cell's arithmetic, step by step (None without a focus)
     pair: tuple[int, int]  # (j, s): journey and starts, or the sentence's tokens 2 and 3
     modes: tuple[ModeRow, ...]  # none, tied, three
     row_sums: np.ndarray  # [n] of XXᵀ: what the post explains the weight error with
@@ -174,6 +179,25 @@ def book_numbers() -> BookNumbers:
     )
 
 
+# Where the query and key of a cell come from, in each mode ({i} and {j} are the two tokens).
+PROJECTED: dict[Mode, str] = {
+    "three": "x_{i} W_q and k_{j} = x_{j} W_k",
+    "tied": "x_{i} W_q and k_{j} = x_{j} W_q (tied: the keys are made with W_q too)",
+    "none": "x_{i} and k_{j} = x_{j}: with no matrices the embeddings score each other directly",
+}
+
+
+def cell_panel(c: cell.Cell, labels: tuple[str, ...], mode: Mode, d_k: int) -> Panel:
+    """The arithmetic of one cell of A, as section 3.4 works ω_22 out before all the others."""
+    note = (
+        f"This page divides every mode's scores by √d_k = √{d_k}, the width of W_k, as the book's "
+        "SelfAttention classes do."
+    )
+    return cell_text.panel(
+        c, labels, labels, projected=PROJECTED[mode], divisor_name=f"√d_k = √{d_k}", notes=(note,)
+    )
+
+
 def build(s: Settings) -> View:
     """The page for ``s``: a few products of matrices at most 32 × 16, so nothing is cached."""
     if s.mode not in MODES:
@@ -186,6 +210,8 @@ def build(s: Settings) -> View:
     (a, at_a), (b, at_b) = PAIR
     pair = position(labels, a, at_a), position(labels, b, at_b)
     f = s.focus
+    j = None if f is None else chosen_key(s.cell, tr.weights[f])
+    cell_of = None if f is None or j is None else cell.cell(tr.queries, tr.keys, tr.values, f, j, tr.divisor)
     return View(
         labels=labels,
         is_book=s.is_book,
@@ -199,6 +225,8 @@ def build(s: Settings) -> View:
         d_k=int(ws.w_key.shape[-1]),
         log_denominators=attention.log_softmax_denominators(tr.scores, tr.divisor),
         focus=None if f is None else Focus(f, tr.weights[f], tr.context[f]),
+        cell_key=j,
+        cell=None if cell_of is None else cell_panel(cell_of, labels, s.mode, int(ws.w_key.shape[-1])),
         pair=pair,
         modes=tuple(_mode_row(traces[m], m, pair) for m in MODES),
         row_sums=none.scores.sum(axis=1),
