@@ -270,7 +270,7 @@ def to_hundredths(value: object) -> int:
 
 def edit(s: Sentence, cells: Mapping[tuple[int, int], object]) -> tuple[str, tuple[str, ...]]:
     """The edits string after setting ``cells`` ((token, dim) -> value, as an editor reports them)
-    in ``s``, and one message per refused cell (not a finite number in ±9.99, or off the grid).
+    in ``s``, and one message per refused cell (left empty, not a finite number in ±9.99, or off the grid).
 
     A refused cell keeps its value; a cell set back to its derived value is no longer an edit.
     """
