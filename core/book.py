@@ -38,6 +38,10 @@ class ComputedQuotes(TypedDict):
     crossover_gpt2: str
 
 
+class Section33Quotes(TypedDict):
+    attn_weights_2: str
+
+
 class Section34Quotes(TypedDict):
     query_2: str
     omega_22: str
@@ -142,6 +146,11 @@ COMPUTED: ComputedQuotes = {
     "crossover_gpt2": "1,153",  # the n from which QKᵀ + AV outweigh the projections (d_in 768)
 }
 
+# Section 3.3.1, attention without weights: torch.softmax(attn_scores_2, dim=0), the weights of the
+# query "journey" (x^(2)) over the six inputs, as the book prints them (no divisor).
+SECTION_3_3: Section33Quotes = {
+    "attn_weights_2": "[0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]",
+}
 # Section 3.4, SelfAttention_v1 after torch.manual_seed(123), on the book's inputs.
 SECTION_3_4: Section34Quotes = {
     "query_2": "[0.4306, 1.4551]",

@@ -220,24 +220,57 @@ def format_edits(edits: Edits) -> str:
     return "_".join(groups)
 
 
+# A number as a reader types it into a cell: ASCII digits only (float() would also read "0_5" as 5
+# and "١" as 1), a point for decimals, an optional exponent; "−" (U+2212) is read as "-".
+_TYPED_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?", re.IGNORECASE)
+_TYPED_CHARS = 20  # how much of the typed text a refusal quotes
+
+
+def _typed(text: str) -> str:
+    """The typed text as a refusal quotes it: “abc”, cut to its first characters."""
+    return f"“{text[:_TYPED_CHARS]}{'…' if len(text) > _TYPED_CHARS else ''}”"
+
+
+def _read_typed(text: str) -> float:
+    """A cell's typed text as a float; ``ValueError`` naming it unless it reads as a number."""
+    t = text.strip().replace("−", "-")
+    typed = _typed(text.strip())
+    if not t:
+        raise ValueError("the cell was left empty")
+    if _TYPED_NUMBER.fullmatch(t):
+        return float(t)
+    if t.lstrip("+-").lower() in ("inf", "infinity"):
+        raise ValueError(f"{typed} is not a finite number")
+    if re.fullmatch(r"[+-]?[0-9]*,[0-9]+", t):  # a decimal comma
+        raise ValueError(f"{typed} is not a number: write decimals with a point, as in {t.replace(',', '.')}")
+    raise ValueError(f"{typed} is not a number")
+
+
 def to_hundredths(value: object) -> int:
-    """An edited cell's value in hundredths; ``ValueError`` unless a finite number in ±9.99."""
+    """An edited cell's value in hundredths; ``ValueError`` unless a finite number in ±9.99.
+
+    The embedding editor sends what the reader typed as text (``ui.sentence``: a number column
+    would turn "abc" into 0 in the browser), so a refusal can name what was typed and why: not a
+    number, not finite, outside ±9.99, or a cell left empty. A number (``0.5``) is read as is.
+    """
     if value is None:
-        raise ValueError("an empty cell is not a number")
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"“{str(value)[:20]}” is not a number")
-    v = float(value)
-    if not np.isfinite(v):
-        raise ValueError(f"{v} is not a finite number")
-    h = round(v * 100)
-    if abs(h) > EDIT_LIMIT:
-        raise ValueError(f"{v:g} is outside −9.99 to 9.99")
-    return h
+        raise ValueError("the cell was left empty")
+    if isinstance(value, str):
+        v, shown = _read_typed(value), _typed(value.strip())  # "1e999" reads as inf: outside
+    elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        v, shown = float(value), f"{float(value):g}"
+        if not np.isfinite(v):
+            raise ValueError(f"{shown} is not a finite number")
+    else:
+        raise ValueError(f"{_typed(str(value))} is not a number")
+    if not np.isfinite(v) or abs(round(v * 100)) > EDIT_LIMIT:
+        raise ValueError(f"{shown} is outside −9.99 to 9.99")
+    return round(v * 100)
 
 
 def edit(s: Sentence, cells: Mapping[tuple[int, int], object]) -> tuple[str, tuple[str, ...]]:
     """The edits string after setting ``cells`` ((token, dim) -> value, as an editor reports them)
-    in ``s``, and one message per refused cell (not a finite number in ±9.99, or off the grid).
+    in ``s``, and one message per refused cell (left empty, not a finite number in ±9.99, or off the grid).
 
     A refused cell keeps its value; a cell set back to its derived value is no longer an edit.
     """

@@ -9,9 +9,11 @@ edits, in the encoding ``core.sentence`` documents). All three are declared shar
 
 The embedding editor is an ``st.data_editor`` whose changes are read in its ``on_change``
 callback, before the script runs: a valid edit is written into the bound ``emb`` box (and so
-into the URL), a value that is not a finite number in ±9.99 is refused with a message. Either
-way the editor is drawn afresh under a new key, so a refused cell shows its old value again and
-no edit is ever applied twice.
+into the URL); anything else (not a number, not finite, outside ±9.99, or a cell left empty) is
+refused with a message naming what was typed and why. Either way the editor is drawn afresh
+under a new key, so a refused cell shows its old value again and no edit is ever applied twice.
+Its cells are text columns: a number column turns a typed "abc" into 0 in the browser, before the
+app could see it, and a text column sends the typed text for ``core.sentence`` to read.
 
 Labels are plain text. :func:`md` escapes one for Markdown (metric labels, prose) and
 ``ui.figures`` escapes them for Plotly, so a token such as ``<b>`` or ``$x$`` is shown as typed.
@@ -98,8 +100,8 @@ def _edited(editor_key: str) -> None:
     }
     payload, refused = sentence.edit(_current(), cells)
     st.session_state[EDITS_KEY] = payload
-    if refused:
-        st.session_state[_REFUSED] = (
+    if refused:  # escaped: what was typed ("<b>", "**") and the token are shown as typed
+        st.session_state[_REFUSED] = md(
             "Edit refused, the cell keeps its value: " + "; ".join(refused) + ". "
             "A cell takes a number from −9.99 to 9.99."
         )
@@ -237,9 +239,13 @@ def _draw() -> Sentence:
 
 
 def _editor(s: Sentence, where: DeltaGenerator) -> None:
-    """The data editor: one row per token, one column per dimension, two decimals."""
+    """The data editor: one row per token, one column per dimension, two decimals.
+
+    The cells are text ("0.43"), so an edit reaches :func:`_edited` as typed (see the module's
+    docstring); the hundredths are printed exactly (float32's 0.8899999857 would print as 0.88).
+    """
     cols = [str(j + 1) for j in range(s.width)]
-    shown = sentence.hundredths_of(s) / 100  # float32's 0.8899999857 would print as 0.88
+    shown = [[f"{h / 100:.2f}" for h in row] for row in sentence.hundredths_of(s)]
     df = pd.DataFrame(shown, index=pd.Index(list(s.labels), name="token"), columns=cols)
     key = f"{_EDITOR}_{st.session_state.get(_EDITOR, 0)}"
     where.data_editor(
@@ -251,7 +257,7 @@ def _editor(s: Sentence, where: DeltaGenerator) -> None:
         height=min(36 * (s.n + 1) + 3, 400),
         column_config={  # narrow columns: three dimensions fit the sidebar without scrolling
             "_index": st.column_config.TextColumn("token", width=72, disabled=True),
-            **{c: st.column_config.NumberColumn(c, format="%.2f", step=0.01, width=44) for c in cols},
+            **{c: st.column_config.TextColumn(c, width=44, alignment="right") for c in cols},
         },
         width="stretch",
     )

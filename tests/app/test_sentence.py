@@ -278,3 +278,84 @@ def test_extreme_edits_at_full_size_keep_every_page_finite():
 def test_markdown_escaping_shows_a_label_as_typed():
     assert ui_sentence.md("the") == "the"
     assert ui_sentence.md("$x$ *a* [l](u) <b>") == r"\$x\$ \*a\* \[l\]\(u\) \<b\>"
+
+
+# The embedding editor, edited as the browser edits it (issue #24, item 12).
+def embedding_editor(at):
+    (editor,) = [d for d in at.dataframe if d.key and d.key.startswith("_sentence_editor")]
+    return editor
+
+
+def unescaped(markdown: str) -> str:
+    """A message's text as the reader sees it: Markdown's backslash escapes removed."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def send_edit(at, cells: dict[tuple[int, int], object]):
+    """Commit ``cells`` ((row, dimension column) -> value) as the grid does: the editor's
+    ``edited_rows``, as JSON in its widget state's string value, with every other widget as is.
+    AppTest applies no cell edits of its own (``set_value`` raises for a data editor)."""
+    editor = embedding_editor(at)
+    states = at._tree.get_widget_states()
+    state = states.widgets.add()
+    state.id = editor.proto.id
+    edited: dict[str, dict[str, object]] = {}
+    for (row, col), value in cells.items():
+        edited.setdefault(str(row), {})[str(col)] = value
+    state.string_value = json.dumps({"edited_rows": edited, "added_rows": [], "deleted_rows": []})
+    return at._run(states)
+
+
+def test_the_embedding_editor_sends_what_was_typed():
+    """A number column turns typed "abc", "-", "<b>" or "NaN" into 0 in the browser before Python
+    sees it, and drops the "e" of a typed "1e999" (headless Chromium, Streamlit 1.67): the app could
+    only commit 0.00 silently. Text columns send the typed text, which the app reads itself."""
+    at = open_page("topics/recap/page.py")
+    editor = embedding_editor(at)
+    config = json.loads(editor.proto.columns)
+    assert [config[c]["type_config"]["type"] for c in ("1", "2", "3")] == ["text"] * 3
+    assert editor.value.loc["Your"].tolist() == ["0.43", "0.15", "0.89"]
+
+
+REFUSED_TYPED = {
+    "abc": "is not a number",
+    "-": "is not a number",
+    "<b>": "is not a number",
+    "NaN": "is not a number",
+    "1e999": "is outside −9.99 to 9.99",
+    "12": "is outside −9.99 to 9.99",
+}
+
+
+def test_typed_text_that_is_not_a_number_in_range_leaves_the_cell_and_says_what_and_why():
+    at = open_page("topics/recap/page.py")
+    shown = metrics(at)
+    for typed, why in REFUSED_TYPED.items():
+        send_edit(at, {(0, 1): typed})  # Your, dimension 1
+        assert_clean(at)
+        assert widget(at, "emb").value == "" and "emb" not in at.query_params, typed
+        assert f"Your, dimension 1: “{typed}” {why}" in unescaped(warnings(at))
+        assert f"“{ui_sentence.md(typed)}”" in warnings(at)  # Markdown-escaped: "<b>" shown as typed
+        assert embedding_editor(at).value.loc["Your"].tolist() == ["0.43", "0.15", "0.89"]
+        assert metrics(at) == shown
+    send_edit(at, {(0, 1): "0.5"})
+    assert not at.warning and widget(at, "emb").value == "a50"  # the last refusal's message is gone
+
+
+def test_an_emptied_cell_has_its_own_message():
+    at = open_page("topics/recap/page.py", {"emb": "a50"})
+    for empty in (None, ""):  # Delete sends None; a cell typed empty sends ""
+        send_edit(at, {(0, 1): empty})
+        assert_clean(at)
+        assert "Your, dimension 1: the cell was left empty" in unescaped(warnings(at))
+        assert "not a number" not in warnings(at)
+        assert widget(at, "emb").value == "a50" and at.query_params["emb"] == "a50"
+
+
+def test_a_typed_number_goes_into_the_cell_and_the_link():
+    at = open_page("topics/recap/page.py", {"text": CAT})
+    send_edit(at, {(1, 3): " −1.25 ", (0, 1): ".5"})
+    assert_clean(at)
+    assert not at.warning
+    assert widget(at, "emb").value == "a50_c-125" and at.query_params["emb"] == "a50_c-125"
+    assert embedding_editor(at).value.loc["cat"].tolist()[2] == "-1.25"

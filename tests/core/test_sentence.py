@@ -206,10 +206,49 @@ def test_any_text_and_any_edits_string_build_a_usable_sentence(text, width, payl
     assert all(len(label) <= sentence.LABEL_CHARS + 3 for label in s.labels)
 
 
-@pytest.mark.parametrize("bad", [None, float("nan"), float("inf"), -float("inf"), "1", 10.0, -10, True])
+@pytest.mark.parametrize("bad", [None, float("nan"), float("inf"), -float("inf"), 10.0, -10, True])
 def test_an_edited_cell_must_be_a_finite_number_within_bounds(bad):
     with pytest.raises(ValueError):
         sentence.to_hundredths(bad)
+
+
+# What a reader types into a cell, as the editor's text columns send it (issue #24, item 12).
+REFUSED_TEXT = {
+    "abc": "“abc” is not a number",
+    "-": "“-” is not a number",
+    "<b>": "“<b>” is not a number",
+    "NaN": "“NaN” is not a number",
+    "inf": "“inf” is not a finite number",
+    "-Infinity": "“-Infinity” is not a finite number",
+    "1e999": "“1e999” is outside −9.99 to 9.99",
+    "12": "“12” is outside −9.99 to 9.99",
+    "-10": "“-10” is outside −9.99 to 9.99",
+    "0_5": "“0_5” is not a number",  # Python's float() would read 5.0
+    "١": "“١” is not a number",  # an Arabic-Indic one: float() would read 1.0
+    "0,5": "“0,5” is not a number: write decimals with a point, as in 0.5",
+    "x" * 40: "“" + "x" * 20 + "…” is not a number",
+}
+
+
+@pytest.mark.parametrize("typed", list(REFUSED_TEXT), ids=[t[:8] for t in REFUSED_TEXT])
+def test_typed_text_that_is_not_a_number_in_range_is_refused_naming_what_was_typed(typed):
+    with pytest.raises(ValueError) as err:
+        sentence.to_hundredths(typed)
+    assert str(err.value) == REFUSED_TEXT[typed]
+
+
+@pytest.mark.parametrize("empty", [None, "", "   "])
+def test_an_emptied_cell_is_refused_as_empty_not_as_a_wrong_number(empty):
+    with pytest.raises(ValueError, match=r"^the cell was left empty$"):
+        sentence.to_hundredths(empty)
+
+
+@pytest.mark.parametrize(
+    "typed, hundredths",
+    [("0.5", 50), (" −1.25 ", -125), ("+2", 200), (".5", 50), ("9.99", 999), ("-9.99", -999), ("1e-1", 10)],
+)
+def test_a_typed_number_is_read_to_hundredths(typed, hundredths):
+    assert sentence.to_hundredths(typed) == hundredths
 
 
 def test_an_edited_cell_rounds_to_hundredths():

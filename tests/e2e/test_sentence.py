@@ -69,7 +69,7 @@ def edit_cell(page, grid, row: int, dim: int, value: str, expect: str) -> None:
     value, so nothing reaches the server (about one edit in two in headless Chromium; with
     ``fill``, none in this repo's runs). A double-click that lands while the grid is still
     mounting or redrawing is lost, so the edit is retried."""
-    editor = page.locator("input.gdg-input")
+    editor = page.locator(".gdg-input")  # a text cell edits in a textarea
     for _ in range(3):
         page.mouse.dblclick(*cell_point(grid, row, dim))
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from core import sentence as core_sentence
 from core import tokens
 from tests.app.conftest import assert_clean, metrics, open_page, widget
 from tests.app.test_reproduce_expander import open_with_script, script_shown
@@ -49,7 +50,12 @@ def test_the_default_view_shows_the_posts_numbers(default):
     text = _md(default)
     assert "36 dot products and no parameters" in text
     assert "journey gives starts a weight of **0.2333**" in text
-    assert "reads **0.2134**, because figure 01 divides every mode's scores by √2 = 1.4142" in text
+    assert (
+        "reads **0.2134**, closer to uniform, because that page divides every mode's scores by √2 = 1.4142"
+        in text
+    )
+    assert "the weights are never far from uniform" in text and "huddle near the centre of the inputs" in text
+    assert "It works, and it barely does anything." in text
     assert "toward uniform, 1/6 = 0.1667 a weight" in text
     (exp,) = [e for e in default.expander if e.label.startswith("Checks against the sources")]
     assert (
@@ -96,3 +102,54 @@ def test_the_reproduce_expander_holds_the_views_script_and_its_download():
     )  # st.code drops the final newline; the download keeps it
     (button,) = [b for b in at.get("download_button") if b.key == "reproduce_recap_download"]
     assert made.filename in button.proto.label
+
+
+# Settings where the post's description of the collapse does not hold (issue #24, item 5).
+PEAKED = {"text": "a b c", "emb": "a999_b999_c999"}  # each token's own score ≈ 100: weights ≈ identity
+ONE_FAR = {"text": "the cat sat on the mat", "emb": "a999b999c999"}  # every row puts its weight on "the"
+WIDE = {"dim": "16", "query": "Your", "key": "journey"}  # dividing by √2 moves this weight away from 1/6
+
+
+def _subheaders(at) -> list[str]:
+    return [s.value for s in at.subheader]
+
+
+def test_with_peaked_weights_the_page_says_they_are_far_from_uniform_and_the_outputs_keep_their_spread():
+    at = open_page(PAGE, PEAKED)
+    assert_clean(at)
+    assert metrics(at)["Outputs' spread as a share of the inputs'"] == "100.0%"
+    text = _md(at)
+    for false in ("never far from uniform", "huddle near", "huddle together", "barely", "closer to uniform"):
+        assert false not in text, false
+    assert "far from uniform" in text and "do not huddle" in text
+    assert "reads **0.0000** too" in text  # a weight of 3e-41 is 0.0000 either way
+    assert "The collapse" not in _subheaders(at)
+
+
+def test_outputs_that_all_copy_one_far_token_huddle_together_away_from_the_centre():
+    at = open_page(PAGE, ONE_FAR)
+    assert_clean(at)
+    text = _md(at)
+    assert "huddle together" in text and "far from uniform" in text
+    assert "near the centre" not in text and "never far from uniform" not in text
+    assert "The collapse" in _subheaders(at)
+
+
+def test_a_weight_the_divisor_moves_away_from_uniform_is_not_said_to_move_toward_it():
+    at = open_page(PAGE, WIDE)
+    assert_clean(at)
+    v = view.build(
+        view.Settings(
+            embeddings=core_sentence.build(core_sentence.BOOK_TEXT, 16).embeddings,
+            query="Your",
+            key="journey",
+        )
+    )
+    assert abs(v.fig01_weight - v.uniform) > abs(v.weight - v.uniform)
+    text = _md(at)
+    assert f"reads **{fmt.num(v.fig01_weight)}**" in text and "closer to uniform" not in text
+    assert "this pair's weight moves away from it" in text
+
+
+def test_the_prose_speaks_to_a_reader_who_has_not_read_the_post(default):
+    assert "figure 01" not in _md(default).lower()

@@ -8,6 +8,7 @@ import pytest
 
 from core import book, sentence, tokens
 from topics.recap import checks, view
+from ui import checks as ui_checks
 
 T, X = tokens.TOKENS, tokens.inputs()
 
@@ -86,5 +87,13 @@ def test_the_checks_run_on_the_books_sentence_whatever_the_settings():
     rows = checks.rows(v.checks)
     assert len(rows) == 7 and all(r.ok for r in rows), [(r.label, r.quoted, r.live) for r in rows if not r.ok]
     by_label = {r.label: r for r in rows}
-    assert by_label["Weight journey → starts, no divisor"].live == book.COMPUTED["journey_to_starts_recap"]
-    assert "0.2134" in by_label["Weight journey → starts, no divisor"].note
+    row = by_label["Weights of journey, no divisor"]
+    assert row.live == book.SECTION_3_3["attn_weights_2"] and row.source == ui_checks.BOOK
+    assert row.verdict is ui_checks.Verdict.ROUNDING and "0.2333" in row.note and "0.2134" in row.note
+
+
+def test_every_checks_row_names_its_source_and_none_is_the_audit():
+    rows = checks.rows(view.build(view.Settings()).checks)
+    assert {r.source for r in rows} == {ui_checks.POST, ui_checks.BOOK}
+    assert not any("audit" in text.lower() for r in rows for text in (r.label, r.note, r.source_text))
+    assert "audit" not in checks.NOTE.lower()

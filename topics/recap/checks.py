@@ -1,4 +1,4 @@
-"""The Recap's checks against the post's recap of section 3.3 and the audit's weight, from the view."""
+"""The Recap's checks against the post's recap of section 3.3 and the book's section 3.3.1, from the view."""
 
 from __future__ import annotations
 
@@ -30,15 +30,18 @@ def rows(live: BookChecks) -> list[checks.Check]:
             source=checks.POST,
         ),
         checks.exact(
-            "Weight journey → starts, no divisor",
-            book.COMPUTED["journey_to_starts_recap"],
-            live.weight_journey_starts,
-            source=checks.HERE,
-            note=f"Three matrices reads {fmt.num(live.fig01_weight_journey_starts)}: it divides by √2 first",
+            "Weights of journey, no divisor",
+            book.SECTION_3_3["attn_weights_2"],
+            live.weights_journey,
+            source=checks.BOOK,
+            note=f"Section 3.3.1's torch.softmax(attn_scores_2): journey → starts is "
+            f"{fmt.num(live.weight_journey_starts)}. Three matrices reads "
+            f"{fmt.num(live.fig01_weight_journey_starts)} for it: it divides by √2 first",
         ),
     ]
 
 
 NOTE = (
-    "Quoted: the post's recap of section 3.3, and the audit's weight. Live: computed from the book's inputs."
+    "Quoted: the post's recap of section 3.3, and the weights the book prints in section 3.3.1. "
+    "Live: computed from the book's inputs."
 )

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from topics.recap import checks as recap_checks
-from topics.recap import script, view
+from topics.recap import script, text, view
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
@@ -27,11 +27,7 @@ c = v.collapse
 qi = v.query
 
 st.title("Recap: attention without weights")
-st.markdown(
-    "Before any matrices, attention is three steps: score every pair of tokens with a dot product "
-    "($\\Omega = XX^{\\top}$), softmax each row into weights, and average the inputs with them. "
-    f"{v.dot_products:,} dot products and no parameters. It works, and it barely does anything."
-)
+st.markdown(text.lead(v))
 
 c1, c2 = st.columns(2)
 with c1:
@@ -48,27 +44,17 @@ m2.metric(f"Raw affinity {md(query)}–{md(key_token)}", fmt.num(v.affinity))
 m3.metric(f"…and {md(key_token)}–{md(query)}", fmt.num(v.affinity_back), help="XXᵀ is symmetric: one number.")
 m4.metric(f"Weight {md(query)} → {md(key_token)}", fmt.num(v.weight), help="softmax(XXᵀ), no divisor")
 
-st.markdown(
-    f"Here {md(query)} gives {md(key_token)} a weight of **{fmt.num(v.weight)}**: section 3.3 "
-    "softmaxes the raw scores, with no divisor. On *Three matrices* the same pair with no matrices reads "
-    f"**{fmt.num(v.fig01_weight)}**, because figure 01 divides every mode's scores by "
-    f"√{v.fig01_d_k} = {fmt.num(v.fig01_divisor)}, √d_k of section 3.4's projections, in all three "
-    "modes so they differ only in the matrices. Dividing shrinks the gaps between scores, which flattens "
-    f"each row's softmax toward uniform, 1/{v.n} = {fmt.num(v.uniform)} a weight."
-)
+st.markdown(text.weight(v))
 
-st.subheader("The collapse")
-st.markdown(
-    f"Each output is a weighted average of all {v.n} inputs, and the weights are never far from "
-    f"uniform, so the {v.n} outputs huddle near the centre of the inputs."
-)
+st.subheader(text.collapse_heading(v))
+st.markdown(text.collapse(v))
 s1, s2, s3 = st.columns(3)
 s1.metric("Mean pairwise distance, inputs", "—" if c.spread_in is None else fmt.num(c.spread_in))
 s2.metric("Mean pairwise distance, outputs", "—" if c.spread_out is None else fmt.num(c.spread_out))
 s3.metric(
     "Outputs' spread as a share of the inputs'",
     "—" if c.spread_share is None else fmt.percent(c.spread_share),
-    help="— when the inputs do not spread: one token, or one word repeated.",
+    help="— when the inputs do not spread: one token, or every token's embedding the same.",
 )
 figures.show(
     figures.scatter3d_tokens(

@@ -17,6 +17,28 @@ from core.sentence import weights_for
 
 BOOK_QUERY, BOOK_KEY = "journey", "starts"  # the post's pair
 
+# The conditions under which the page's qualitative sentences hold (issue #24, item 5). The post
+# describes the book's sentence; a reader's sentence, or an edited embedding, can break each one,
+# and the page then says what holds instead (``topics.recap.text``).
+
+NEAR_UNIFORM = 2.0
+"""The weights are "never far from uniform" when every one lies within this factor of ``1/n``
+either way: no token gets more than twice its even share, or less than half of it. Section 3.3's
+weights on the book's sentence run from 0.0988 to 0.2379, 0.59 to 1.43 times 1/6; a sentence
+with one long edited embedding puts a weight of 1.0000 on it, and that is far from uniform."""
+
+HUDDLE_SHARE = 0.25
+"""The outputs "huddle" when their mean pairwise distance is at most this share of the inputs':
+averaging has pulled them at least four times closer together than the inputs they came from.
+The post's recap reads 7.3% on the book's sentence; peaked weights, each row on its own token,
+leave the outputs where the inputs were (about 100%), and then they do not huddle."""
+
+NEAR_CENTRE = 0.5
+"""Huddled outputs sit "near the centre of the inputs" when each lies at most this fraction of the
+inputs' mean distance from their centroid away from it. Uniform weights put every output at the
+centroid exactly; weights that all pick one far-out token put the outputs together beside that
+token, far from the centre."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -33,8 +55,10 @@ class Collapse:
     """Weightless attention over one sentence, and how its outputs huddle (the post's recap).
 
     ``spread_in`` and ``spread_out`` are the mean pairwise distances of the inputs and the
-    outputs: ``None`` for one token (no pairs). ``spread_share`` is their ratio: ``None`` when the
-    inputs do not spread (one token, or one word repeated).
+    outputs: ``None`` for one token (no pairs). ``spread_share`` is their ratio, and
+    ``off_centre`` the farthest output's distance from the inputs' centroid over the inputs' mean
+    distance from it: both ``None`` when the inputs do not spread (one token, or every token's
+    embedding the same).
     """
 
     scores: np.ndarray  # Ω = XXᵀ, [n, n], symmetric
@@ -43,6 +67,7 @@ class Collapse:
     spread_in: float | None
     spread_out: float | None
     spread_share: float | None
+    off_centre: float | None
     nearest: tuple[str, ...]  # the label of the input nearest each output
 
 
@@ -53,7 +78,8 @@ class BookChecks:
     context_journey: np.ndarray
     collapse: Collapse
     affinity_journey_starts: float
-    weight_journey_starts: float  # no divisor: the audit's 0.2333
+    weights_journey: np.ndarray  # journey's row of softmax(XXᵀ), no divisor: the book's section 3.3.1
+    weight_journey_starts: float  # 0.2333
     fig01_weight_journey_starts: float  # figure 01's divisor √2: 0.2134
 
 
@@ -67,7 +93,7 @@ class View:
     query: int  # the followed row
     key: int
     collapse: Collapse
-    fig01_weight: float  # the same pair's weight on Three matrices with no matrices: divided by √d_k
+    fig01_weights: np.ndarray  # Three matrices' weights with no matrices: softmax(XXᵀ/√d_k), [n, n]
     fig01_d_k: int  # section 3.4's d_k, whose square root figure 01 divides by
     fig01_divisor: float  # √d_k
     checks: BookChecks
@@ -107,6 +133,42 @@ class View:
         """query → key: ``softmax(XXᵀ)``, no divisor."""
         return float(self.collapse.weights[self.query, self.key])
 
+    @property
+    def fig01_weight(self) -> float:
+        """The same pair on Three matrices with no matrices: the scores divided by √d_k first."""
+        return float(self.fig01_weights[self.query, self.key])
+
+    @property
+    def lightest(self) -> float:
+        return float(self.collapse.weights.min())
+
+    @property
+    def heaviest(self) -> float:
+        return float(self.collapse.weights.max())
+
+    @property
+    def near_uniform(self) -> bool:
+        """Every weight within :data:`NEAR_UNIFORM` of ``1/n`` either way."""
+        return self.heaviest <= NEAR_UNIFORM * self.uniform and self.lightest >= self.uniform / NEAR_UNIFORM
+
+    @property
+    def huddled(self) -> bool:
+        """The outputs' spread at most :data:`HUDDLE_SHARE` of the inputs'."""
+        share = self.collapse.spread_share
+        return share is not None and share <= HUDDLE_SHARE
+
+    @property
+    def centred(self) -> bool:
+        """Every output within :data:`NEAR_CENTRE` of the inputs' spread from their centroid."""
+        off = self.collapse.off_centre
+        return off is not None and off <= NEAR_CENTRE
+
+    @property
+    def toward_uniform(self) -> bool:
+        """Dividing by √d_k moves the followed pair's weight closer to ``1/n``. It flattens every
+        row as a whole (the row's entropy grows with the divisor), but one weight can move away."""
+        return abs(self.fig01_weight - self.uniform) < abs(self.weight - self.uniform)
+
 
 def collapse(labels: tuple[str, ...], x: np.ndarray) -> Collapse:
     """``softmax(XXᵀ) X`` and the spread of its inputs and outputs."""
@@ -115,8 +177,11 @@ def collapse(labels: tuple[str, ...], x: np.ndarray) -> Collapse:
     spread_in = attention.mean_pairwise_distance(x) if many else None
     spread_out = attention.mean_pairwise_distance(trace.context) if many else None
     share = spread_out / spread_in if spread_in and spread_out is not None else None
+    centre = x.mean(axis=0)
+    reach = float(np.linalg.norm(x - centre, axis=1).mean())  # the inputs' mean distance from it
+    off = float(np.linalg.norm(trace.context - centre, axis=1).max()) / reach if share is not None else None
     nearest = tuple(labels[i] for i in attention.nearest_embedding(trace.context, x))
-    return Collapse(trace.scores, trace.weights, trace.context, spread_in, spread_out, share, nearest)
+    return Collapse(trace.scores, trace.weights, trace.context, spread_in, spread_out, share, off, nearest)
 
 
 @functools.cache
@@ -132,6 +197,7 @@ def book_checks() -> BookChecks:
         context_journey=c.context[j],
         collapse=c,
         affinity_journey_starts=float(c.scores[j, k]),
+        weights_journey=c.weights[j],
         weight_journey_starts=float(c.weights[j, k]),
         fig01_weight_journey_starts=float(
             attention.attention_in_mode(x, weights.section_3_4(), "none").weights[j, k]
@@ -152,7 +218,7 @@ def build(s: Settings) -> View:
         query=qi,
         key=ki,
         collapse=collapse(s.labels, x),
-        fig01_weight=float(scaled.weights[qi, ki]),
+        fig01_weights=scaled.weights,
         fig01_d_k=int(ws34.w_key.shape[-1]),
         fig01_divisor=float(scaled.divisor),
         checks=book_checks(),
