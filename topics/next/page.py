@@ -85,7 +85,7 @@ for col, result, label in zip(
     st.columns(2), (sh.free, sh.masked), ("Without the mask", "With the causal mask"), strict=True
 ):
     with col:
-        st.metric(f"{label}: max |P·f(X) − f(P·X)|", fmt.num(result.gap), help=f"exactly {result.gap:.3e}")
+        st.metric(f"{label}: max |P·f(X) − f(P·X)|", prose.gap_readout(result.gap, sh.limit))
         heatmap = figures.difference_heatmap(
             result.difference, sh.rows, bound=sh.bound, title="P·f(X) − f(P·X)", focus=focus_row
         )
@@ -107,9 +107,9 @@ k[2].metric(
     help="The most this model ever caches for one sequence: the context length caps the cache.",
 )
 k[3].metric(
-    "Outgrows the blocks' weights at",
-    fmt.integer(kv.outgrow) + " tokens",
-    help="Weights stored with the same bytes per number as the cache",
+    "Exceeds the blocks' weights from",
+    fmt.integer(kv.exceeds) + " tokens",
+    help=prose.exceeds_help(kv),
 )
 if kv.capped:
     st.warning(
@@ -127,7 +127,7 @@ show(
     figures.kv_curves(kv, context_length=v.block.context_length, title="KV cache against context length"),
     key="kv",
 )
-st.markdown(prose.kv_text())
+st.markdown(prose.kv_text(v))
 
 reproduce_ui.expander("next", lambda: script.for_view(s, v))
 checks_ui.expander(checks.book_checks(v), note=checks.NOTE)
