@@ -39,10 +39,7 @@ with top:
         st.warning(f"{problem} Showing the last valid configuration.")
     st.markdown(prose.lead(v))
     st.header("One block's parameters")
-    st.caption(
-        f"Showing **{v.name}**: emb_dim {v.block.emb_dim:,}, {v.block.n_heads} heads of {v.block.head_dim}, "
-        f"feed-forward hidden width {v.block.ff_hidden:,}, qkv_bias {v.block.qkv_bias}."
-    )
+    st.caption(prose.block_caption(v))
     # The chart first, its exact numbers after: four stacked readouts kept a phone from the chart.
     show(figures.param_split(p.components(), SUBLAYER, title="Where one block's parameters sit"), key="split")
     m = st.columns(4)
@@ -50,11 +47,7 @@ with top:
     m[1].metric("Feed-forward", fmt.integer(p.feed_forward), help="Linear(d, 4d) + GELU + Linear(4d, d)")
     m[2].metric("Layer norms", fmt.integer(p.layer_norms), help="Two LayerNorm(d): a scale and a shift each")
     m[3].metric("Whole block", fmt.integer(p.total), help="Attention + feed-forward + layer norms")
-    st.caption(
-        f"{v.block.n_layers} blocks hold **{fmt.integer(v.stack)}** parameters "
-        "(token and position embeddings, the final norm and the output head come on top). "
-        "Context length changes none of these: the causal mask is a buffer, not a parameter."
-    )
+    st.caption(prose.stack_caption(v))
     st.latex(
         r"\underbrace{3\,(d^2 + b\,d) + d^2 + d}_{\text{attention}} \;+\;"
         r"\underbrace{2\,m d^2 + m d + d}_{\text{feed-forward}} \;+\; \underbrace{4d}_{\text{2 norms}}"

@@ -39,6 +39,25 @@ def lead(v: View) -> str:
     )
 
 
+def block_caption(v: View) -> str:
+    """The configuration on screen, named as the preset box names it."""
+    b = v.block
+    return (
+        f"Showing **{v.name}**: emb_dim {b.emb_dim:,}, {b.n_heads} head{'' if b.n_heads == 1 else 's'} of "
+        f"{b.head_dim:,}, feed-forward hidden width {b.ff_hidden:,}, qkv_bias {b.qkv_bias}."
+    )
+
+
+def stack_caption(v: View) -> str:
+    """All ``n_layers`` blocks, and what the count leaves out."""
+    n = v.block.n_layers
+    return (
+        f"{n:,} block{' holds' if n == 1 else 's hold'} **{fmt.integer(v.stack)}** parameters "
+        "(token and position embeddings, the final norm and the output head come on top). "
+        "Context length changes none of these: the causal mask is a buffer, not a parameter."
+    )
+
+
 def first_token_text(first: limits.FirstToken) -> str:
     """Token 1 under the mask: the book's MultiHeadAttention reduces to two linear maps. "Exactly"
     only when the two are equal bit for bit (the gap is 0)."""
@@ -160,9 +179,8 @@ def order_text(v: View, labels: Sequence[str]) -> str:
     )
 
 
-def _share(part: int, whole: int) -> str:
-    """``part`` as a share of ``whole``: a percentage below twice, a multiple from there."""
-    ratio = part / whole
+def share_text(ratio: float) -> str:
+    """A cache as a share of the weights: a percentage below twice, a multiple from there."""
     if ratio >= 2:
         return f"{ratio:,.1f} times"
     if ratio < 1e-3:
@@ -209,12 +227,12 @@ def kv_text(v: View) -> str:
     if kv.exceeds <= kv.context_length:
         reach = (
             f"This model's context, {fmt.integer(kv.context_length)} tokens, gets there: at its full context "
-            f"the cache is {_share(kv.full, kv.weight_bytes)} the blocks' weights."
+            f"the cache is {share_text(kv.full_share)} the blocks' weights."
         )
     else:
         reach = (
             f"This model's context, {fmt.integer(kv.context_length)} tokens, stops short of it: at its full "
-            f"context the cache is {_share(kv.full, kv.weight_bytes)} the blocks' weights."
+            f"context the cache is {share_text(kv.full_share)} the blocks' weights."
         )
     return (
         "Each layer keeps one key and one value vector per token already seen, so generating the next "

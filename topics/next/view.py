@@ -126,6 +126,7 @@ class KvCache:
     exceeds: int  # the fewest tokens whose cache holds more than the weights' bytes
     context_length: int
     batch: int
+    full_share: float  # the cache at the full context over the blocks' weights
     factors: tuple[int, ...]  # 2 × layers × tokens × width × bytes × batch, as the formula shows them
     grid: np.ndarray  # the chart's token counts: KV_GRID and ``tokens``
     curves: tuple[Curve, ...]  # the current configuration first, then the presets it is not
@@ -209,6 +210,7 @@ def kv_cache(cfg: BlockConfig, asked: int, nbytes: int, batch: int, name: str) -
         exceeds=block.tokens_to_exceed(per_token, weight_bytes),
         context_length=cfg.context_length,
         batch=batch,
+        full_share=size(cfg, cfg.context_length) / weight_bytes,
         factors=(2, cfg.n_layers, cached, cfg.emb_dim, nbytes, batch),
         grid=grid,
         curves=tuple(curves),
