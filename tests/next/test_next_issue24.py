@@ -76,7 +76,7 @@ def test_the_cache_equals_the_weights_at_4613_tokens_and_exceeds_them_from_4614(
     kv = v.kv
     size = kv.per_token  # bytes per token at this batch
     assert (kv.equal_at, kv.exceeds) == (4_613, 4_614)
-    assert kv.equal_at * size == kv.weight_bytes == 170_053_632
+    assert 4_613 * size == kv.weight_bytes == 170_053_632
     assert kv.exceeds * size > kv.weight_bytes >= (kv.exceeds - 1) * size
     text = prose.kv_text(v)
     assert "At 4,613 tokens the cache equals the blocks' weights (170,053,632 bytes each)" in text

@@ -188,7 +188,7 @@ def test_torchs_unmasked_gap_is_under_the_pages_bound(s, data):
     n = len(s.labels)
     perm = data.draw(st.permutations(range(n)))
     v = view.build(view.Settings(s.labels, s.embeddings, perm=tuple(perm)))
-    ws, x = v.shuffle.weights, torch.from_numpy(np.asarray(s.embeddings, dtype=np.float64))
+    ws, x = v.shuffle.weights, torch.tensor(np.asarray(s.embeddings, dtype=np.float64))
     q, k, val = (x @ torch.from_numpy(w.astype(np.float64)) for w in (ws.w_query, ws.w_key, ws.w_value))
 
     def attend(q, k, val):

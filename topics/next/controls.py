@@ -10,6 +10,7 @@ shows the reason inline and keeps the last good configuration on screen.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -51,7 +52,7 @@ def _apply_preset() -> None:
             st.session_state[name] = getattr(cfg, name)
 
 
-def _box_for(values: dict[str, int]) -> str:
+def _box_for(values: dict[str, Any]) -> str:
     """What the preset box should say for these widths, heads and layers: the preset they match."""
     try:
         return matching_preset(BlockConfig(**values)) or CUSTOM

@@ -78,7 +78,7 @@ def what_comes_next(
     code = join(
         ["import torch", "from torch import nn"],
         header(
-            f"What comes next (figure 07) as the page shows it: the sentence shuffled, {cls} after "
+            f"What comes next as the page shows it: the sentence shuffled, {cls} after "
             f"torch.manual_seed({ws.seed}) with and without the causal mask; one block's parameters "
             f"at emb_dim {cfg.emb_dim}; the KV cache for {min(kv_tokens, cfg.context_length):,} tokens.",
             f"Needs {TORCH} only. The page computes in float64 from the book's float32 weights and "
