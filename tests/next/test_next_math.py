@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from core import book, tokens, weights
+from core.torchgen import TorchGenerator
 from core.weights import WeightSet
 from topics.next import block, equivariance, limits
 from topics.next.block import BlockConfig
@@ -155,12 +156,14 @@ def test_kv_cache_rejects_non_integers(bad):
         block.kv_cache_bytes(12, bad, 768, 2)
 
 
-def test_tokens_to_outgrow_is_a_ceiling():
-    assert block.tokens_to_outgrow(10, 100) == 10
-    assert block.tokens_to_outgrow(10, 101) == 11
-    assert block.tokens_to_outgrow(7, 0) == 0
-    with pytest.raises(ValueError):
-        block.tokens_to_outgrow(0, 10)
+def test_the_cache_equals_the_weights_at_one_count_and_exceeds_them_from_the_next():
+    assert (block.tokens_to_equal(10, 100), block.tokens_to_exceed(10, 100)) == (10, 11)
+    assert (block.tokens_to_equal(10, 101), block.tokens_to_exceed(10, 101)) == (None, 11)
+    assert (block.tokens_to_equal(10, 99), block.tokens_to_exceed(10, 99)) == (None, 10)
+    assert (block.tokens_to_equal(7, 0), block.tokens_to_exceed(7, 0)) == (None, 1)
+    for bad in (block.tokens_to_equal, block.tokens_to_exceed):
+        with pytest.raises(ValueError):
+            bad(0, 10)
 
 
 # --- permutation equivariance --------------------------------------------------------------------
@@ -321,14 +324,24 @@ def test_token_one_under_the_mask_is_exactly_out_proj_of_w_v_x1():
 
 def test_one_layer_hides_the_order_of_the_prefix_and_two_layers_do_not():
     shuffle = limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), (4, 3, 2, 1, 0, 5))
-    assert shuffle.one_layer < 1e-15  # the same set of tokens: only rounding
+    assert shuffle.one_layer <= shuffle.limit  # the same set of tokens: only rounding
     assert shuffle.two_layers > 0.1  # layer 1 gave each earlier token its own prefix
     for order in itertools.permutations(range(5)):
-        assert limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), (*order, 5)).one_layer < 1e-15
+        again = limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), (*order, 5))
+        assert again.one_layer <= again.limit
+
+
+def test_the_two_stacked_layers_are_drawn_one_after_the_other():
+    first, second = limits.stack_weights()
+    gen = TorchGenerator(limits.STACK_SEED)
+    drawn = [gen.rand(3, 3) for _ in range(6)]
+    for ws, mats in ((first, drawn[:3]), (second, drawn[3:])):
+        for got, want in zip((ws.w_query, ws.w_key, ws.w_value), mats, strict=True):
+            np.testing.assert_array_equal(got, want)
 
 
 def test_the_prefix_shuffle_keeps_the_last_token_last_and_needs_square_weights():
     with pytest.raises(ValueError, match="last token must stay last"):
         limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), (5, 4, 3, 2, 1, 0))
     with pytest.raises(ValueError, match="square"):
-        limits.prefix_shuffle(tokens.inputs(), weights.section_3_4(), (4, 3, 2, 1, 0, 5))
+        limits.prefix_shuffle(tokens.inputs(), (weights.section_3_4(),) * 2, (4, 3, 2, 1, 0, 5))

@@ -29,12 +29,12 @@ def shown(v: view.View) -> dict[str, str]:
         "Feed-forward": fmt.integer(p.feed_forward),
         "Layer norms": fmt.integer(p.layer_norms),
         "Whole block": fmt.integer(p.total),
-        FREE: fmt.num(v.shuffle.free.gap),
-        MASKED: fmt.num(v.shuffle.masked.gap),
+        FREE: prose.gap_readout(v.shuffle.free.gap, v.shuffle.limit),
+        MASKED: prose.gap_readout(v.shuffle.masked.gap, v.shuffle.limit),
         "Cache size": figures.binary_size(kv.bytes),
         "Per token": f"{kv.per_token:,} bytes",
         f"At the full context, {v.block.context_length:,} tokens": figures.binary_size(kv.full),
-        "Outgrows the blocks' weights at": f"{kv.outgrow:,} tokens",
+        "Exceeds the blocks' weights from": f"{kv.exceeds:,} tokens",
     }
 
 

@@ -5,8 +5,10 @@ For the default view, a reader's own sentence and random legal settings (a seede
 ``topics/next/script.py`` from the page's settings and the weights its view used, run in one fresh
 interpreter (``tests.reproduce.run``), and what it prints is held against the fields of the SAME
 ``view.build(...)`` result the page draws: tensors at PyTorch's printed precision, counts and
-bytes exactly. An unmasked gap is float64 rounding noise on the page, so it must be noise in the
-script too (its last bits depend on the kernels). The script's shape, safety and ruff run without
+bytes exactly. An unmasked gap is float64 rounding noise, which the page states as a bound
+(``Shuffle.limit``): the script's gap, PyTorch's digits, must be under that same bound. The script
+prints what the page shows (issue #24, item 11): the differences its heatmaps draw, not the two
+tensors they come from. The script's shape, safety and ruff run without
 torch; the oracle is skipped where torch is not installed.
 """
 
@@ -28,17 +30,33 @@ from topics.next.view import Settings
 
 SEED = 17  # the random settings are the same on every run
 RANDOM = 4
-NOISE = 1e-12  # an unmasked gap below this is rounding on the page: the script's must be too
+
+
+def gap(value: float, limit: float) -> object:
+    """A gap the page shows as a bound (rounding noise) must be noise under that bound in the script."""
+    return Noise(value, limit) if value <= limit else value
 
 
 def expected(v: view.View) -> dict[str, object]:
     """What the script prints, label by label, read from the page's view."""
-    sh = v.shuffle
+    sh, first, pre = v.shuffle, v.first, v.prefix
     out: dict[str, object] = {"Shuffled sentence": " ".join(sh.rows)}
     for name, r in (("Without the mask", sh.free), ("With the causal mask", sh.masked)):
-        out[f"{name}, P f(X)"] = r.permuted_outputs
-        out[f"{name}, f(P X)"] = r.outputs_of_permuted
-        out[f"{name}, max |P f(X) - f(P X)|"] = Noise(r.gap) if r.gap < NOISE else r.gap
+        out[f"{name}, P f(X) - f(P X)"] = r.difference  # the heatmap's cells
+        out[f"{name}, max |P f(X) - f(P X)|"] = gap(r.gap, sh.limit)
+    if sh.focus is not None:
+        f = sh.focus
+        out["Focus, with the mask, in the original order"] = f.masked_original
+        out["Focus, with the mask, shuffled"] = f.masked_shuffled
+        out["Focus, without the mask, in the original order"] = f.free
+        out["Focus, without the mask, shuffled"] = f.free_shuffled
+    out |= {
+        "Token 1, MultiHeadAttention": first.output,
+        "Token 1, out_proj(W_value(x_1))": first.direct,
+        "Token 1, max gap": first.gap,
+        "One layer, the last token's largest change": gap(pre.one_layer, pre.limit),
+        "Two stacked layers, the last token's largest change": pre.two_layers,
+    }
     return out | {
         "Attention": v.params.attention,
         "Feed-forward": v.params.feed_forward,
@@ -48,7 +66,9 @@ def expected(v: view.View) -> dict[str, object]:
         "Cache size in bytes": v.kv.bytes,
         "Per token in bytes": v.kv.per_token,
         "At the full context in bytes": v.kv.full,
-        "Outgrows the blocks' weights at tokens": v.kv.outgrow,
+        "Blocks' weights in bytes": v.kv.weight_bytes,
+        "Equals the blocks' weights at tokens": v.kv.equal_at,
+        "Exceeds the blocks' weights from tokens": v.kv.exceeds,
     }
 
 
@@ -93,6 +113,7 @@ def all_settings() -> dict[str, Settings]:
         "default": Settings(),
         "a reader's 9-token 16-wide sentence": readers_sentence(),
         "the identity order": Settings(perm=tuple(range(6))),
+        "a focus, and a token that keeps its place": Settings(perm=(0, 1, 4, 3, 2, 5), focus=3),
         **{f"random {i + 1}": random_settings(rng) for i in range(RANDOM)},
     }
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import tokens, weights
-from topics.next import block, equivariance
+from tests.strategies import sentences
+from topics.next import block, equivariance, limits, view
 from topics.next.block import BlockConfig
 
 torch = pytest.importorskip("torch")
@@ -157,3 +158,41 @@ def test_torch_shows_the_same_permutation_gaps():
     mine = equivariance.permutation_test(x, ws, perm, causal=True)
     assert mine.gap == pytest.approx(masked, abs=1e-15)
     assert masked > 0.1
+
+
+def torch_causal(x, w):
+    """One causal self-attention layer in PyTorch with square weights ``w = (query, key, value)``."""
+    q, k, v = x @ w[0], x @ w[1], x @ w[2]
+    mask = torch.triu(torch.ones(len(x), len(x)), diagonal=1).bool()
+    return torch.softmax((q @ k.T).masked_fill(mask, -torch.inf) / k.shape[-1] ** 0.5, dim=-1) @ v
+
+
+def test_two_stacked_layers_drawn_one_after_the_other_in_torch():
+    """Issue #24, item 10: the page's "two stacked layers" are two layers, each its own weights,
+    drawn after torch.manual_seed(123) one after the other (0.1436), not one layer twice (0.1800)."""
+    torch.manual_seed(limits.STACK_SEED)
+    layers = [[torch.rand(3, 3).double() for _ in range(3)] for _ in range(2)]
+    x, order = torch.from_numpy(tokens.inputs()), list(view.PREFIX_ORDER)
+    one = (torch_causal(x, layers[0])[-1] - torch_causal(x[order], layers[0])[-1]).abs().max().item()
+    stacked = [torch_causal(torch_causal(z, layers[0]), layers[1])[-1] for z in (x, x[order])]
+    mine = view.build(view.Settings()).prefix
+    theirs = (stacked[0] - stacked[1]).abs().max().item()
+    assert theirs == pytest.approx(mine.two_layers, abs=1e-12)  # two layers of rounding apart, at most
+    assert one <= mine.limit and mine.one_layer <= mine.limit  # both rounding, under the stated bound
+
+
+@settings(max_examples=25, deadline=None)
+@given(sentences(max_tokens=16), st.data())
+def test_torchs_unmasked_gap_is_under_the_pages_bound(s, data):
+    """Issue #24, item 3: the bound the page states holds for PyTorch's summation order too."""
+    n = len(s.labels)
+    perm = data.draw(st.permutations(range(n)))
+    v = view.build(view.Settings(s.labels, s.embeddings, perm=tuple(perm)))
+    ws, x = v.shuffle.weights, torch.tensor(np.asarray(s.embeddings, dtype=np.float64))
+    q, k, val = (x @ torch.from_numpy(w.astype(np.float64)) for w in (ws.w_query, ws.w_key, ws.w_value))
+
+    def attend(q, k, val):
+        return torch.softmax(q @ k.T / k.shape[-1] ** 0.5, dim=-1) @ val
+
+    gap = (attend(q, k, val)[perm] - attend(q[perm], k[perm], val[perm])).abs().max().item()
+    assert gap <= v.shuffle.limit

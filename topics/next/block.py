@@ -190,8 +190,17 @@ def kv_cache_bytes(n_layers: int, tokens: int, width: int, bytes_per_element: in
     return 2 * n_layers * tokens * width * bytes_per_element * batch
 
 
-def tokens_to_outgrow(cache_bytes_per_token: int, weight_bytes: int) -> int:
-    """The fewest tokens whose cache holds at least as many bytes as the weights (ceiling division)."""
+def tokens_to_exceed(cache_bytes_per_token: int, weight_bytes: int) -> int:
+    """The fewest tokens whose cache holds *more* bytes than the weights (issue #24, item 2: at
+    ``weight_bytes / cache_bytes_per_token`` tokens, when that is whole, the two are equal)."""
     if cache_bytes_per_token < 1 or weight_bytes < 0:
         raise ValueError("cache_bytes_per_token must be >= 1 and weight_bytes >= 0")
-    return -(-weight_bytes // cache_bytes_per_token)
+    return weight_bytes // cache_bytes_per_token + 1
+
+
+def tokens_to_equal(cache_bytes_per_token: int, weight_bytes: int) -> int | None:
+    """The token count whose cache holds exactly the weights' bytes, or ``None`` when none does."""
+    if cache_bytes_per_token < 1 or weight_bytes < 0:
+        raise ValueError("cache_bytes_per_token must be >= 1 and weight_bytes >= 0")
+    whole, rest = divmod(weight_bytes, cache_bytes_per_token)
+    return whole if rest == 0 and whole > 0 else None

@@ -8,9 +8,9 @@ from ui import checks
 from ui import format as fmt
 
 NOTE = (
-    "Quoted: the book's chapter 4 counts (GPT_CONFIG_124M, qkv_bias=False), as the post's figure 07 "
-    "quotes them, and the post's sentence on per-position computation. Live: computed for GPT-2 small and "
-    "the book's section 3.6.2 MultiHeadAttention, whatever the controls say."
+    "Quoted: the book's chapter 4 counts (GPT_CONFIG_124M, qkv_bias=False), which the post quotes too, and "
+    "the post's sentence on per-position computation. Live: computed here for GPT-2 small and the book's "
+    "section 3.6.2 MultiHeadAttention, whatever the controls say."
 )
 
 
@@ -36,8 +36,8 @@ def book_checks(v: View) -> list[checks.Check]:
             book.FIGURE_07["no_computation"],
             fmt.vec(v.first.output),
             checks.POST,
-            "True: W_v and out_proj act at every position, linearly; the live output is computed by the "
-            "book's class, the true value as out_proj(W_v x₁)",
+            "The sentence overstates it: W_v and out_proj act at every position, linearly. Live: token 1's "
+            "output from the book's class; true value: out_proj(W_v x₁), computed here from the same weights",
             true=fmt.vec(v.first.direct),
         ),
         checks.exact(

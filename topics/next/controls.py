@@ -10,6 +10,7 @@ shows the reason inline and keeps the last good configuration on screen.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -40,6 +41,7 @@ LIMITS = {  # key: (label, min, max, help)
     "ff_mult": ("Feed-forward multiplier", 1, 16, "Hidden width of the feed-forward = multiplier × emb_dim."),
 }
 _LAST_GOOD = "_block_last_good"
+_LINK_READ = "_block_link_read"
 PRESET_KEY = "block"  # not "preset": Multi-head owns that URL key
 
 
@@ -50,12 +52,42 @@ def _apply_preset() -> None:
             st.session_state[name] = getattr(cfg, name)
 
 
+def _box_for(values: dict[str, Any]) -> str:
+    """What the preset box should say for these widths, heads and layers: the preset they match."""
+    try:
+        return matching_preset(BlockConfig(**values)) or CUSTOM
+    except ValueError:
+        return CUSTOM
+
+
 def _sync_preset() -> None:
     values = {name: st.session_state.get(name, getattr(DEFAULT, name)) for name in LIMITS}
-    try:
-        st.session_state[PRESET_KEY] = matching_preset(BlockConfig(**values)) or CUSTOM
-    except ValueError:
-        st.session_state[PRESET_KEY] = CUSTOM
+    st.session_state[PRESET_KEY] = _box_for(values)
+
+
+def _read_link() -> bool:
+    """Before the widgets, once a session: a link naming a preset (``?block=GPT-2 XL (1558M)``,
+    or the legacy ``?preset=``, renamed before the page runs) fills the values the link leaves out
+    with the preset's, so the readouts show the block the box names (issue #24, item 1). Values the
+    link does give win: ``?block=GPT-2 XL (1558M)&n_layers=24`` is XL's width and heads at 24 layers.
+
+    On every later run, the box is set to the preset the widgets' values match (or "Custom") before
+    it is drawn. Returns whether it was (the widgets' values were known before they were drawn).
+    """
+    if _LINK_READ not in st.session_state:
+        st.session_state[_LINK_READ] = True
+        preset = GPT2_PRESETS.get(str(st.query_params.get(PRESET_KEY, "")))
+        if preset is not None:
+            for name in LIMITS:
+                if name not in st.query_params:
+                    st.session_state[name] = getattr(preset, name)
+        return False
+    if not all(name in st.session_state for name in LIMITS):
+        return False
+    box = _box_for({name: st.session_state[name] for name in LIMITS})
+    if st.session_state.get(PRESET_KEY) != box:
+        st.session_state[PRESET_KEY] = box
+    return True
 
 
 def block_config_control() -> tuple[BlockConfig, str | None]:
@@ -64,7 +96,8 @@ def block_config_control() -> tuple[BlockConfig, str | None]:
     On a rejected configuration the last good one (or GPT-2 small) is returned with the message.
     """
     st.sidebar.header("Block")
-    controls.select(
+    synced = _read_link()
+    shown = controls.select(
         "Preset",
         PRESETS,
         key=PRESET_KEY,
@@ -77,6 +110,8 @@ def block_config_control() -> tuple[BlockConfig, str | None]:
         values[name] = controls.integer(
             label, low, high, getattr(DEFAULT, name), key=name, help=help_text, on_change=_sync_preset
         )
+    if not synced and shown != _box_for(values):
+        st.rerun()  # a link's box and values disagree: the next run names the block they show
     qkv_bias = controls.toggle(
         "qkv_bias",
         False,

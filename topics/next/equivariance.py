@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core import rounding
 from core.attention import AttentionTrace, self_attention, softmax
 from core.weights import WeightSet
 
@@ -33,6 +34,28 @@ def causal_self_attention(x: np.ndarray, ws: WeightSet) -> AttentionTrace:  # [n
     divisor = float(np.sqrt(k.shape[-1]))
     weights = softmax(scores / divisor)
     return AttentionTrace(q, k, v, scores, weights, weights @ v, divisor)
+
+
+def rounding_limit(x: np.ndarray, ws: WeightSet) -> float:
+    """A bound on ``|P·f(X) − f(P·X)|`` from float64 rounding alone, with or without the mask.
+
+    In exact arithmetic the two sides are equal wherever a token sees the same tokens before it
+    (everywhere without the mask), so any gap there is rounding from summing in another order
+    (issue #24, item 3: it is shown as this bound, never as its machine-dependent digits). A
+    first-order count, with ``|X|``, ``|W|`` the entries' magnitudes: the projections carry
+    ``d_in`` roundings relative to ``|X|·|W|``; a scaled score ``d_k + 2·d_in`` relative to
+    ``S = max |Q|·|K|ᵀ/√d_k``, which the softmax's exponential turns into a relative error of
+    the weights (twice: a score and the row's largest); the softmax's sum and ``weights @ V`` add
+    ``n`` each, on a scale of ``max |X|·|W_v|``. :func:`core.rounding.bound` doubles it for two
+    orders and adds the exponential, subtraction, division and renormalisation.
+    """
+    a = np.abs(np.asarray(x, dtype=np.float64))
+    n, d_in = a.shape
+    q, k, v = (a @ np.abs(w.astype(np.float64)) for w in (ws.w_query, ws.w_key, ws.w_value))
+    d_k = k.shape[1]
+    s = float(np.max(q @ k.T)) / np.sqrt(d_k) if n else 0.0
+    terms = 2 * n + d_in + int(np.ceil(2 * (d_k + 2 * d_in) * s))
+    return rounding.bound(terms, float(np.max(v)) if n else 1.0)
 
 
 def check_permutation(perm: Sequence[int], n: int) -> tuple[int, ...]:
@@ -69,6 +92,30 @@ def permutation_test(x: np.ndarray, ws: WeightSet, perm: Sequence[int], causal: 
     difference = permuted - of_permuted
     gap = float(np.max(np.abs(difference))) if x.shape[0] else 0.0
     return PermutationTest(p, permuted, of_permuted, difference, gap)
+
+
+def same_mix(x: np.ndarray, perm: Sequence[int]) -> tuple[bool, ...]:
+    """Row ``i`` of the shuffle under the causal mask: does its token (``perm[i]``) see the same
+    embeddings *in the same proportions* up to itself as it did in the original order?
+
+    Only then are its two outputs equal in exact arithmetic: a causal row is a softmax-weighted
+    average over its prefix, so what matters is which embeddings it holds and how often, relative
+    to its length (a repeated word, one embedding, counts twice). The identity keeps every row's
+    mix; so can an order that only moves repeated words (``"a a"`` swapped).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    p = check_permutation(perm, x.shape[0])
+    if not p:
+        return ()
+    _, ids = np.unique(x, axis=0, return_inverse=True)
+    ids = ids.reshape(-1)
+    m = int(ids.max()) + 1
+    out = []
+    for i, t in enumerate(p):
+        before = np.bincount(ids[: t + 1], minlength=m)
+        after = np.bincount(ids[list(p[: i + 1])], minlength=m)
+        out.append(bool(np.array_equal(before * (i + 1), after * (t + 1))))
+    return tuple(out)
 
 
 def parse_permutation(text: str, names: Sequence[str]) -> tuple[int, ...]:

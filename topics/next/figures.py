@@ -13,6 +13,7 @@ from ui.figures import (
     MUTED,
     PALETTE,
     SECOND,
+    cell_text,
     figure,
     focus_shapes,
     heatmap_axes,
@@ -164,13 +165,16 @@ def difference_heatmap(
     focus: int | None = None,
 ) -> go.Figure:
     """``P·f(X) − f(P·X)`` per token and output dimension, on a colour scale shared by both panels
-    (``±bound``), so float64 rounding noise reads as white rather than as a saturated colour.
+    (``±bound``, never the noise itself), so float64 rounding noise reads as white rather than as a
+    saturated colour.
     Rows are positions in the shuffled order, each holding the token named; ``focus`` picks one."""
     d = np.asarray(diff, dtype=np.float64)
     bound = bound if np.isfinite(bound) and bound > 0 else 1.0
     dims = [f"dim {j + 1}" for j in range(d.shape[1])]
-    trace = heatmap_trace(d, rows, dims, diverging=True, zmin=-bound, zmax=bound)
-    trace["hovertemplate"] = "%{y}, %{x}: %{z:.3e}<extra></extra>"
+    # Cells and hover at 4 decimals, as the script prints them: rounding noise reads 0.0000, never
+    # as its machine-dependent digits (issue #24, item 3).
+    text = [[cell_text(v) for v in row] for row in d]
+    trace = heatmap_trace(d, rows, dims, diverging=True, zmin=-bound, zmax=bound, text=text)
     xaxis, yaxis = heatmap_axes(
         rows, dims, x_title="output dimension", y_title="position (token)", focus=focus
     )

@@ -8,8 +8,8 @@ Two of the post's sentences are true only with a qualifier, and each gets a comp
   ``out_proj(W_v x₁)`` (:func:`first_token`).
 - "The mask tells a token which others came before it, never how far back or in what order."
   True of one layer: a token's output there depends on the *set* of tokens before it. Stack a
-  second layer and the order leaks in, because each earlier token's first-layer output already
-  depends on its own prefix (:func:`prefix_shuffle`).
+  second layer (with its own weights, as a model's layers have) and the order leaks in, because
+  each earlier token's first-layer output already depends on its own prefix (:func:`prefix_shuffle`).
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ import numpy as np
 
 from core import multihead
 from core.config import BOOK_TOY, AttentionConfig
-from core.weights import WeightSet, init_weights
-from topics.next.equivariance import causal_self_attention, check_permutation
+from core.torchgen import TorchGenerator
+from core.weights import WeightSet
+from topics.next.equivariance import causal_self_attention, check_permutation, rounding_limit
 
 BOOK_SEED = 123  # the book's MultiHeadAttention examples: torch.manual_seed(123)
-STACK_SEED = 123  # the two-layer stack: torch.manual_seed(123), torch.rand(3, 3) three times
+STACK_SEED = 123  # the two-layer stack: torch.manual_seed(123), then torch.rand(3, 3) six times
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,15 @@ def first_token(cfg: AttentionConfig = BOOK_TOY, seed: int = BOOK_SEED) -> First
     )
 
 
-def stack_weights(seed: int = STACK_SEED, width: int = 3) -> WeightSet:
-    """Square weights (``torch.rand(width, width)`` × 3), so one causal layer can feed another."""
-    return init_weights(seed, "rand", width, width)
+def stack_weights(seed: int = STACK_SEED, width: int = 3, layers: int = 2) -> tuple[WeightSet, ...]:
+    """Square weights, so one causal layer can feed another: after ``torch.manual_seed(seed)``,
+    layer 1's query, key and value (``torch.rand(width, width)`` each), then layer 2's, drawn on
+    from the same generator, as two ``SelfAttention_v1`` built one after the other draw them."""
+    gen = TorchGenerator(seed)
+    drawn = [[gen.rand(width, width) for _ in "qkv"] for _ in range(layers)]
+    return tuple(
+        WeightSet(f"layer {i + 1}, torch.rand, seed {seed}", seed, "rand", *m) for i, m in enumerate(drawn)
+    )
 
 
 @dataclass(frozen=True)
@@ -68,30 +75,37 @@ class PrefixShuffle:
     """The last token's output before and after shuffling the tokens in front of it."""
 
     order: tuple[int, ...]  # the shuffled order; the last token stays last
-    one_layer: float  # max |change| of the last token's output after one causal layer
-    two_layers: float  # … after two stacked causal layers
+    one_layer: float  # max |change| of the last token's output after one causal layer (layer 1)
+    two_layers: float  # … after two stacked causal layers (layer 1, then layer 2)
+    limit: float  # the most rounding can make ``one_layer`` (``equivariance.rounding_limit``)
 
 
-def prefix_shuffle(x: np.ndarray, ws: WeightSet, order: Sequence[int]) -> PrefixShuffle:
+def prefix_shuffle(x: np.ndarray, layers: Sequence[WeightSet], order: Sequence[int]) -> PrefixShuffle:
     """Shuffle the tokens before the last one and measure how much the last token's output moves.
 
-    One causal layer: not at all (up to rounding), because the last token attends to the same set
-    of tokens and a softmax does not care in which order its terms arrive. Two layers: it moves,
-    because layer 1 gave each earlier token an output that depends on its own, now different,
-    prefix. ``ws`` must be square (``d_in = d_out``) for the layers to stack.
+    One causal layer (``layers[0]``): not at all (up to rounding), because the last token attends
+    to the same set of tokens and a softmax does not care in which order its terms arrive. Two
+    layers (``layers[0]`` then ``layers[1]``): it moves, because layer 1 gave each earlier token an
+    output that depends on its own, now different, prefix. The weights must be square
+    (``d_in = d_out``) for the layers to stack.
     """
     x = np.asarray(x, dtype=np.float64)
     n = x.shape[0]
     p = check_permutation(order, n)
     if p[-1] != n - 1:
         raise ValueError(f"the last token must stay last (position {n}); got the order {[i + 1 for i in p]}")
-    if ws.w_value.shape[0] != ws.w_value.shape[1]:
-        raise ValueError(f"stacking needs square weights (d_in = d_out), got {ws.w_value.shape}")
+    if len(layers) != 2:
+        raise ValueError(f"two layers are stacked, got {len(layers)}")
+    for ws in layers:
+        if ws.w_value.shape[0] != ws.w_value.shape[1]:
+            raise ValueError(f"stacking needs square weights (d_in = d_out), got {ws.w_value.shape}")
+    first, second = layers
 
-    def layer(z: np.ndarray) -> np.ndarray:  # [n, d] -> [n, d]
+    def layer(z: np.ndarray, ws: WeightSet) -> np.ndarray:  # [n, d] -> [n, d]
         return causal_self_attention(z, ws).context
 
     shuffled = x[list(p)]
-    one = float(np.max(np.abs(layer(x)[-1] - layer(shuffled)[-1])))
-    two = float(np.max(np.abs(layer(layer(x))[-1] - layer(layer(shuffled))[-1])))
-    return PrefixShuffle(p, one, two)
+    one = float(np.max(np.abs(layer(x, first)[-1] - layer(shuffled, first)[-1])))
+    stacked, stacked_shuffled = layer(layer(x, first), second), layer(layer(shuffled, first), second)
+    two = float(np.max(np.abs(stacked[-1] - stacked_shuffled[-1])))
+    return PrefixShuffle(p, one, two, rounding_limit(x, first))

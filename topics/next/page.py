@@ -39,10 +39,7 @@ with top:
         st.warning(f"{problem} Showing the last valid configuration.")
     st.markdown(prose.lead(v))
     st.header("One block's parameters")
-    st.caption(
-        f"Showing **{v.name}**: emb_dim {v.block.emb_dim:,}, {v.block.n_heads} heads of {v.block.head_dim}, "
-        f"feed-forward hidden width {v.block.ff_hidden:,}, qkv_bias {v.block.qkv_bias}."
-    )
+    st.caption(prose.block_caption(v))
     # The chart first, its exact numbers after: four stacked readouts kept a phone from the chart.
     show(figures.param_split(p.components(), SUBLAYER, title="Where one block's parameters sit"), key="split")
     m = st.columns(4)
@@ -50,11 +47,7 @@ with top:
     m[1].metric("Feed-forward", fmt.integer(p.feed_forward), help="Linear(d, 4d) + GELU + Linear(4d, d)")
     m[2].metric("Layer norms", fmt.integer(p.layer_norms), help="Two LayerNorm(d): a scale and a shift each")
     m[3].metric("Whole block", fmt.integer(p.total), help="Attention + feed-forward + layer norms")
-    st.caption(
-        f"{v.block.n_layers} blocks hold **{fmt.integer(v.stack)}** parameters "
-        "(token and position embeddings, the final norm and the output head come on top). "
-        "Context length changes none of these: the causal mask is a buffer, not a parameter."
-    )
+    st.caption(prose.stack_caption(v))
     st.latex(
         r"\underbrace{3\,(d^2 + b\,d) + d^2 + d}_{\text{attention}} \;+\;"
         r"\underbrace{2\,m d^2 + m d + d}_{\text{feed-forward}} \;+\; \underbrace{4d}_{\text{2 norms}}"
@@ -85,7 +78,7 @@ for col, result, label in zip(
     st.columns(2), (sh.free, sh.masked), ("Without the mask", "With the causal mask"), strict=True
 ):
     with col:
-        st.metric(f"{label}: max |P·f(X) − f(P·X)|", fmt.num(result.gap), help=f"exactly {result.gap:.3e}")
+        st.metric(f"{label}: max |P·f(X) − f(P·X)|", prose.gap_readout(result.gap, sh.limit))
         heatmap = figures.difference_heatmap(
             result.difference, sh.rows, bound=sh.bound, title="P·f(X) − f(P·X)", focus=focus_row
         )
@@ -107,9 +100,9 @@ k[2].metric(
     help="The most this model ever caches for one sequence: the context length caps the cache.",
 )
 k[3].metric(
-    "Outgrows the blocks' weights at",
-    fmt.integer(kv.outgrow) + " tokens",
-    help="Weights stored with the same bytes per number as the cache",
+    "Exceeds the blocks' weights from",
+    fmt.integer(kv.exceeds) + " tokens",
+    help=prose.exceeds_help(kv),
 )
 if kv.capped:
     st.warning(
@@ -127,7 +120,7 @@ show(
     figures.kv_curves(kv, context_length=v.block.context_length, title="KV cache against context length"),
     key="kv",
 )
-st.markdown(prose.kv_text())
+st.markdown(prose.kv_text(v))
 
 reproduce_ui.expander("next", lambda: script.for_view(s, v))
 checks_ui.expander(checks.book_checks(v), note=checks.NOTE)

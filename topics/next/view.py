@@ -55,12 +55,18 @@ class PresetRow:
 
 @dataclass(frozen=True)
 class Moved:
-    """The token the causal mask moves most after the shuffle, and the prefix it now sees."""
+    """The token whose output the shuffle changes most under the mask, and the prefixes it saw and
+    sees. It may not have moved (``before == after``): then the tokens in front of it did."""
 
     token: int  # its index in the sentence
     before: int  # its position before the shuffle, 1-based
     after: int  # its position after, 1-based
+    saw: tuple[int, ...]  # the tokens it saw before the shuffle, in order (itself last)
     sees: tuple[int, ...]  # the tokens it sees after the shuffle, in order (itself last)
+
+    @property
+    def stayed(self) -> bool:
+        return self.before == self.after
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,8 @@ class Focus:
     after: int  # … after, 1-based
     masked_original: np.ndarray  # with the mask, in the original order: its row of P·f(X)
     masked_shuffled: np.ndarray  # with the mask, shuffled: its row of f(P·X)
-    free: np.ndarray  # without the mask, either way (up to rounding): its row of P·f(X)
+    free: np.ndarray  # without the mask, in the original order: its row of P·f(X)
+    free_shuffled: np.ndarray  # … shuffled: its row of f(P·X), equal to ``free`` up to rounding
 
 
 @dataclass(frozen=True)
@@ -85,9 +92,15 @@ class Shuffle:
     rows: tuple[str, ...]  # the heatmaps' rows: the labels in the new order
     free: PermutationTest  # without the mask
     masked: PermutationTest  # with the causal mask
-    bound: float  # the heatmaps' shared colour scale, ±bound
-    moved: Moved | None  # None when the order leaves every prefix as it was
+    limit: float  # the most float64 rounding can make either gap (``equivariance.rounding_limit``)
+    same_mix: tuple[bool, ...]  # per row: its token sees the same embeddings, in the same proportions
+    bound: float  # the heatmaps' shared colour scale, ±bound: the largest gap above ``limit``, or 1
+    moved: Moved | None  # None when the masked gap is rounding (at most ``limit``)
     focus: Focus | None
+
+    @property
+    def identity(self) -> bool:
+        return self.perm == tuple(range(len(self.perm)))
 
 
 @dataclass(frozen=True)
@@ -109,7 +122,11 @@ class KvCache:
     per_token: int
     full: int  # the cache at the full context length
     weight_bytes: int  # the blocks' weights at the cache's bytes per number
-    outgrow: int  # the fewest tokens whose cache holds at least the weights' bytes
+    equal_at: int | None  # the token count whose cache holds exactly the weights' bytes, if one does
+    exceeds: int  # the fewest tokens whose cache holds more than the weights' bytes
+    context_length: int
+    batch: int
+    full_share: float  # the cache at the full context over the blocks' weights
     factors: tuple[int, ...]  # 2 × layers × tokens × width × bytes × batch, as the formula shows them
     grid: np.ndarray  # the chart's token counts: KV_GRID and ``tokens``
     curves: tuple[Curve, ...]  # the current configuration first, then the presets it is not
@@ -138,10 +155,11 @@ def shuffle(
     """Both permutation tests on the sentence ``x`` with ``ws``, and what the prose says about them."""
     free, masked = (equivariance.permutation_test(x, ws, perm, causal) for causal in (False, True))
     p = masked.perm
+    limit = equivariance.rounding_limit(x, ws)
     moved = None
-    if masked.gap != 0:
+    if masked.gap > limit:
         i = int(np.argmax(np.max(np.abs(masked.difference), axis=1)))
-        moved = Moved(p[i], p[i] + 1, i + 1, p[: i + 1])
+        moved = Moved(p[i], p[i] + 1, i + 1, tuple(range(p[i] + 1)), p[: i + 1])
     spot = None
     if focus is not None:
         row = p.index(focus)
@@ -153,9 +171,12 @@ def shuffle(
             masked.permuted_outputs[row],
             masked.outputs_of_permuted[row],
             free.permuted_outputs[row],
+            free.outputs_of_permuted[row],
         )
     rows = tuple(labels[i] for i in p)
-    return Shuffle(ws, p, rows, free, masked, max(free.gap, masked.gap), moved, spot)
+    bound = max((g for g in (free.gap, masked.gap) if g > limit), default=1.0)  # noise reads as white
+    mix = equivariance.same_mix(x, p)
+    return Shuffle(ws, p, rows, free, masked, limit, mix, bound, moved, spot)
 
 
 def kv_cache(cfg: BlockConfig, asked: int, nbytes: int, batch: int, name: str) -> KvCache:
@@ -185,7 +206,11 @@ def kv_cache(cfg: BlockConfig, asked: int, nbytes: int, batch: int, name: str) -
         per_token=per_token,
         full=size(cfg, cfg.context_length),
         weight_bytes=weight_bytes,
-        outgrow=block.tokens_to_outgrow(per_token, weight_bytes),
+        equal_at=block.tokens_to_equal(per_token, weight_bytes),
+        exceeds=block.tokens_to_exceed(per_token, weight_bytes),
+        context_length=cfg.context_length,
+        batch=batch,
+        full_share=size(cfg, cfg.context_length) / weight_bytes,
         factors=(2, cfg.n_layers, cached, cfg.emb_dim, nbytes, batch),
         grid=grid,
         curves=tuple(curves),
