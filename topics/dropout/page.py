@@ -50,8 +50,9 @@ st.title("Dropout: the row that sums to zero")
 st.markdown(v.lead)
 st.caption(v.caption)
 
-# Three and two a row at every width: stacked one a row, five readouts pushed a phone's first chart
-# below its first screen (tests/e2e/test_phone.py).
+# Three and two a row at every width, the mean and its error in the row of two (a third of a phone's
+# width cut it off): stacked one a row, five readouts pushed a phone's first chart below its first
+# screen (tests/e2e/test_phone.py).
 for column, r in zip((*st.columns(3, wrap=False), *st.columns(2, wrap=False)), v.readouts, strict=True):
     column.metric(r.label, r.value, help=r.help)
 

@@ -210,8 +210,9 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
             "Zero rows in this draw", f"{len(dead_rows)} of {len(x)}", "Rows whose every weight was dropped."
         ),
         Readout("Row 1 sum in this draw", fmt.num(row_sums[0]), "Row 1 has one weight, 1 before dropout."),
-        Readout(f"Mean row sum over {draws:,} draws", estimate(mean, mean_se), text.mean_help(draws, scale)),
         Readout("Expected mean row sum", fmt.num(stats.expectation), text.expectation_help(p, scale)),
+        # The estimate sits in the row of two: in a third of a phone's width its error was cut off.
+        Readout(f"Mean row sum over {draws:,} draws", estimate(mean, mean_se), text.mean_help(draws, scale)),
         Readout(
             "Survivors multiplied by",
             text.worked_factor(keep, factor) if scale else "1",
