@@ -20,7 +20,8 @@ from ui import format as fmt
 def decimals(std_error: float, fallback: int = fmt.DECIMALS) -> int:
     """How many decimals a value with standard error ``std_error`` supports.
 
-    One significant digit of the error, two when it starts with 1, never fewer than 0 decimals.
+    One significant digit of the error, two when it starts with 1, never fewer than 0 decimals (so
+    an error of 10 or more prints whole digits it does not support; no share or row sum has one).
     An error of exactly 0 (nothing random: p = 0) supports any number; ``fallback`` is used.
     """
     se = abs(float(std_error))
