@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 from core import book, tokens
 from tests.app.conftest import APP, all_match, assert_clean, metrics, open_page, widget
-from topics.dropout import checks, script, view
 from topics.dropout import figures as dfig
+from topics.dropout import script, view
 from topics.dropout.view import Settings
 from ui import checks as checks_ui
 from ui import format as fmt
@@ -25,14 +25,9 @@ PAGE = "topics/dropout/page.py"
 
 
 def readouts(v: view.View, scale: bool = True) -> dict[str, str]:
-    """The five metrics the page shows for view ``v``."""
-    return {
-        "Zero rows in this draw": f"{v.dead} of {len(v.labels)}",
-        "Row 1 sum in this draw": fmt.num(v.row_sums[0]),
-        f"Mean row sum over {v.draws:,} draws": fmt.num(v.mean_row_sum),
-        "Expected mean row sum": fmt.num(v.expectation),
-        "Survivors multiplied by": checks.worked_factor(v.keep, v.factor) if scale else "1",
-    }
+    """The five metrics the page shows for view ``v`` (``scale`` is the view's own; kept for reading)."""
+    assert v.scale == scale
+    return {r.label: r.value for r in v.readouts}
 
 
 def markdown(at: AppTest) -> str:
@@ -63,12 +58,14 @@ def test_the_default_page_draws_its_view(default):
     assert running["data"][2]["y"] == v.running_mean.tolist()
     assert running["data"][2]["x"] == v.running_at.astype(float).tolist()
     assert zero["data"][0]["y"] == v.zero_rate.tolist() and zero["data"][1]["y"] == v.zero_theory.tolist()
+    assert zero["data"][0]["customdata"] == [[t, s] for t, s in zip(v.labels, v.zero_rate_text, strict=True)]
     table = default.dataframe[0].value
-    assert list(table["zero vector, measured"]) == [fmt.percent(r) for r in v.zero_rate]
-    assert list(table["theory pᶦ"].iloc[:2]) == ["50.00%", "25.00%"]
-    assert list(table["mean row sum"]) == [fmt.num(s) for s in v.row_sum_mean]
-    assert default.latex and "Bernoulli" in default.latex[0].value
+    assert list(table["zero vector, measured"]) == list(v.zero_rate_text)
+    assert list(table["theory pᶦ"].iloc[:2]) == ["50%", "25%"]
+    assert list(table["mean row sum"]) == list(v.row_sum_text)
+    assert default.latex and v.formula in default.latex[0].value and "Bernoulli" in v.formula
     text = markdown(default)
+    assert v.lead in text and v.factor_text in text
     assert book.FIGURE_04["gpt_rates"] in text and "$1/(1 - p) = 1/0.5 = 2$" in text
 
 
@@ -77,7 +74,7 @@ def test_the_checks_show_the_books_printed_run_and_name_their_sources(default):
     assert sum(checks_ui.parse_title(box.label).values()) == 17 and "0 differ" in box.label
     table = " ".join(md.value for md in box.markdown)
     for quoted in book.FIGURE_04["book_dropped"]:
-        assert f"`{quoted}` | `{quoted}` | ✅" in table
+        assert f"`{quoted}` |  | `{quoted}` | ✅" in table  # exact or within its 4 printed decimals
     q = book.FIGURE_04
     for quoted in (
         q["row1_zero_rate"],
@@ -86,7 +83,8 @@ def test_the_checks_show_the_books_printed_run_and_name_their_sources(default):
         q["mean_row_sum_unscaled"],
     ):
         assert f"`{quoted}`" in table
-    assert "| the post | `1/0.5 = 2` | `1/0.5 = 2` | ✅" in table
+    assert "| the post | `1/0.5 = 2` |  | `1/0.5 = 2` | ✅ exact" in table
+    assert table.count("✅ within noise (") == 4  # the two rates and the two mean sums, with percentiles
     assert "❌" not in table
     assert table.count("| the book |") == 12  # six weight rows, six dropped rows
     assert table.count("| the post |") == 5  # the factor, two zero-row rates, two mean sums

@@ -57,6 +57,9 @@ def case(s: Settings) -> Case:
             "Each row's mean sum": v.row_sum_mean,
             "Share of draws where row i is the zero vector": v.zero_rate,
             "Theory p**i": v.zero_theory,
+            "Standard error of the mean row sum": v.mean_row_sum_se,
+            "Standard error of each row's mean sum": v.row_sum_se,
+            "Standard error of each zero share": v.zero_rate_se,
         },
     )
 

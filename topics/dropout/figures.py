@@ -11,7 +11,6 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from topics.dropout.view import View
-from ui import format as fmt
 from ui.figures import (
     ACCENT,
     MUTED,
@@ -75,46 +74,21 @@ def dropped_heatmap(
     return figure([weights, sums], spec)
 
 
-def draw_caption(v: View) -> str:
-    """The caption under the view's first draw: how to read the colours, which rows died."""
-    dead = v.dead_rows
-    factor = f"scaled up by 1/(1 − p) = {v.factor:.4g}" if v.survivor_factor != 1.0 else "not scaled"
-    text = (
-        f"Both matrices share the 0–1 scale; this draw's survivors are {factor}. Row sums are coloured "
-        "around 1: white sums to 1, blue falls short, red overshoots. "
-    )
-    if not dead:
-        text += "No row is the zero vector in this draw."
-    else:
-        rows = ", ".join(str(i) for i in dead)
-        text += (
-            f"Row{'s' if len(dead) > 1 else ''} {rows} {'are' if len(dead) > 1 else 'is'} the zero vector."
-        )
-    if v.book_draw:
-        text += " This is the draw the book prints (PyTorch random numbers, seed 123, p = 0.5)."
-    elif v.book_sentence:
-        text += " PyTorch random numbers with seed 123 and p = 0.5 give the draw the book prints."
-    else:
-        text += (
-            " On the book's sentence, PyTorch random numbers with seed 123 and p = 0.5 give the draw the "
-            "book prints."
-        )
-    return text
-
-
 def running_mean_chart(
     counts: np.ndarray,
     running_mean: np.ndarray,
     expectation: float,
     std: float,
     *,
+    text: Sequence[str] | None = None,
     title: str | None = None,
     height: int = 340,
 ) -> go.Figure:
     """Running mean row sum after ``counts`` draws (log axis), with ``expectation ± 2σ/√k``.
 
     The page's study records the mean at about ``view.MAX_POINTS`` log-spaced counts, so the chart
-    is drawn from what the cache holds, not from every draw.
+    is drawn from what the cache holds, not from every draw. ``text`` is each point as the view
+    prints it, with its standard error (``View.running_text``); the hover shows it.
     """
     r = np.asarray(running_mean, dtype=np.float64)
     k = np.asarray(counts, dtype=np.float64)
@@ -146,7 +120,11 @@ def running_mean_chart(
             "mode": "lines",
             "line": {"color": ACCENT, "width": 2},
             "name": "running mean row sum",
-            "hovertemplate": "after %{x:,} draws: %{y:.4f}<extra></extra>",
+            **(
+                {"text": list(text), "hovertemplate": "after %{x:,} draws: %{text}<extra></extra>"}
+                if text is not None
+                else {"hovertemplate": "after %{x:,} draws: %{y:.4f}<extra></extra>"}
+            ),
         },
     ]
     half = max(1.0, 2.5 * std)  # room for the first draws at high p, where one draw's sum swings widely
@@ -168,13 +146,21 @@ def zero_rate_chart(
     theory: np.ndarray,
     labels: Sequence[str],
     *,
+    error: np.ndarray | None = None,
+    text: Sequence[str] | None = None,
+    theory_text: Sequence[str] | None = None,
     title: str | None = None,
     height: int = 340,
 ) -> go.Figure:
-    """Measured share of draws where each row is the zero vector (bars) against ``pᶦ`` (markers).
+    """Measured share of draws where each row is the zero vector (bars, with ± 2 standard errors
+    when ``error`` is given) against ``pᶦ`` (markers).
 
-    Past ``TEXT_MAX`` tokens a bar is named by its row number alone, the token on hover."""
+    ``text`` and ``theory_text`` are the shares as the view prints them (the measured ones with
+    their standard error); the hover shows them. Past ``TEXT_MAX`` tokens a bar is named by its row
+    number alone, the token on hover."""
     r, t = np.asarray(rate, dtype=np.float64), np.asarray(theory, dtype=np.float64)
+    shown = list(text) if text is not None else [f"{100 * x:.2f}%" for x in r]
+    shown_t = list(theory_text) if theory_text is not None else [f"{100 * x:.2f}%" for x in t]
     many = len(labels) > TEXT_MAX
     names = [str(i + 1) if many else f"{plain(lab)}<br>i = {i + 1}" for i, lab in enumerate(labels)]
     data = [
@@ -183,11 +169,16 @@ def zero_rate_chart(
             "x": names,
             "y": r.tolist(),
             "marker": {"color": ACCENT},
-            "name": "measured",
-            "customdata": [plain(lab) for lab in labels],
-            "hovertemplate": "%{customdata}, row %{x}: zero on %{y:.2%} of draws<extra></extra>"
+            "name": "measured" if error is None else "measured ± 2 standard errors",
+            **(
+                {}
+                if error is None
+                else {"error_y": {"type": "data", "array": (2 * np.asarray(error)).tolist(), "color": MUTED}}
+            ),
+            "customdata": [[plain(lab), s] for lab, s in zip(labels, shown, strict=True)],
+            "hovertemplate": "%{customdata[0]}, row %{x}: zero on %{customdata[1]} of draws<extra></extra>"
             if many
-            else "%{x}: zero on %{y:.2%} of draws<extra></extra>",
+            else "%{x}: zero on %{customdata[1]} of draws<extra></extra>",
         },
         {
             "type": "scatter",
@@ -201,10 +192,12 @@ def zero_rate_chart(
                 "line": {"color": SECOND, "width": 3},
             },
             "name": "theory pᶦ",
-            "hovertemplate": "%{x}: pᶦ = %{y:.2%}<extra></extra>",
+            "text": shown_t,
+            "hovertemplate": "%{x}: pᶦ = %{text}<extra></extra>",
         },
     ]
-    top = float(max(np.max(r), np.max(t), 0.05))
+    reach = r if error is None else r + 2 * np.asarray(error)
+    top = float(max(np.max(reach), np.max(t), 0.05))
     spec = layout(
         title,
         height,
@@ -217,13 +210,14 @@ def zero_rate_chart(
 
 
 def rows_table(v: View) -> pd.DataFrame:
-    """The table under the charts, a row per query: how often it died against pᶦ, its mean sum."""
+    """The table under the charts, a row per query: how often it died against pᶦ, its mean sum,
+    each Monte Carlo figure with its standard error."""
     return pd.DataFrame(
         {
             "live weights": range(1, len(v.labels) + 1),
-            "zero vector, measured": [fmt.percent(r) for r in v.zero_rate],
-            "theory pᶦ": [fmt.percent(t, 2) for t in v.zero_theory],
-            "mean row sum": [fmt.num(s) for s in v.row_sum_mean],
+            "zero vector, measured": list(v.zero_rate_text),
+            "theory pᶦ": list(v.zero_theory_text),
+            "mean row sum": list(v.row_sum_text),
         },
         index=[f"{i + 1}: {t}" for i, t in enumerate(v.labels)],
     )

@@ -147,6 +147,17 @@ def mean_row_sum_std(weights: np.ndarray, p: float, scale: bool = True) -> float
     return float(c * np.sqrt(p * (1.0 - p) * np.sum(a * a)) / a.shape[-1])
 
 
+def row_sum_std(weights: np.ndarray, p: float, scale: bool = True) -> np.ndarray:  # [n, n] -> [n]
+    """Standard deviation of one draw's sum of each row, ``c √(p (1 - p) Σⱼ αᵢⱼ²)``.
+
+    Row ``i``'s sum ``c Σⱼ αᵢⱼ bᵢⱼ`` has independent Bernoulli(``1 - p``) terms; divide by ``√draws``
+    for the standard error of the row's mean sum over the draws.
+    """
+    a = np.asarray(weights, dtype=np.float64)
+    p = _check_p(p)
+    return scale_factor(p, scale) * np.sqrt(p * (1.0 - p) * np.sum(a * a, axis=-1))
+
+
 @dataclass(frozen=True)
 class DropoutStats:
     """What figure 04 shows about many draws: the first matrix, running means, zero-row rates.

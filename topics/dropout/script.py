@@ -91,13 +91,14 @@ def _torch(
     code = join(
         ["import torch", "from torch import nn"],
         header(
-            f"Dropout (figure 04) as the page shows it: p = {p!r}, scaling "
+            f"Dropout as the page shows it: p = {p!r}, scaling "
             f"{'on' if scale else 'off'}, PyTorch random numbers from torch.manual_seed({seed}), "
             f"{draws:,} draws, on the causal weights of section 3.5 (the book's code)."
             + (" At these settings the first draw is the book's printed run." if book else ""),
             f"Needs {TORCH} only. The page computes in float64 from the book's float32 weights, and "
-            "so does this script: every number printed equals the page's to the 4 decimals both "
-            "show (nn.Dropout multiplies by 1 / (1 - p) in the tensor's own dtype).",
+            "so does this script: every number printed equals the page's to the 4 decimals PyTorch "
+            "prints (nn.Dropout multiplies by 1 / (1 - p) in the tensor's own dtype); the page rounds "
+            "a figure over many draws further, to the digits its standard error supports.",
         ),
         source,
         inputs_block(names, x),
@@ -135,11 +136,23 @@ def _torch(
             "rows = torch.arange(1, context_length + 1, dtype=torch.float64)",
             'print("Theory p**i:", p**rows)',
         ],
+        [
+            "# Standard errors from the exact variance: each weight is kept with probability 1 - p.",
+            f"c = {'1 / (1 - p)' if scale else '1.0'}  # what a survivor is multiplied by",
+            "square = attn_weights.double() ** 2",
+            "mean_sd = c * (p * (1 - p) * square.sum()) ** 0.5 / context_length",
+            'print("Standard error of the mean row sum:", mean_sd / draws**0.5)',
+            "row_sd = c * (p * (1 - p) * square.sum(dim=-1)) ** 0.5",
+            'print("Standard error of each row\'s mean sum:", row_sd / draws**0.5)',
+            "theory = p**rows",
+            'print("Standard error of each zero share:", (theory * (1 - theory) / draws) ** 0.5)',
+        ],
     )
     note = (
         "The script is the book's code on this page's settings: torch.manual_seed, then nn.Dropout "
         "on the causal weights, in float64 as this page computes. Its numbers equal the page's to "
-        "the 4 decimals both print."
+        "the 4 decimals PyTorch prints; the page rounds a figure over many draws to the digits its "
+        "standard error supports."
     )
     return code, note
 
@@ -153,7 +166,7 @@ def _numpy(
     code = join(
         ["import numpy as np"],
         header(
-            f"Dropout (figure 04) as the page shows it: p = {p!r}, scaling {'on' if scale else 'off'}, "
+            f"Dropout as the page shows it: p = {p!r}, scaling {'on' if scale else 'off'}, "
             f"NumPy random numbers from default_rng({seed}), {draws:,} draws.",
             "NumPy's generator has no PyTorch equivalent, so this script is NumPy (and needs NumPy "
             "only). It repeats the page's arithmetic operation for operation, so every number "
@@ -202,7 +215,18 @@ def _numpy(
             'print("Each row\'s mean sum:", row_sums.mean(axis=0))',
             "zero = np.mean(~np.any(many != 0.0, axis=-1), axis=0)",
             'print("Share of draws where row i is the zero vector:", zero)',
-            'print("Theory p**i:", p ** np.arange(1, n + 1, dtype=np.float64))',
+            "theory = p ** np.arange(1, n + 1, dtype=np.float64)",
+            'print("Theory p**i:", theory)',
+        ],
+        [
+            "# Standard errors from the exact variance: each weight is kept with probability 1 - p.",
+            f"c = {'1.0 / (1.0 - p)' if scale else '1.0'}  # what a survivor is multiplied by",
+            "mean_sd = c * np.sqrt(p * (1.0 - p) * np.sum(attn_weights * attn_weights)) / n",
+            'print("Standard error of the mean row sum:", mean_sd / np.sqrt(draws))',
+            "row_sd = c * np.sqrt(p * (1.0 - p) * np.sum(attn_weights * attn_weights, axis=-1))",
+            'print("Standard error of each row\'s mean sum:", row_sd / np.sqrt(draws))',
+            "zero_sd = np.sqrt(theory * (1.0 - theory))",
+            'print("Standard error of each zero share:", zero_sd / np.sqrt(draws))',
         ],
     )
     note = (

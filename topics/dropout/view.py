@@ -19,9 +19,11 @@ import numpy as np
 from core import attention, masking, tokens, weights
 from core.sentence import weights_for
 from core.weights import WeightSet
-from topics.dropout import sampling
+from topics.dropout import sampling, text
 from topics.dropout.sampling import BOOK_DROPOUT_SEED, BOOK_P, DropoutStats, Generator
 from topics.dropout.sampling import GENERATORS as GENERATORS  # the Random numbers control's choices
+from topics.dropout.uncertainty import estimate, estimate_percent, exact_percent
+from ui import format as fmt
 
 DRAWS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)  # the Draws control's ladder
 DEFAULT_DRAWS = 10_000
@@ -31,6 +33,8 @@ MAX_CELLS = DRAWS[-1] * 6 * 6  # draws × n²: the book's 100,000 draws of 6 × 
 MAX_POINTS = 600  # a 100,000-draw running mean is recorded and drawn at this many log-spaced counts
 CHECK_DRAWS = 20_000  # the post's zero-row figure is over 20,000 draws
 CHECK_MEAN_DRAWS = 10_000  # and its mean row sums are read after 10,000
+
+GENERATOR_NAMES: dict[Generator, str] = {"numpy": "NumPy", "torch": "PyTorch"}  # the URL holds these
 
 Run = Callable[[float, bool, int, int, Generator, np.ndarray], DropoutStats]
 
@@ -101,6 +105,15 @@ class BookChecks:
     off: DropoutStats  # the same masks, scaling off
 
 
+@dataclass(frozen=True)
+class Readout:
+    """One ``st.metric``: its label, its value as shown, and its help."""
+
+    label: str
+    value: str
+    help: str
+
+
 @dataclass(frozen=True, eq=False)
 class View:
     """Every number the page shows, in the order it shows them."""
@@ -123,11 +136,28 @@ class View:
     zero_theory: np.ndarray  # p**i  [n]
     row_sum_mean: np.ndarray  # each row's mean sum over all draws  [n]
     p: float
+    scale: bool
     keep: float  # 1 − p
     factor: float  # 1/(1 − p), whether or not the survivors are scaled
     survivor_factor: float  # what a survivor is multiplied by: the factor, or 1 with scaling off
     focus: Focus | None  # None without a focused query
     checks: BookChecks
+    # Standard errors of the Monte Carlo figures, from the exact variance of one draw
+    mean_row_sum_se: float  # std/√draws
+    zero_rate_se: np.ndarray  # √(pⁱ(1 − pⁱ)/draws)  [n]
+    row_sum_se: np.ndarray  # each row's std/√draws  [n]
+    # What the page says, built from the numbers above (topics.dropout.text)
+    lead: str
+    caption: str
+    readouts: tuple[Readout, ...]
+    draw_caption: str
+    zero_rate_text: tuple[str, ...]  # "49.7% ± 0.4%"  [n]
+    zero_theory_text: tuple[str, ...]  # "50%"  [n]
+    row_sum_text: tuple[str, ...]  # "0.998 ± 0.012"  [n]
+    running_text: tuple[str, ...]  # the running mean at each recorded count, with its error  [m]
+    formula: str  # LaTeX
+    factor_text: str
+    code_caption: str
 
     @property
     def dead(self) -> int:
@@ -160,18 +190,46 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
         values = attention.self_attention(x, ws).values
         before, after = attention.mix(w, values)[s.focus], attention.mix(stats.first, values)[s.focus]
         focus = Focus(s.focus, stats.first[s.focus], before, after)
+    p, scale, draws = float(s.p), bool(s.scale), stats.draws
+    keep, factor = 1.0 - p, sampling.scale_factor(p)
+    dead_rows = tuple(i + 1 for i, row in enumerate(stats.first) if not row.any())
+    book_draw = book_sentence and (s.generator, s.seed, p, scale) == (
+        "torch",
+        BOOK_DROPOUT_SEED,
+        BOOK_P,
+        True,
+    )
+    root = np.sqrt(draws)
+    mean_se = stats.std / root
+    zero_se = sampling.zero_row_std(p, len(x)) / root
+    row_se = sampling.row_sum_std(w, p, scale) / root
+    mean = float(stats.running_mean[-1])
+    row_sums = stats.first.sum(axis=1)
+    readouts = (
+        Readout(
+            "Zero rows in this draw", f"{len(dead_rows)} of {len(x)}", "Rows whose every weight was dropped."
+        ),
+        Readout("Row 1 sum in this draw", fmt.num(row_sums[0]), "Row 1 has one weight, 1 before dropout."),
+        Readout("Expected mean row sum", fmt.num(stats.expectation), text.expectation_help(p, scale)),
+        # The estimate sits in the row of two: in a third of a phone's width its error was cut off.
+        Readout(f"Mean row sum over {draws:,} draws", estimate(mean, mean_se), text.mean_help(draws, scale)),
+        Readout(
+            "Survivors multiplied by",
+            text.worked_factor(keep, factor) if scale else "1",
+            text.survivor_help(p, scale),
+        ),
+    )
     return View(
         labels=tuple(s.labels),
         book_sentence=book_sentence,
         weight_set=ws,
         weights=w,
         first=stats.first,
-        row_sums=stats.first.sum(axis=1),
-        dead_rows=tuple(i + 1 for i, row in enumerate(stats.first) if not row.any()),
-        book_draw=book_sentence
-        and (s.generator, s.seed, s.p, s.scale) == ("torch", BOOK_DROPOUT_SEED, BOOK_P, True),
-        draws=stats.draws,
-        mean_row_sum=float(stats.running_mean[-1]),
+        row_sums=row_sums,
+        dead_rows=dead_rows,
+        book_draw=book_draw,
+        draws=draws,
+        mean_row_sum=mean,
         expectation=stats.expectation,
         std=stats.std,
         running_at=stats.running_at,
@@ -179,10 +237,28 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
         zero_rate=stats.zero_rate,
         zero_theory=stats.zero_theory,
         row_sum_mean=stats.row_sum_mean,
-        p=float(s.p),
-        keep=1.0 - float(s.p),
-        factor=sampling.scale_factor(s.p),
-        survivor_factor=sampling.scale_factor(s.p, s.scale),
+        p=p,
+        scale=scale,
+        keep=keep,
+        factor=factor,
+        survivor_factor=sampling.scale_factor(p, scale),
         focus=focus,
         checks=book_checks(s.seed, s.generator, run),
+        mean_row_sum_se=mean_se,
+        zero_rate_se=zero_se,
+        row_sum_se=row_se,
+        lead=text.lead(p),
+        caption=text.weights_caption(x.shape[1], GENERATOR_NAMES[s.generator], s.seed),
+        readouts=readouts,
+        draw_caption=text.draw_caption(p, scale, keep, factor, dead_rows, book_sentence, book_draw),
+        zero_rate_text=tuple(estimate_percent(r, e) for r, e in zip(stats.zero_rate, zero_se, strict=True)),
+        zero_theory_text=tuple(exact_percent(t) for t in stats.zero_theory),
+        row_sum_text=tuple(estimate(m, e) for m, e in zip(stats.row_sum_mean, row_se, strict=True)),
+        running_text=tuple(
+            estimate(m, stats.std / np.sqrt(k))
+            for m, k in zip(stats.running_mean, stats.running_at, strict=True)
+        ),
+        formula=text.formula(scale),
+        factor_text=text.factor_paragraph(p, scale, keep, factor),
+        code_caption=text.code_caption(book_draw),
     )
