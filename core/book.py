@@ -33,7 +33,6 @@ class Figure01Quotes(TypedDict):
 
 class ComputedQuotes(TypedDict):
     denominators_none: str
-    journey_to_starts_recap: str
     flop_growth_gpt41: str
     crossover_gpt2: str
 
@@ -141,7 +140,6 @@ FIGURE_01: Figure01Quotes = {
 COMPUTED: ComputedQuotes = {
     # softmax's row denominators Σ_j exp(ω_ij/√2) with no matrices: what the weight error comes from
     "denominators_none": "[10.28, 13.30, 13.16, 9.30, 8.80, 10.61]",
-    "journey_to_starts_recap": "0.2333",  # the Recap's softmax(XXᵀ), no divisor
     "flop_growth_gpt41": "×493,048",  # one head's multiply-adds, 1,024 -> 1,047,576 tokens (768, 64)
     "crossover_gpt2": "1,153",  # the n from which QKᵀ + AV outweigh the projections (d_in 768)
 }

@@ -22,7 +22,6 @@ Labels are plain text. :func:`md` escapes one for Markdown (metric labels, prose
 from __future__ import annotations
 
 import contextlib
-import re
 
 import pandas as pd
 import streamlit as st
@@ -32,6 +31,7 @@ from streamlit.errors import StreamlitAPIException
 from core import sentence
 from core.sentence import Sentence
 from ui import controls
+from ui import format as fmt
 
 TEXT_KEY, WIDTH_KEY, EDITS_KEY = "text", "dim", "emb"
 KEYS = (TEXT_KEY, WIDTH_KEY, EDITS_KEY)  # the URL keys, declared shared in ui.pages
@@ -39,12 +39,7 @@ TEXT_MAX_CHARS = 400  # 32 tokens of 12 characters; a longer link is cut to its 
 _EDITOR = "_sentence_editor"  # a counter: the editor's key changes after every edit it reports
 _REFUSED = "_sentence_refused"  # a refused edit's message, shown on the run after the edit
 _DRAWN = "_sentence_drawn"  # the sentence the main script drew for the page running now
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&=^\"'])")
-
-
-def md(text: str) -> str:
-    """``text`` with every Markdown-active character escaped: shown as typed, never rendered."""
-    return _MARKDOWN.sub(r"\\\1", text)
+md = fmt.md  # ``text`` with every Markdown-active character escaped: shown as typed, never rendered
 
 
 def _current() -> Sentence:
