@@ -58,3 +58,27 @@ def test_the_naive_paths_0_by_0_rows_stay_0_by_0_and_the_rest_keeps_its_bound():
     v = build(Settings(labels=s.labels, x=s.embeddings, weights=weights.section_3_4()))
     assert v.largest_text == "0/0" and "divides 0 by 0 in row 1:" in v.undefined
     assert np.isnan(v.difference[0]).all() and "row 1" in v.prose and "0 by 0" in v.cancel_note
+
+
+def _wide(*rows: float) -> np.ndarray:
+    """Embeddings 16 wide, each token's every dimension one value the editor accepts."""
+    return np.array([[r] * 16 for r in rows], dtype=np.float32).astype(np.float64)
+
+
+def test_subnormal_visible_weights_are_said_apart_and_never_called_rounding():
+    # Row 2's later token beats its visible ones by ~720 after the divisor: the full-row softmax
+    # leaves both visible weights subnormal, and the renormalised naive row is off by 2.2e-10.
+    v = build(Settings(labels=("a", "b", "c"), x=_wide(0.6, 0.88, 9.99), weights=weights.section_3_4()))
+    assert list(v.lossy) == list(v.broken) == [1] and not len(v.undefined_rows)
+    assert v.largest > v.limit and v.largest_text == fmt.sci(v.largest) and "rounding" not in v.largest_text
+    assert (
+        "outside row 2: in row 2" in v.prose and "fewer digits" in v.prose and "fewer digits" in v.cancel_note
+    )
+    assert v.lead.endswith("float64 breaks the naive one in row 2.")
+
+
+def test_a_lone_visible_weight_that_is_subnormal_still_renormalises_to_exactly_1():
+    # Row 1 sees only itself: w / w is 1 even for a subnormal w, so nothing is broken.
+    v = build(Settings(labels=("a", "b"), x=_wide(0.87, 9.99), weights=weights.section_3_4()))
+    assert list(v.lossy) == [0] and not len(v.broken) and v.largest_text == "0 (exactly)"
+    assert "breaks" not in v.lead and "agree exactly" in v.prose

@@ -56,13 +56,13 @@ def cell_text(x: float, limit: float) -> str:
     return "≈0" if abs(x) <= limit else difference_text(x, limit)
 
 
-def lead(lossy: Rows) -> str:
+def lead(broken: Rows) -> str:
     """The page's lead: the two ways, and how they end on this sentence."""
     ending = (
         "end identical, to float64 rounding"
-        if not len(lossy)
+        if not len(broken)
         else "end identical in exact arithmetic; on this sentence float64 breaks the naive one in "
-        + rows_text(lossy)
+        + rows_text(broken)
     )
     return (
         "A model that predicts the next token must not read it: query $i$ may attend only to keys "
@@ -80,19 +80,21 @@ def _agreement(largest: float, limit_text: str) -> str:
     return f"agree to float64 rounding, every difference below {limit_text}"
 
 
-def _broken(undefined: Rows, lossy: Rows, worst: float) -> str:
-    """What float64 does to the rows whose visible weights the full-row softmax pushed below 2.2e-308."""
+def _broken(undefined: Rows, broken: Rows, worst: float) -> str:
+    """What float64 did in the ``broken`` rows: 0/0 (``undefined``), or subnormal visible weights that
+    left the naive path up to ``worst`` from the −∞ fill's weights, more than rounding."""
     parts = []
     if len(undefined):
         parts.append(
             f"in {rows_text(undefined)} the full-row softmax left every visible weight at exactly 0, "
             "and the naive path divides 0 by 0"
         )
-    thin = [i for i in lossy if i not in set(undefined)]
+    thin = [i for i in broken if i not in set(undefined)]
     if thin:
         parts.append(
             f"in {rows_text(thin)} the full-row softmax left every visible weight below 2.2e-308, "
-            f"where float64 keeps fewer digits, and the two differ by up to {difference_text(worst, 0.0)}"
+            "where float64 keeps fewer digits, and the naive path ends up to "
+            f"{difference_text(worst, 0.0)} from the −∞ fill's weights"
         )
     return "; ".join(parts)
 
@@ -103,13 +105,14 @@ def stage_prose(
     largest: float,
     limit: float,
     undefined: Rows,
-    lossy: Rows,
+    broken: Rows,
     worst: float,
 ) -> str:
     """The sentence under the stages, read off the efficient path's last stage as the controls set it.
 
-    ``largest`` is the largest difference over the rows float64 keeps at full precision (not
-    ``lossy``), ``worst`` the largest over the lossy rows that are not 0/0 (``undefined``).
+    ``largest`` is the largest difference over the rows where the paths agree to rounding (not
+    ``broken``); ``worst`` is the largest ``|naive − causal|`` over the broken rows that are not 0/0
+    (``undefined``).
     With the book's −∞ fill the first row collapses onto the first token; with the 0 fill the future
     keeps weight, and the sentence says how much. Rows 2 and 3 are named only where the sentence has them.
     """
@@ -121,7 +124,7 @@ def stage_prose(
             f"With one token there is no future to mask: both paths end at the single weight "
             f"{fmt.num(w[0, 0])}."
         )
-    rest = "" if not len(lossy) else f" outside {rows_text(lossy)}: {_broken(undefined, lossy, worst)}"
+    rest = "" if not len(broken) else f" outside {rows_text(broken)}: {_broken(undefined, broken, worst)}"
     if sealed:
         later = [f"row {i + 1} is {fmt.vec(w[i, : i + 1])}" for i in range(1, min(3, n))]
         return (
@@ -149,10 +152,10 @@ def stage_prose(
     )
 
 
-def cancel_note(largest: float, limit: float, undefined: Rows, lossy: Rows, worst: float) -> str:
+def cancel_note(largest: float, limit: float, undefined: Rows, broken: Rows, worst: float) -> str:
     """After the algebra of the cancellation: what float64 makes of it on this sentence (the −∞ fill)."""
     limit_text = fmt.sci(round_up(limit), 0)
-    if largest == 0 and not len(lossy):
+    if largest == 0 and not len(broken):
         return "In float64 the two sides agree exactly on this sentence."
     said = (
         "In float64 the two sides round differently, since they sum in different orders: on this "
@@ -161,10 +164,10 @@ def cancel_note(largest: float, limit: float, undefined: Rows, lossy: Rows, wors
         if largest
         else "In float64 the two sides agree exactly on this sentence."
     )
-    if not len(lossy):
+    if not len(broken):
         return said
     return (
-        f"In float64 the cancellation can fail: {_broken(undefined, lossy, worst)}. Elsewhere the two "
+        f"In float64 the cancellation can fail: {_broken(undefined, broken, worst)}. Elsewhere the two "
         f"{_agreement(largest, limit_text)}."
     )
 

@@ -60,6 +60,7 @@ class Focus:
     row: int
     weights: np.ndarray  # [n]
     context: np.ndarray  # [d_out]
+    filled: np.ndarray  # [d_out] its context vector with the fill the controls set
     extra: str
 
 
@@ -89,6 +90,7 @@ class View:
     naive_first: float  # where the naive path masks: a post-softmax weight
     efficient_first: float  # where the efficient path masks: a pre-scale score
     difference: np.ndarray  # [n, n] naive − efficient after step 4
+    sealed: np.ndarray  # [n, n] naive − the −∞ fill's efficient path after step 4: what the bound covers
     largest: float  # max |difference|; NaN where the naive path divided 0 by 0
     limit: float  # the rounding bound on |naive − causal| in the rows float64 keeps whole
     largest_text: str  # the readout: a bound where the difference is rounding, else its value
@@ -96,6 +98,7 @@ class View:
     grid_title: str
     lossy: np.ndarray  # [k] rows whose full-row softmax left every visible weight below 2.2e-308
     undefined_rows: np.ndarray  # [k] the lossy rows the naive path divides 0 by 0 (all weights 0)
+    broken: np.ndarray  # [k] the rows where naive and causal differ by more than ``limit`` (0/0 included)
     undefined: str  # the warning for rows the naive path divides 0 by 0; "" for none
     lead: str  # the page's lead, ending with how the paths end on this sentence
     prose: str  # the sentence under the stages
@@ -197,10 +200,11 @@ def build(s: Settings) -> View:
     largest = float(np.max(np.abs(diff)))
     lossy = lossy_rows(naive[1].matrix)
     undefined = masking.undefined_rows(naive[-1].matrix)
-    kept = np.setdiff1d(np.arange(len(diff)), lossy)
-    thin = np.setdiff1d(lossy, undefined)
     limit = rounding_limit(naive[0].matrix, lossy)
     sealed = masking.difference(naive, causal)
+    broken = np.flatnonzero(~(np.abs(sealed).max(axis=-1) <= limit))  # 0/0 (NaN) or beyond rounding
+    kept = np.setdiff1d(np.arange(len(diff)), broken)
+    thin = np.setdiff1d(broken, undefined)
     cells = tuple(tuple(text.cell_text(x, limit) for x in row) for row in diff)
     future: dict[Fill, np.ndarray] = {
         "-inf": masking.future_share(causal[-1].matrix),
@@ -213,6 +217,7 @@ def build(s: Settings) -> View:
             s.focus,
             causal[-1].matrix[s.focus],
             attention.mix(causal[-1].matrix, trace.values)[s.focus],
+            leak,
             ""
             if s.fill == "-inf"
             else text.focus_extra(s.focus, len(s.labels), float(future["zero"][s.focus]), leak),
@@ -229,25 +234,29 @@ def build(s: Settings) -> View:
         naive_first=float(naive[1].matrix[0, 0]),
         efficient_first=float(efficient[0].matrix[0, 0]),
         difference=diff,
+        sealed=sealed,
         largest=largest,
         limit=limit,
         largest_text=text.difference_text(largest, limit),
         cells=cells,
         grid_title=text.grid_title(cells, limit),
         lossy=lossy,
+        broken=broken,
         undefined_rows=undefined,
         undefined=text.undefined_note(undefined),
-        lead=text.lead(lossy),
+        lead=text.lead(broken),
         prose=text.stage_prose(
             efficient[-1].matrix,
             s.fill == "-inf",
             _max_abs(diff, kept),
             limit,
             undefined,
-            lossy,
-            _max_abs(diff, thin),
+            broken,
+            _max_abs(sealed, thin),
         ),
-        cancel_note=text.cancel_note(_max_abs(sealed, kept), limit, undefined, lossy, _max_abs(sealed, thin)),
+        cancel_note=text.cancel_note(
+            _max_abs(sealed, kept), limit, undefined, broken, _max_abs(sealed, thin)
+        ),
         future_caption=text.future_caption(future["zero"]),
         future=future,
         focus=focus,
