@@ -30,9 +30,9 @@ def test_the_readout_states_a_bound_not_numpys_digits():
 
 
 def test_the_prose_says_the_paths_end_equal_to_rounding_with_the_bound():
-    bound = v_bound = DEFAULT.largest_text.removesuffix(" (float64 rounding)")
-    assert bound in DEFAULT.prose and v_bound in DEFAULT.cancel_note
-    assert "rounding" in DEFAULT.prose
+    bound = DEFAULT.largest_text.removesuffix(" (float64 rounding)")  # "below 4e-15"
+    assert bound in DEFAULT.prose and "rounding" in DEFAULT.prose
+    assert f"differ by less than {bound.removeprefix('below ')} on this sentence" in DEFAULT.cancel_note
 
 
 def test_the_checks_row_quotes_the_post_and_says_why_it_agrees():

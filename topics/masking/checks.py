@@ -26,9 +26,9 @@ def noise_row(quoted: str, largest: float, limit: float) -> checks.Check:
     """The two paths' largest difference: rounding noise, so quote and live value are held against a
     bound, not against each other.
 
-    The post's 5.6e-17 is PyTorch's summation order on its machine (torch 2.13's float64 gives
-    5.55e-17); NumPy's order here gives other digits. Neither is *the* value: the two paths are equal
-    in exact arithmetic. So the row is **within rounding** when both lie below the bound
+    The post's 5.6e-17 is one machine's summation order (torch 2.13's float64 gives 5.55e-17);
+    NumPy's order here gives other digits. None is *the* value: the two paths are equal in exact
+    arithmetic. So the row is **within rounding** when both lie below the bound
     :func:`topics.masking.view.rounding_limit` states, and **differs** otherwise.
     """
     shown = fmt.noise(largest, limit)
@@ -43,9 +43,10 @@ def noise_row(quoted: str, largest: float, limit: float) -> checks.Check:
         source=checks.POST,
         note=(
             "The two paths are equal in exact arithmetic (the full-row denominator cancels); in float64 "
-            "they differ by rounding alone, whose last digits depend on the order each machine sums in "
-            f"(NumPy's here, PyTorch's in the post). The bound, {bound}, holds for any order: "
-            "(n + 9)·ε·(1 + g), with g how far a row's hidden future score tops its visible ones."
+            "they differ by rounding alone, whose last digits depend on the order each machine sums in: "
+            "NumPy's here, torch 2.13's float64 gives 5.55e-17, the post 5.6e-17. The bound, "
+            f"{bound}, holds for any order: (n + 9)·ε·(1 + g), with n the tokens, ε = 2.2e-16 (float64's "
+            "machine epsilon) and g how far a row's best hidden score tops its best visible one."
         ),
         why=f"both below {bound}" if max(largest, float(quoted)) <= limit else f"above the bound {bound}",
     )

@@ -78,7 +78,10 @@ with top:
     m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")
     m2.metric("Efficient path masks (first entry)", fmt.num(v.efficient_first), help="A pre-scale score.")
     m3.metric(
-        "Largest |naive − efficient|", v.largest_text, help="After step 4, in float64: noise as a bound."
+        "Largest |naive − efficient|",
+        v.largest_short,
+        help="After step 4, in float64. Rounding noise is stated as a bound: its digits depend on the "
+        "order of the sums, which differs between machines and libraries.",
     )
     if v.undefined:
         st.warning(v.undefined)

@@ -153,23 +153,22 @@ def stage_prose(
 
 
 def cancel_note(largest: float, limit: float, undefined: Rows, broken: Rows, worst: float) -> str:
-    """After the algebra of the cancellation: what float64 makes of it on this sentence (the −∞ fill)."""
-    limit_text = fmt.sci(round_up(limit), 0)
-    if largest == 0 and not len(broken):
-        return "In float64 the two sides agree exactly on this sentence."
-    said = (
-        "In float64 the two sides round differently, since they sum in different orders: on this "
-        f"sentence every difference is {fmt.noise(largest, limit).removesuffix(' (float64 rounding)')}, a "
-        "bound on what two orders of the same sums can differ by (NumPy's order here, PyTorch's, the post's)."
-        if largest
-        else "In float64 the two sides agree exactly on this sentence."
-    )
+    """After the algebra of the cancellation: what float64 makes of it on this sentence.
+
+    It compares the naive path with the −∞ fill whatever fill the controls set (the algebra is about
+    that pair); ``largest`` is their largest difference outside the ``broken`` rows.
+    """
+    pair = "the naive path and the −∞ fill's softmax"
+    if largest == 0:
+        agree = f"{pair} agree exactly on this sentence"
+    else:
+        agree = (
+            f"{pair} differ by less than {fmt.sci(round_up(limit), 0)} on this sentence, a bound on what "
+            "two orders of the same sums can differ by (NumPy's order here, PyTorch's, the post's)"
+        )
     if not len(broken):
-        return said
-    return (
-        f"In float64 the cancellation can fail: {_broken(undefined, broken, worst)}. Elsewhere the two "
-        f"{_agreement(largest, limit_text)}."
-    )
+        return f"In float64 the two sides round differently, since they sum in different orders: {agree}."
+    return f"In float64 the cancellation can fail: {_broken(undefined, broken, worst)}. Elsewhere {agree}."
 
 
 def undefined_note(rows: Rows) -> str:

@@ -93,7 +93,10 @@ class View:
     sealed: np.ndarray  # [n, n] naive − the −∞ fill's efficient path after step 4: what the bound covers
     largest: float  # max |difference|; NaN where the naive path divided 0 by 0
     limit: float  # the rounding bound on |naive − causal| in the rows float64 keeps whole
-    largest_text: str  # the readout: a bound where the difference is rounding, else its value
+    largest_text: (
+        str  # a bound where the difference is rounding ("below 4e-15 (float64 rounding)"), else its value
+    )
+    largest_short: str  # the same for the metric, which has room for "below 4e-15" only
     cells: tuple[tuple[str, ...], ...]  # the difference grid's cell text
     grid_title: str
     lossy: np.ndarray  # [k] rows whose full-row softmax left every visible weight below 2.2e-308
@@ -238,6 +241,7 @@ def build(s: Settings) -> View:
         largest=largest,
         limit=limit,
         largest_text=text.difference_text(largest, limit),
+        largest_short=text.difference_text(largest, limit).removesuffix(" (float64 rounding)"),
         cells=cells,
         grid_title=text.grid_title(cells, limit),
         lossy=lossy,
