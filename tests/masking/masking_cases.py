@@ -32,7 +32,8 @@ def case(s: Settings) -> Case:
         out["Masked weights after step 4 (efficient)"] = v.masked
     out["Naive path masks (first entry), a weight"] = v.naive_first
     out["Efficient path masks (first entry), a score"] = v.efficient_first
-    out["Largest |naive - efficient|"] = Noise(v.largest) if v.fill == "-inf" else v.largest
+    noise = v.fill == "-inf" and not len(v.broken)  # rounding, below the bound the page states
+    out["Largest |naive - efficient|"] = Noise(v.largest, v.limit) if noise else v.largest
     out["Attention to later tokens, fill -inf"] = v.future["-inf"]
     out["Attention to later tokens, fill 0"] = v.future["zero"]
     sm = v.softmax  # where the page defines weights PyTorch does not, PyTorch prints NaN

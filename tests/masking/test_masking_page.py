@@ -60,7 +60,7 @@ def _readouts(v: view.View) -> dict[str, str]:
     return {
         "Naive path masks (first entry)": fmt.num(v.naive_first),
         "Efficient path masks (first entry)": fmt.num(v.efficient_first),
-        LARGEST: v.largest_text,
+        LARGEST: v.largest_short,
         FUTURE: fmt.num(v.future[v.fill][0]),
     }
 

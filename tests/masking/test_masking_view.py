@@ -5,7 +5,7 @@ import pytest
 
 from core import attention, book, masking, tokens, weights
 from core import sentence as core_sentence
-from topics.masking import checks, view
+from topics.masking import checks, text, view
 from topics.masking.view import Settings, build
 from ui import format as fmt
 
@@ -78,8 +78,8 @@ def test_the_prose_under_the_stages_follows_the_fill_and_the_weights():
     # Issue 13, item 6: with the fill at 0 the text no longer says "Row 1 collapses to 1.0000".
     zero = build(Settings(fill="zero")).prose
     assert "Row 1 collapses" not in zero
-    assert "row 1 keeps only 0.1971 on the first token and hands 0.8029 to the 5 tokens after it" in zero
-    assert "differ by up to 0." in zero
+    assert "row 1 keeps 0.1971 on the first token and hands 0.8029 to the 5 tokens after it" in zero
+    assert "differ by up to 0.8029." in zero
     prose = build(Settings(weights=weights.section_3_4())).prose
     assert prose.startswith("Row 1 collapses to 1.0000")
     assert "[0.5517, 0.4483]" not in prose  # section 3.5's row 2, not these weights'
@@ -101,7 +101,12 @@ def test_short_sentences_get_prose_that_fits(n, says):
     if n == 2:
         assert "the 1 token after it" in v.prose and "row 2 keeps" not in v.prose
     sealed = build(Settings(labels=s.labels, x=s.embeddings)).prose
-    assert sealed.startswith("Row 1 collapses to 1.0000") and ("row 3" not in sealed)
+    if n == 1:  # nothing is masked, so nothing "half-way" differs for a reason worth a sentence
+        assert (
+            sealed == "With one token there is no future to mask: both paths end at the single weight 1.0000."
+        )
+    else:
+        assert sealed.startswith("Row 1 collapses to 1.0000") and ("row 3" not in sealed)
 
 
 def test_the_focused_query_reads_the_causal_weights_and_says_what_the_zero_fill_leaks():
@@ -114,7 +119,21 @@ def test_the_focused_query_reads_the_causal_weights_and_says_what_the_zero_fill_
     assert leaky.focus is not None
     np.testing.assert_array_equal(leaky.focus.weights, v.focus.weights)  # still the masked A
     leak = attention.mix(leaky.masked, tr.values)[2]
-    assert leaky.focus.extra == f"With the 0 fill it is {fmt.vec(leak)}: the future leaks in."
+    share = fmt.num(leaky.future["zero"][2])
+    assert (
+        leaky.focus.extra
+        == f"With the 0 fill it is {fmt.vec(leak)}: {share} of its attention leaks to later tokens."
+    )
+
+
+def test_the_last_token_has_nothing_to_leak_with_the_zero_fill():
+    # Issue 24: the focus said "the future leaks in" for the last token, which has no future.
+    last = build(Settings(focus=5, fill="zero"))
+    assert last.focus is not None and "leaks in" not in last.focus.extra
+    assert (
+        last.focus.extra == "With the 0 fill it is the same: the last token has no later token to leak from."
+    )
+    assert last.future["zero"][5] == 0
 
 
 def test_extreme_edits_make_the_naive_path_divide_zero_by_zero_and_the_view_says_so():
@@ -126,10 +145,18 @@ def test_extreme_edits_make_the_naive_path_divide_zero_by_zero_and_the_view_says
 
 
 @pytest.mark.parametrize(
-    ("x", "text"), [(float("nan"), "0/0"), (0.0, "0"), (1.1e-16, "1.1e-16"), (-0.80288, "-0.8029")]
+    ("x", "limit", "readout", "cell"),
+    [
+        (float("nan"), 1e-15, "0/0", "0/0"),
+        (0.0, 1e-15, "0 (exactly)", "0"),
+        (1.1e-16, 1.2e-15, "below 2e-15 (float64 rounding)", "≈0"),
+        (3e-9, 1e-15, "3.0e-9", "3.0e-9"),
+        (-0.80288, 1e-15, "-0.8029", "-0.8029"),
+    ],
 )
-def test_diff_text_prints_noise_with_its_exponent_and_a_leak_with_4_decimals(x, text):
-    assert view.diff_text(x) == text
+def test_a_difference_is_a_bound_where_it_is_rounding_and_a_value_where_it_leaks(x, limit, readout, cell):
+    assert text.difference_text(x, limit) == readout
+    assert text.cell_text(x, limit) == cell
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,9 @@
 """Masking the future's figures: the stage heatmaps, the difference grid and the box's bars.
 
-The two masking paths differ by float64 rounding (about 1e-16), which a 4-decimal heatmap would
-print as a wall of 0.0000; each cell of the difference grid prints as :func:`view.diff_text`
-writes it, with its own exponent.
+With the −∞ fill the two masking paths differ by float64 rounding alone, whose digits depend on
+the machine's order of sums: the difference grid prints such a cell as ``≈0`` (the view's cell
+text, :func:`topics.masking.text.cell_text`) and colours it white, so the colour shows only what
+is more than rounding (the 0 fill's leak).
 """
 
 from __future__ import annotations
@@ -12,14 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from topics.masking.view import diff_text
 from ui import figures
 from ui import format as fmt
-
-
-def sci_cells(matrix: np.ndarray) -> list[list[str]]:
-    """Cell text for a difference grid, each cell as :func:`diff_text` prints it."""
-    return [[diff_text(v) for v in row] for row in np.asarray(matrix, dtype=np.float64)]
 
 
 def stage_heatmap(matrix: np.ndarray, labels: Sequence[str], *, focus: int | None = None) -> go.Figure:
@@ -32,11 +27,34 @@ def stage_heatmap(matrix: np.ndarray, labels: Sequence[str], *, focus: int | Non
 
 
 def difference_grid(
-    diff: np.ndarray, labels: Sequence[str], *, title: str, height: int = 340, focus: int | None = None
+    diff: np.ndarray,
+    cells: Sequence[Sequence[str]],
+    labels: Sequence[str],
+    limit: float,
+    *,
+    title: str,
+    height: int = 340,
+    focus: int | None = None,
 ) -> go.Figure:
-    """Naive minus efficient weights on a diverging scale centred on zero (white = identical)."""
+    """Naive minus efficient weights on a diverging scale centred on zero (white = identical).
+
+    The scale spans at least ``±1e-3``, so a cell below ``limit`` (float64 rounding) stays white
+    instead of being stretched to the scale's ends, while a leak of tenths keeps its colour.
+    """
+    m = np.asarray(diff, dtype=np.float64)
+    finite = np.abs(m[np.isfinite(m)])
+    span = max(float(finite.max()) if finite.size else 0.0, 1e-3, limit)
     return figures.heatmap(
-        diff, labels, labels, title=title, diverging=True, text=sci_cells(diff), height=height, focus=focus
+        m,
+        labels,
+        labels,
+        title=title,
+        diverging=True,
+        zmin=-span,
+        zmax=span,
+        text=[list(r) for r in cells],
+        height=height,
+        focus=focus,
     )
 
 

@@ -40,13 +40,7 @@ fill = controls.radio(
 fq = focus_control(T, key="mask_focus")
 
 st.title("Masking the future")
-st.markdown(
-    "A model that predicts the next token must not read it: query $i$ may attend only to keys "
-    "$j \\le i$. The book masks in two ways. The **naive** path softmaxes the full rows, zeroes the "
-    "future with `torch.tril` and renormalises each row; the **efficient** path fills the future of "
-    "the raw scores with −∞ and softmaxes once. Step them side by side: they look unrelated "
-    "half-way and end identical."
-)
+lead = st.empty()  # the lead ends with how the paths end on this sentence: the view says
 top = st.container()  # drawn once the box below is read: the view needs its text
 st.subheader("A zero score is not a zero weight")
 raw = controls.text(
@@ -69,6 +63,7 @@ if sm.note:
 if sm.weights is not None:
     figures.show(softmax_bars(v.logits, sm.weights), key="fig03_bars")
 
+lead.markdown(v.lead)
 with top:
     weight_set_caption(v.weights)
     for col, shown, name in zip(st.columns(2), (v.naive, v.efficient), ("Naive", "Efficient"), strict=True):
@@ -82,7 +77,12 @@ with top:
     m1, m2, m3 = st.columns(3)
     m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")
     m2.metric("Efficient path masks (first entry)", fmt.num(v.efficient_first), help="A pre-scale score.")
-    m3.metric("Largest |naive − efficient|", v.largest_text, help="After step 4, in float64.")
+    m3.metric(
+        "Largest |naive − efficient|",
+        v.largest_short,
+        help="After step 4, in float64. Rounding noise is stated as a bound: its digits depend on the "
+        "order of the sums, which differs between machines and libraries.",
+    )
     if v.undefined:
         st.warning(v.undefined)
     st.markdown(v.prose)
@@ -90,7 +90,7 @@ with top:
     st.subheader("The difference grid")
     left, right = st.columns([3, 2])
     with left:
-        grid = difference_grid(v.difference, T, title="Naive − efficient, after step 4", focus=fq)
+        grid = difference_grid(v.difference, v.cells, T, v.limit, title=v.grid_title, focus=fq)
         figures.show(grid, key="fig03_diff")
     with right:
         st.metric(
@@ -100,9 +100,7 @@ with top:
         )
         table = {view.FILL_LABELS[k]: [fmt.num(x) for x in v.future[k]] for k in view.FILLS}
         st.dataframe(pd.DataFrame(table, index=list(T)), width="stretch")
-        st.caption(
-            "Each token's attention to later tokens, for both fills: a zero score is not a zero weight."
-        )
+        st.caption(v.future_caption)
 
 st.subheader("Why the renormalised path loses nothing")
 st.latex(
@@ -114,7 +112,7 @@ st.latex(
 st.markdown(
     "The full-row denominator sits once above the line and once below it, and cancels: what is "
     "left is the softmax over the visible prefix, exactly. The future was in the first softmax, "
-    "and none of it survives the division."
+    "and none of it survives the division. " + v.cancel_note
 )
 
 st.subheader("Three lines make the class causal")

@@ -45,7 +45,8 @@ def build(
 
     The differences between the two paths are float64 rounding noise with the −∞ fill; the
     script prints only their largest absolute value, because those last bits depend on the order
-    of operations, which PyTorch and NumPy do not share (both stay below 1e-15).
+    of operations, which PyTorch and NumPy do not share. The page states a bound on it instead
+    (``topics.masking.view.rounding_limit``), which both stay below.
     """
     names, v = check_inputs(labels, x)
     if not 1 <= int(stage) <= STAGES:
@@ -70,7 +71,7 @@ def build(
     code = join(
         ["import torch", "from torch import nn"],
         header(
-            f"Masking the future (figure 03) as the page shows it: step {s} of {STAGES} of both "
+            f"Masking the future as the page shows it: step {s} of {STAGES} of both "
             f"paths, the future filled with {'-inf (the book)' if fill == '-inf' else '0 (the shortcut)'}"
             f", weights {cls} after torch.manual_seed({ws.seed}). The lines between the prints are "
             "the book's section 3.5.1 code.",
@@ -106,8 +107,9 @@ def build(
             *final,
             'print("Naive path masks (first entry), a weight:", attn_weights[0, 0])',
             'print("Efficient path masks (first entry), a score:", attn_scores[0, 0])',
-            "# With the -inf fill this is float64 rounding noise (below 1e-15): its digits depend",
-            "# on the order of the operations, which PyTorch's and NumPy's kernels do not share.",
+            "# With the -inf fill the two paths are equal in exact arithmetic, so this prints float64",
+            "# rounding: its last digits depend on the order of the sums, which PyTorch's and NumPy's",
+            "# kernels do not share. The page states a bound on it instead of its digits.",
             'print("Largest |naive - efficient|:", (masked_simple_norm - masked_weights).abs().max())',
         ],
         [
@@ -129,6 +131,6 @@ def build(
         "torch",
         "The script runs the book's section 3.5.1 code in float64 from the float32 weights, as "
         "this page does: its numbers equal the page's to the 4 decimals both print. The two paths' "
-        "float64 noise (below 1e-15) is printed as its largest value only: those last bits depend "
-        "on the kernels.",
+        "float64 rounding is printed as its largest value, which the page states as a bound: those "
+        "last bits depend on the kernels.",
     )

@@ -7,9 +7,11 @@ grid, the prose under the stages, the future's share for both fills, the focused
 the box's logits and softmax, and the live values of the checks at the book's settings. The page
 draws it, and the tests and the Reproduce oracle read the same fields.
 
-The two paths differ by float64 rounding (about 1e-16) with the book's −∞ fill: :func:`diff_text`
-writes such a value with its own exponent, an exact zero as 0, and the zero fill's leak (tenths)
-with 4 decimals like every other weight.
+With the book's −∞ fill the two paths differ by float64 rounding alone, whose digits depend on the
+order of the sums (NumPy's 1.1e-16 on the book's sentence, PyTorch's 5.55e-17, the post's 5.6e-17).
+So the view states a bound on it (:func:`rounding_limit`, issue #24 item 3) and never the digits;
+the 0 fill's leak (tenths) is a value, with 4 decimals like every other weight. Every sentence
+comes from :mod:`topics.masking.text`, which says a claim only where the view's numbers make it true.
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ from typing import Literal
 
 import numpy as np
 
-from core import attention, masking, tokens
+from core import attention, masking, rounding, tokens
 from core import weights as core_weights
 from core.masking import STAGES, Stage
 from core.sentence import weights_for
 from core.weights import WeightSet
+from topics.masking import text
 from topics.masking.box import ExtendedSoftmax, parse_numbers, softmax_extended
-from ui import format as fmt
 
 Fill = Literal["-inf", "zero"]
 FILLS: dict[Fill, float] = {"-inf": -np.inf, "zero": 0.0}
@@ -58,6 +60,7 @@ class Focus:
     row: int
     weights: np.ndarray  # [n]
     context: np.ndarray  # [d_out]
+    filled: np.ndarray  # [d_out] its context vector with the fill the controls set
     extra: str
 
 
@@ -70,6 +73,7 @@ class Book:
     naive: tuple[Stage, ...]
     efficient: tuple[Stage, ...]
     largest: float  # max |naive − efficient| after step 4
+    limit: float  # the rounding bound on it (rounding_limit)
     zero_future: float  # token 1's attention to the future with the 0 fill
     causal_context: np.ndarray  # [6, 2] CausalAttention's context vectors
 
@@ -86,10 +90,23 @@ class View:
     naive_first: float  # where the naive path masks: a post-softmax weight
     efficient_first: float  # where the efficient path masks: a pre-scale score
     difference: np.ndarray  # [n, n] naive − efficient after step 4
+    sealed: np.ndarray  # [n, n] naive − the −∞ fill's efficient path after step 4: what the bound covers
     largest: float  # max |difference|; NaN where the naive path divided 0 by 0
-    largest_text: str
+    limit: float  # the rounding bound on |naive − causal| in the rows float64 keeps whole
+    largest_text: (
+        str  # a bound where the difference is rounding ("below 4e-15 (float64 rounding)"), else its value
+    )
+    largest_short: str  # the same for the metric, which has room for "below 4e-15" only
+    cells: tuple[tuple[str, ...], ...]  # the difference grid's cell text
+    grid_title: str
+    lossy: np.ndarray  # [k] rows whose full-row softmax left every visible weight below 2.2e-308
+    undefined_rows: np.ndarray  # [k] the lossy rows the naive path divides 0 by 0 (all weights 0)
+    broken: np.ndarray  # [k] the rows where naive and causal differ by more than ``limit`` (0/0 included)
     undefined: str  # the warning for rows the naive path divides 0 by 0; "" for none
+    lead: str  # the page's lead, ending with how the paths end on this sentence
     prose: str  # the sentence under the stages
+    cancel_note: str  # after the algebra: what float64 makes of the cancellation here
+    future_caption: str  # under the table of attention to later tokens
     future: Mapping[Fill, np.ndarray]  # per fill, each token's attention to later tokens
     focus: Focus | None
     logits: np.ndarray  # the box's logits as parsed
@@ -98,56 +115,48 @@ class View:
     book: Book
 
 
-def diff_text(x: float) -> str:
-    """``1.1e-16`` for rounding noise, ``0`` where the paths agree exactly, 4 decimals for a leak,
-    ``0/0`` where the naive path divided zero by zero (see ``core.masking.undefined_rows``)."""
-    x = float(x)
-    if np.isnan(x):
-        return "0/0"
-    if x == 0:
-        return "0"
-    return fmt.sci(x) if abs(x) < 1e-3 else fmt.num(x)
+OPS = 9  # roundings beyond the sums in the two paths (rounding_limit): see its derivation
 
 
-def stage_prose(final: np.ndarray, sealed: bool, largest: float) -> str:
-    """The sentence under the stages, read off the efficient path's last stage as the controls set it.
+def hidden_lead(scaled: np.ndarray) -> np.ndarray:  # [n, n] -> [n]
+    """Per query, how far its best later score tops its best visible one, after the divisor (0 when
+    none does): the naive path's full-row softmax shifts by the row's maximum, the efficient one by
+    the visible maximum, and the gap between the two shifts scales the rounding of ``x - max``."""
+    s = np.asarray(scaled, dtype=np.float64)
+    visible = np.where(masking.future_mask(len(s)), -np.inf, s).max(axis=-1)
+    return np.maximum(s.max(axis=-1) - visible, 0.0)
 
-    With the book's −∞ fill the first row collapses onto the first token; with a finite fill the
-    future keeps weight, and the sentence says how much instead of quoting the book's rows. It
-    names rows 2 and 3 only where the sentence has them.
+
+def lossy_rows(full_softmax: np.ndarray) -> np.ndarray:  # [n, n] -> [k]
+    """Rows where the naive path's full-row softmax (its step 2) leaves every visible weight below
+    float64's smallest normal number (2.2e-308): there float64 keeps fewer digits, and at exactly 0
+    the renormalisation divides 0 by 0. The book's scores never get near; a reader's edits can."""
+    w = np.where(masking.future_mask(len(full_softmax)), 0.0, np.asarray(full_softmax, dtype=np.float64))
+    return np.flatnonzero(w.max(axis=-1) < text.SMALLEST_NORMAL)
+
+
+def rounding_limit(scaled: np.ndarray, lossy: np.ndarray) -> float:
+    """A bound on ``|naive − efficient|`` after step 4 with the −∞ fill, in the rows not ``lossy``.
+
+    Both paths compute the prefix softmax ``p_j = e^{x_j − m} / Σ_{l ≤ i} e^{x_l − m}`` of the scaled
+    scores ``x`` (the same float64 values in both), in different orders. With ``u = ε/2``, ``t_j = m − x_j``
+    and ``g`` the row's :func:`hidden_lead`: the naive path rounds ``x_j − (m + g)`` (error ≤ u(t_j + g)),
+    its ``exp`` (≤ 2u), the full-row division (≤ u; the full-row sum's own error cancels in the
+    renormalisation), the prefix sum (≤ i·u, Higham §4.2, any order) and the last division (≤ u); the
+    efficient path the same without ``g`` and one division fewer. Renormalising turns relative errors
+    ``δ_l`` into ``p_j(δ_j − Σ_l p_l δ_l)``, and ``p_j t_j ≤ 1/e``, ``Σ_l p_l t_l ≤ ln(i + 1)``, so the two
+    differ by at most ``ε(i + 1 + g + 1/e + ln(i + 1) + 5) ≤ ε(n + 9 + g)`` for ``n ≤ 32``, which
+    ``rounding.bound(n, 1 + g, OPS)`` covers. Subnormal visible weights (``lossy``) break the relative
+    error model, so those rows are left out of the bound and said apart.
     """
-    w = np.asarray(final, dtype=np.float64)
-    n = len(w)
-    if sealed:
-        later = [f"row {i + 1} is {fmt.vec(w[i, : i + 1])}" for i in range(1, min(3, n))]
-        return (
-            f"Row 1 collapses to {fmt.num(w[0, 0])} because the first token sees only itself"
-            + (f"; {' and '.join(later)}" if later else "")
-            + ". Half-way the paths disagree on everything, because the naive one masks weights and the "
-            "efficient one masks scores."
-        )
-    if n == 1:
-        return "With one token there is no future to mask: either fill gives the same single weight."
-    future = masking.future_share(w)
-    return (
-        f"With the future filled by a finite score instead of −∞, nothing is masked: row 1 keeps only "
-        f"{fmt.num(w[0, 0])} on the first token and hands {fmt.num(future[0])} to the {n - 1} "
-        f"{'token' if n == 2 else 'tokens'} after it"
-        + (f", and row 2 keeps {fmt.num(1 - future[1])} on the two tokens it may see" if n > 2 else "")
-        + f". The naive path still masks properly, so the two now differ by up to {diff_text(largest)}."
-    )
+    s = np.asarray(scaled, dtype=np.float64)
+    keep = np.setdiff1d(np.arange(len(s)), lossy)
+    return rounding.bound(len(s), 1.0 + float(hidden_lead(s)[keep].max()), OPS)
 
 
-def undefined_note(rows: np.ndarray) -> str:
-    """The warning for the naive path's 0/0 rows (numbered from 1), or "" when there are none."""
-    if not rows.size:
-        return ""
-    return (
-        f"The naive path divides 0 by 0 in row{'s' * (rows.size > 1)} "
-        f"{', '.join(str(i + 1) for i in rows)}: a future score beats every visible one by so much "
-        "that the full-row softmax leaves each visible weight at exactly 0. The efficient path never "
-        "divides, one more reason the book prefers it."
-    )
+def _max_abs(diff: np.ndarray, rows: np.ndarray) -> float:
+    """The largest ``|diff|`` over ``rows`` (0 for none)."""
+    return float(np.max(np.abs(diff[rows]))) if len(rows) else 0.0
 
 
 def read_box(text: str, last_good: str) -> tuple[np.ndarray, str]:
@@ -174,6 +183,7 @@ def book() -> Book:
         naive=naive,
         efficient=efficient,
         largest=float(np.max(np.abs(masking.difference(naive, efficient)))),
+        limit=rounding_limit(naive[0].matrix, lossy_rows(naive[1].matrix)),
         zero_future=float(masking.future_share(zero)[0]),
         causal_context=ca.context,
     )
@@ -191,6 +201,18 @@ def build(s: Settings) -> View:
     efficient = causal if s.fill == "-inf" else zero
     diff = masking.difference(naive, efficient)
     largest = float(np.max(np.abs(diff)))
+    lossy = lossy_rows(naive[1].matrix)
+    undefined = masking.undefined_rows(naive[-1].matrix)
+    limit = rounding_limit(naive[0].matrix, lossy)
+    sealed = masking.difference(naive, causal)
+    broken = np.flatnonzero(~(np.abs(sealed).max(axis=-1) <= limit))  # 0/0 (NaN) or beyond rounding
+    kept = np.setdiff1d(np.arange(len(diff)), broken)
+    thin = np.setdiff1d(broken, undefined)
+    cells = tuple(tuple(text.cell_text(x, limit) for x in row) for row in diff)
+    future: dict[Fill, np.ndarray] = {
+        "-inf": masking.future_share(causal[-1].matrix),
+        "zero": masking.future_share(zero[-1].matrix),
+    }
     focus = None
     if s.focus is not None:
         leak = attention.mix(efficient[-1].matrix, trace.values)[s.focus]
@@ -198,7 +220,10 @@ def build(s: Settings) -> View:
             s.focus,
             causal[-1].matrix[s.focus],
             attention.mix(causal[-1].matrix, trace.values)[s.focus],
-            "" if s.fill == "-inf" else f"With the 0 fill it is {fmt.vec(leak)}: the future leaks in.",
+            leak,
+            ""
+            if s.fill == "-inf"
+            else text.focus_extra(s.focus, len(s.labels), float(future["zero"][s.focus]), leak),
         )
     logits, box_warning = read_box(s.logits, s.last_good)
     return View(
@@ -212,14 +237,32 @@ def build(s: Settings) -> View:
         naive_first=float(naive[1].matrix[0, 0]),
         efficient_first=float(efficient[0].matrix[0, 0]),
         difference=diff,
+        sealed=sealed,
         largest=largest,
-        largest_text=diff_text(largest),
-        undefined=undefined_note(masking.undefined_rows(naive[-1].matrix)),
-        prose=stage_prose(efficient[-1].matrix, s.fill == "-inf", largest),
-        future={
-            "-inf": masking.future_share(causal[-1].matrix),
-            "zero": masking.future_share(zero[-1].matrix),
-        },
+        limit=limit,
+        largest_text=text.difference_text(largest, limit),
+        largest_short=text.difference_text(largest, limit).removesuffix(" (float64 rounding)"),
+        cells=cells,
+        grid_title=text.grid_title(cells, limit),
+        lossy=lossy,
+        broken=broken,
+        undefined_rows=undefined,
+        undefined=text.undefined_note(undefined),
+        lead=text.lead(broken),
+        prose=text.stage_prose(
+            efficient[-1].matrix,
+            s.fill == "-inf",
+            _max_abs(diff, kept),
+            limit,
+            undefined,
+            broken,
+            _max_abs(sealed, thin),
+        ),
+        cancel_note=text.cancel_note(
+            _max_abs(sealed, kept), limit, undefined, broken, _max_abs(sealed, thin)
+        ),
+        future_caption=text.future_caption(future["zero"]),
+        future=future,
         focus=focus,
         logits=logits,
         box_warning=box_warning,

@@ -1,0 +1,213 @@
+"""Masking the future's sentences, each built from the view's numbers and shown only where it holds.
+
+Every claim here has a condition the view checks first (issue #24): the paths "end identical" only
+to float64 rounding and only in rows whose full-row softmax keeps its visible weights normal
+numbers; the 0 fill "leaks" only where a later token gets weight; a focused query "leaks" only if
+it has a later token. Where a condition fails, the true counterpart is said instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from core.rounding import round_up
+from ui import format as fmt
+
+Rows = Sequence[int] | np.ndarray  # row indices, numbered from 0
+
+SMALLEST_NORMAL = float(np.finfo(np.float64).tiny)  # 2.2e-308: below it float64 keeps fewer digits
+
+
+def rows_text(rows: Rows) -> str:
+    """``row 2``, ``rows 1 and 3``, ``rows 1, 2 and 4`` (numbered from 1)."""
+    names = [str(int(i) + 1) for i in rows]
+    if len(names) == 1:
+        return f"row {names[0]}"
+    return f"rows {', '.join(names[:-1])} and {names[-1]}"
+
+
+def share_text(x: float) -> str:
+    """A weight to 4 decimals, or with its exponent when 4 decimals would print a leak as 0.0000."""
+    x = float(x)
+    return "0" if x == 0 else fmt.num(x) if abs(x) >= 5e-5 else fmt.sci(x)
+
+
+def difference_text(x: float, limit: float) -> str:
+    """A difference between the two paths: ``0/0`` where the naive path divided zero by zero, a bound
+    (:func:`ui.format.noise`) where it is float64 rounding, else its value (4 decimals, or with its
+    exponent below 1e-3)."""
+    x = float(x)
+    if np.isnan(x):
+        return "0/0"
+    if abs(x) <= limit:
+        return fmt.noise(x, limit)
+    return fmt.sci(x) if abs(x) < 1e-3 else fmt.num(x)
+
+
+def cell_text(x: float, limit: float) -> str:
+    """A difference grid cell: ``0`` (exactly), ``≈0`` (below the rounding bound), ``0/0`` or the value."""
+    x = float(x)
+    if np.isnan(x):
+        return "0/0"
+    if x == 0:
+        return "0"
+    return "≈0" if abs(x) <= limit else difference_text(x, limit)
+
+
+def lead(broken: Rows) -> str:
+    """The page's lead: the two ways, and how they end on this sentence."""
+    ending = (
+        "end identical, to float64 rounding"
+        if not len(broken)
+        else "end identical in exact arithmetic; on this sentence float64 breaks the naive one in "
+        + rows_text(broken)
+    )
+    return (
+        "A model that predicts the next token must not read it: query $i$ may attend only to keys "
+        "$j \\le i$. The book masks in two ways. The **naive** path softmaxes the full rows, zeroes "
+        "the future with `torch.tril` and renormalises each row; the **efficient** path fills the "
+        f"future of the raw scores with −∞ and softmaxes once. Step them side by side: they look "
+        f"unrelated half-way and {ending}."
+    )
+
+
+def _agreement(largest: float, limit_text: str) -> str:
+    """How the paths end in the rows float64 keeps at full precision."""
+    if largest == 0:
+        return "agree exactly"
+    return f"agree to float64 rounding, every difference below {limit_text}"
+
+
+def _broken(undefined: Rows, broken: Rows, worst: float) -> str:
+    """What float64 did in the ``broken`` rows: 0/0 (``undefined``), or subnormal visible weights that
+    left the naive path up to ``worst`` from the −∞ fill's weights, more than rounding."""
+    parts = []
+    if len(undefined):
+        parts.append(
+            f"in {rows_text(undefined)} the full-row softmax left every visible weight at exactly 0, "
+            "and the naive path divides 0 by 0"
+        )
+    thin = [i for i in broken if i not in set(undefined)]
+    if thin:
+        parts.append(
+            f"in {rows_text(thin)} the full-row softmax left every visible weight below 2.2e-308, "
+            "where float64 keeps fewer digits, and the naive path ends up to "
+            f"{difference_text(worst, 0.0)} from the −∞ fill's weights"
+        )
+    return "; ".join(parts)
+
+
+def stage_prose(
+    final: np.ndarray,
+    sealed: bool,
+    largest: float,
+    limit: float,
+    undefined: Rows,
+    broken: Rows,
+    worst: float,
+) -> str:
+    """The sentence under the stages, read off the efficient path's last stage as the controls set it.
+
+    ``largest`` is the largest difference over the rows where the paths agree to rounding (not
+    ``broken``); ``worst`` is the largest ``|naive − causal|`` over the broken rows that are not 0/0
+    (``undefined``).
+    With the book's −∞ fill the first row collapses onto the first token; with the 0 fill the future
+    keeps weight, and the sentence says how much. Rows 2 and 3 are named only where the sentence has them.
+    """
+    w = np.asarray(final, dtype=np.float64)
+    n = len(w)
+    limit_text = fmt.sci(round_up(limit), 0)
+    if n == 1:
+        return (
+            f"With one token there is no future to mask: both paths end at the single weight "
+            f"{fmt.num(w[0, 0])}."
+        )
+    rest = "" if not len(broken) else f" outside {rows_text(broken)}: {_broken(undefined, broken, worst)}"
+    if sealed:
+        later = [f"row {i + 1} is {fmt.vec(w[i, : i + 1])}" for i in range(1, min(3, n))]
+        return (
+            f"Row 1 collapses to {fmt.num(w[0, 0])} because the first token sees only itself; "
+            f"{' and '.join(later)}. Half-way the paths look unrelated, because the naive one masks "
+            "weights (zeros where the future was) and the efficient one masks scores (−∞). "
+            f"After step 4 they {_agreement(largest, limit_text)}{rest}."
+        )
+    future = np.where(np.triu(np.ones((n, n), dtype=bool), k=1), w, 0.0).sum(axis=-1)
+    opening = (
+        "With the future filled by 0 instead of −∞, later tokens keep weight"
+        if future.any()
+        else "With the future filled by 0 instead of −∞, later tokens still get no weight here, but only "
+        "because every e^(0 − score) underflows to 0 in float64"
+    )
+    tokens = "token" if n == 2 else "tokens"
+    row2 = f", and row 2 keeps {fmt.num(1 - future[1])} on the two tokens it may see" if n > 2 else ""
+    if largest > limit:
+        ending = f"The naive path still masks, so the two differ by up to {difference_text(largest, limit)}"
+    else:
+        ending = f"The naive path still masks, yet here the two {_agreement(largest, limit_text)}"
+    return (
+        f"{opening}: row 1 keeps {fmt.num(w[0, 0])} on the first token and hands {share_text(future[0])} "
+        f"to the {n - 1} {tokens} after it{row2}. {ending}{rest}."
+    )
+
+
+def cancel_note(largest: float, limit: float, undefined: Rows, broken: Rows, worst: float) -> str:
+    """After the algebra of the cancellation: what float64 makes of it on this sentence.
+
+    It compares the naive path with the −∞ fill whatever fill the controls set (the algebra is about
+    that pair); ``largest`` is their largest difference outside the ``broken`` rows.
+    """
+    pair = "the naive path and the −∞ fill's softmax"
+    if largest == 0:
+        agree = f"{pair} agree exactly on this sentence"
+    else:
+        agree = (
+            f"{pair} differ by less than {fmt.sci(round_up(limit), 0)} on this sentence, a bound on what "
+            "two orders of the same sums can differ by (NumPy's order here, PyTorch's, the post's)"
+        )
+    if not len(broken):
+        return f"In float64 the two sides round differently, since they sum in different orders: {agree}."
+    return f"In float64 the cancellation can fail: {_broken(undefined, broken, worst)}. Elsewhere {agree}."
+
+
+def undefined_note(rows: Rows) -> str:
+    """The warning for the naive path's 0/0 rows (numbered from 1), or "" when there are none."""
+    if not len(rows):
+        return ""
+    return (
+        f"The naive path divides 0 by 0 in {rows_text(rows)}: a future score beats every visible one "
+        "by so much that the full-row softmax leaves each visible weight at exactly 0. The efficient "
+        "path never divides 0 by 0 (a token always sees itself), one more reason the book prefers it."
+    )
+
+
+def future_caption(zero_fill: np.ndarray) -> str:
+    """The caption under the table of each token's attention to later tokens, for both fills."""
+    shares = np.asarray(zero_fill, dtype=np.float64)
+    if len(shares) == 1:
+        return "Each token's attention to later tokens, for both fills: a lone token has none, so both are 0."
+    if np.any(shares >= 5e-5):
+        return "Each token's attention to later tokens, for both fills: a zero score is not a zero weight."
+    return (
+        "Each token's attention to later tokens, for both fills: here even the 0 fill leaks less than "
+        "0.00005 in every row, because every row sees a score far above the fill's 0."
+    )
+
+
+def focus_extra(row: int, n: int, share: float, leak: np.ndarray) -> str:
+    """With the 0 fill, what reaches the focused query's context vector from later tokens."""
+    if row == n - 1:
+        return "With the 0 fill it is the same: the last token has no later token to leak from."
+    if share == 0:
+        return "With the 0 fill it is the same: its later tokens' e^(0 − score) underflows to 0 in float64."
+    return (
+        f"With the 0 fill it is {fmt.vec(leak)}: {share_text(share)} of its attention leaks to later tokens."
+    )
+
+
+def grid_title(cells: Sequence[Sequence[str]], limit: float) -> str:
+    """The difference grid's title, with what ``≈0`` means when a cell shows it."""
+    noisy = any("≈0" in c for row in cells for c in row)
+    bound = f" (≈0: below {fmt.sci(round_up(limit), 0)}, float64 rounding)" if noisy else ""
+    return "Naive − efficient, after step 4" + bound
