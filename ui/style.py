@@ -21,10 +21,13 @@ import streamlit as st
 
 CSS = """<style>
 [data-testid="stMetricValue"] *,
+[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMetricValue"] .stMarkdownEllipsis p,
 [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"],
 [data-testid="stMetricLabel"] p {
   white-space: normal;
   overflow: visible;
+  text-overflow: clip;
   overflow-wrap: break-word;
 }
 @media (max-width: 640px) {
