@@ -124,7 +124,7 @@ def build(
     code = join(
         ["import torch", "from torch import nn"],
         header(
-            f"Multi-head (figure 05) as the page shows it: {cls}(d_in={cfg.d_in}, d_out={cfg.d_out}, "
+            f"Multi-head attention as the page shows it: {cls}(d_in={cfg.d_in}, d_out={cfg.d_out}, "
             f"context_length={cfg.context_length}, dropout=0.0, num_heads={cfg.num_heads}) after "
             f"torch.manual_seed({seed}), on the book's batch of two copies of the inputs.",
             f"Needs {TORCH} only. The page computes in float64 from the float32 weights and inputs, "
