@@ -215,6 +215,7 @@ class View:
     projection_matmuls: int  # of the class as set: 3H or 3
     params: int | None  # of the class as set, out_proj included
     split_error: str | None  # why the split class cannot be built
+    split_fixes: tuple[tuple[int, ...], tuple[int, ...]] | None  # the widths and head counts it can
     run: Run | None  # the figures' values; None when the class cannot be built
     thinned: bool  # W_q is drawn every k-th row and column
     focus_context: str | None  # the focused query's output row
@@ -267,6 +268,7 @@ def build(
         projection_matmuls=projection_matmuls,
         params=params,
         split_error=None if width is not None else split_error(cfg),
+        split_fixes=None if width is not None else split_fixes(cfg),
         run=r,
         thinned=drawn and r is not None and r.w_query is not None and max(r.w_query.shape) > MAX_CELLS,
         focus_context=r.output_rows[s.focus] if drawn and r is not None and s.focus is not None else None,
@@ -416,13 +418,36 @@ def root_text(x: float) -> str:
     return fmt.num(x).rstrip("0").rstrip(".")
 
 
+def split_fixes(cfg: AttentionConfig) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The nearest widths on the page's ladder the split class can cut into ``num_heads`` heads
+    (one below ``d_out`` and one above, where there are), and every head count the slider offers
+    that divides ``d_out``: what the reader can pick instead."""
+    h, d = cfg.num_heads, cfg.d_out
+    fits = [w for w in WIDTHS if w % h == 0]
+    below, above = [w for w in fits if w < d], [w for w in fits if w > d]
+    widths = (*below[-1:], *above[:1])
+    heads = tuple(k for k in range(1, MAX_HEADS + 1) if d % k == 0)
+    return widths, heads
+
+
+def _either(values: tuple[int, ...]) -> str:
+    """``5``, ``5 or 10``, ``1, 2, 3 or 6``."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def split_error(cfg: AttentionConfig) -> str:
-    """The ``ValueError`` message ``core`` raises for a width the split class cannot cut."""
-    try:
-        _ = cfg.head_dim
-    except ValueError as err:
-        return str(err)
-    return ""
+    """Why the split class cannot be built (the book's ``assert d_out % num_heads == 0``), and the
+    widths and head counts on this page that it can be built with."""
+    if cfg.divisible:
+        return ""
+    widths, heads = split_fixes(cfg)
+    return (
+        f"d_out = {cfg.d_out} is not divisible by num_heads = {cfg.num_heads}: MultiHeadAttention cuts "
+        f"d_out into {cfg.num_heads} slices of equal width head_dim = d_out / num_heads. Pick d_out = "
+        f"{_either(widths)} (a multiple of {cfg.num_heads}), or H = {_either(heads)} (a head count that "
+        f"divides {cfg.d_out})."
+    )
 
 
 def trace_table(steps: tuple[mh.Step, ...], kind: str, heads: int) -> pd.DataFrame:
