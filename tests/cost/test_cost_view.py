@@ -61,7 +61,7 @@ def test_the_checks_hold_at_the_posts_settings_whatever_the_controls(default):
         (r.label, r.quoted, r.live) for r in rows if not r.ok
     ]
     live = {r.label: r.live for r in rows}
-    assert live["One head's multiply-adds, 1,024 → 1,047,576 tokens (768, 64)"] == "×493,048"
+    assert live["One head's multiply-adds, 1,024 → 1,047,576 tokens (768, 64)"] == "×493,048.40"
     assert live["Quadratic part wins from n = (d_in 768)"] == "1,153"
 
 

@@ -14,7 +14,7 @@ from typing import Literal
 from core import book
 from topics.cost import arithmetic as a
 
-GPT2_D_IN, GPT2_D_K = 768, 64  # GPT-2 small's widths: the audit's multiply-adds
+GPT2_D_IN, GPT2_D_K = 768, 64  # GPT-2 small's widths, for the checks' count of multiply-adds
 
 # The controls' ranges. Ladders, not free number boxes: sliders reject any URL value (inf included)
 # by falling back to the default, while an integer st.number_input raises OverflowError on ?key=inf
