@@ -44,7 +44,8 @@ def bytes_caption(row: a.CostRow) -> str:
     """Under the bytes readout: the same bytes in three binary units, and the scores the mask keeps."""
     units = " = ".join(f"{cf.in_unit(row.nbytes, u)} {name}" for name, u in UNITS)
     kept = f"of which the causal mask keeps {row.live_cells:,} (n(n+1)/2 a head)"
-    return f"{units}; {row.scores:,} scores, {kept}."
+    scores = f"{row.scores:,} score" + ("" if row.scores == 1 else "s")
+    return f"{units}; {scores}, {kept}."
 
 
 def cards_caption(row: a.CostRow) -> str:
