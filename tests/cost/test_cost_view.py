@@ -45,8 +45,8 @@ def test_the_time_models_and_the_paragraphs_numbers(default):
     assert default.token_macs == 3 * 768 * 64 == 147_456
     assert (default.crossover, cf.fixed(100 * default.projection_share, 1)) == (1_153, "0.1")
     assert cf.fixed(default.post_over_flops, 2) == "2.12"
-    text = time_models.paragraph(default)
-    assert "×1,046,577 at 1,047,576 tokens" in text and "below n = 1,153" in text and "linear in n" in text
+    text = default.paragraph
+    assert "×1,046,577 at 1,047,576 tokens" in text and "from n = 1,153 on" in text and "linear in n" in text
     frame = time_models.frame(default)
     assert frame.index[0].startswith("The post's model") and frame.iloc[2, 0] == "×482"
 
@@ -61,7 +61,7 @@ def test_the_checks_hold_at_the_posts_settings_whatever_the_controls(default):
         (r.label, r.quoted, r.live) for r in rows if not r.ok
     ]
     live = {r.label: r.live for r in rows}
-    assert live["One head's multiply-adds, 1,024 → 1,047,576 tokens (768, 64)"] == "×493,048"
+    assert live["One head's multiply-adds, 1,024 → 1,047,576 tokens (768, 64)"] == "×493,048.40"
     assert live["Quadratic part wins from n = (d_in 768)"] == "1,153"
 
 
@@ -88,7 +88,7 @@ def test_the_widths_move_the_flop_split_and_its_model():
     frame = time_models.frame(v)
     assert "3·n·3·2 + 2·n²·2" in frame.index[1]
     assert frame.iloc[1, 0] == f"×{cf.fixed(arithmetic.flop_growth(131_072, 3, 2), 0)}"
-    assert "below n = 5" in time_models.paragraph(v)
+    assert "from n = 5 on" in v.paragraph
 
 
 @pytest.mark.parametrize(

@@ -43,17 +43,26 @@ def case(name: str, s: view.Settings) -> Case:
         "d_out": s.d_out,
         "seed": s.seed,
     }
+    shapes = {
+        view.OUTPUT_WRAPPER: v.output_wrapper,
+        view.OUTPUT_SPLIT: v.output_split,
+    }
+    readouts = {  # each readout the page shows, as the script prints it (issue 24, item 11)
+        view.HEAD_WIDTH[s.kind]: v.head_width,
+        view.DIVISOR: v.divisor,
+        view.PROJECTION_MATMULS: v.projection_matmuls,
+        **{k: view.NONE if d is None else f"torch.Size({list(d)})" for k, d in shapes.items()},
+        view.PARAMETERS: v.params,
+    }
     return Case(
         "multi-head",
         settings,
         script.for_page(s),
         {
             "Output, first batch item": on_screen(r.output),
-            "context_vecs.shape": f"torch.Size({list(r.output_shape)})",
             "W_q": on_screen(r.w_query),
             "Attention weights, first batch item, one matrix a head": r.weights,
-            "Divisor sqrt(keys.shape[-1])": v.divisor,
-            "Parameters": v.params,
+            **{ro.label: readouts[ro.label] for ro in v.readouts},
         },
     )
 

@@ -17,6 +17,7 @@ from tests.multihead import multihead_cases as mc
 from tests.reproduce import printed
 from tests.reproduce.case import Case
 from tests.reproduce.run import run
+from topics.multihead import view
 
 torch = pytest.importorskip("torch")
 
@@ -75,3 +76,48 @@ def test_the_oracle_compares_what_the_page_draws(batch):
         not np.isnan(case.expected["W_q"]).any()
         and not np.isnan(case.expected["Output, first batch item"]).any()
     )
+
+
+# Issue 24, item 11: every readout the page shows is one the script prints, under the page's label.
+# The page is opened (AppTest) and its metrics read as a reader reads them; the script is the one the
+# Reproduce expander offers for the same settings.
+PAGE = "topics/multihead/page.py"
+READOUT_PAGES = {
+    "default (split, the book's toy)": ({}, view.Settings()),
+    "wrapper, 3 wide per head, 2 heads (the split class cannot cut 3)": (
+        {"preset": "Custom", "kind": "Wrapper", "d_out": "3"},
+        view.Settings(preset="Custom", kind="wrapper", d_out=3),
+    ),
+}
+
+
+def _reads_the_same(page: str, shown: str) -> bool:
+    """A page metric and a printed value agree: the same shape, the same integer, or the printed
+    float rounded to the page's digits."""
+    body = shown.removeprefix("torch.Size(").removesuffix(")") if shown.startswith("torch.Size(") else shown
+    if page == body or page.replace(",", "") == body:
+        return True
+    try:
+        digits = len(page.split(".")[1]) if "." in page else 0
+        return abs(float(body) - float(page.replace(",", ""))) <= 0.5 * 10**-digits
+    except ValueError:
+        return False
+
+
+@pytest.mark.parametrize("name", list(READOUT_PAGES))
+def test_every_readout_on_the_page_is_printed_by_its_script(name):
+    from tests.app.conftest import assert_clean, metrics, open_page
+    from tests.reproduce.run import run_code
+    from topics.multihead import script
+
+    query, s = READOUT_PAGES[name]
+    at = open_page(PAGE, query)
+    assert_clean(at)
+    shown = metrics(at)
+    (result,) = run_code([script.for_page(s).code])
+    assert not result["error"], result["error"]
+    out = printed.parse(result["stdout"])
+    missing = [label for label in shown if label not in out]
+    assert not missing, f"the page shows {missing}, the script never prints them (it prints {sorted(out)})"
+    wrong = [(k, v, out[k].text) for k, v in shown.items() if not _reads_the_same(v, out[k].text)]
+    assert not wrong, wrong

@@ -65,7 +65,7 @@ d_k = controls.select_slider(
 settings = view.Settings(n, bytes_per_score, gpu_name, heads, layers, t0_ms, d_in, d_k)
 v = view.build(settings)
 gpu, row = v.gpu, v.row
-gpu_note.caption(f"{gpu.stated}: {cf.fixed(gpu.memory_bytes, 0)} bytes. {gpu.source}")
+gpu_note.caption(v.gpu_note)
 
 st.title("What n² costs")
 st.markdown(
@@ -83,16 +83,9 @@ m3.metric(
     help="The post's assumption, t₀ × (n / 1,024)², as if the whole model grew like n². "
     "'Where the time goes' below counts what actually does.",
 )
-m1.caption(
-    " = ".join(f"{cf.in_unit(row.nbytes, u)} {name}" for name, u in cf.UNITS[2:5][::-1])
-    + f"; {row.scores:,} scores, of which the causal mask keeps {row.live_cells:,} "
-    "(n(n+1)/2 a head)."
-)
-m2.caption(f"Exact ratio {cf.fixed(row.cards, 2)} (= {row.cards.numerator:,} / {row.cards.denominator:,})")
-m3.caption(
-    (f"= {cf.hours(row.seconds)}. " if row.seconds >= 60 else "")
-    + f"The post quotes Giles Thomas's rounded {v.giles_hours} at GPT-4.1's window."
-)
+m1.caption(v.bytes_caption)
+m2.caption(v.cards_caption)
+m3.caption(v.time_caption)
 
 figures.show(cost_figures.memory_chart(v), key="fig06_memory")
 
@@ -106,7 +99,7 @@ f2.metric("QKᵀ + AV (multiply-adds)", f"{v.macs.quadratic:,}")
 f3.metric("Quadratic part wins from n =", f"{v.crossover:,}", help="n > 1.5 · d_in")
 figures.show(cost_figures.flops_chart(v), key="fig06_flops")
 st.dataframe(time_models.frame(v), width="stretch")
-st.markdown(time_models.paragraph(v))
+st.markdown(v.paragraph)
 st.markdown(
     "The rule is the post's: an $n \\times d_{in}$ matrix times a $d_{in} \\times d_k$ one is $n \\cdot d_k$ "
     "dot products of length $d_{in}$, so it costs the three dimensions multiplied together. Counted in "

@@ -67,7 +67,7 @@ def what_n_squared_costs(s: Settings) -> Script:
     code = join(
         ["from fractions import Fraction"],
         header(
-            f"What n^2 costs (figure 06) as the page shows it: n = {n:,} tokens, {bytes_per_score} "
+            f"What n^2 costs, as the page shows it: n = {n:,} tokens, {bytes_per_score} "
             f"bytes a score, {heads} head(s), {layers} layer(s), {gpu.name}, {t0_ms} ms a token at "
             "1,024 tokens.",
             "Needs Python only: ints never round and Fractions stay exact, so every count equals "

@@ -4,7 +4,8 @@ The post (after Giles Thomas) assumes ``t₀ · (n/1,024)²`` for the whole mode
 as if it were quadratic. Only ``QKᵀ`` and ``AV`` are; the projections grow like ``n``, and with a
 KV cache a new token's attention is linear in ``n``. Both models start from the same baseline, so
 the table differs only in how each lets the time grow. The numbers are the view's
-(:mod:`topics.cost.view`); this module words them.
+(:mod:`topics.cost.view`); this module lays them out, and the paragraph under the table is the
+view's (:func:`topics.cost.prose.paragraph`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from fractions import Fraction
 import pandas as pd
 
 from topics.cost import format as cf
+from topics.cost import prose
 from topics.cost.view import View
 
 
@@ -31,26 +33,8 @@ def frame(v: View) -> pd.DataFrame:
     }
     return pd.DataFrame(
         {
-            "growth from 1,024 tokens": [
-                f"×{cf.fixed(m.growth, 0 if m.growth >= 100 else 2)}" for m in v.models
-            ],
+            "growth from 1,024 tokens": [prose.growth(m.growth) for m in v.models],
             f"time per token (t₀ = {cf.seconds(v.t0)})": [duration(m.seconds) for m in v.models],
         },
         index=[names[m.kind] for m in v.models],
-    )
-
-
-def paragraph(v: View) -> str:
-    """Why the post's model overstates the growth, with this page's numbers."""
-    post, flops, _ = v.models
-    return (
-        f"The post's time model scales everything by $(n/1{{,}}024)^2$, ×{cf.fixed(post.growth, 0)} at "
-        f"{v.n:,} tokens: it treats the whole model as quadratic. Only $QK^\\top$ and $AV$ are. At "
-        f"{v.n:,} tokens the projections are {cf.fixed(100 * v.projection_share, 1)}% of one "
-        f"head's multiply-adds, and they are the larger part below n = {v.crossover:,}. "
-        f"Counted by one head's multiply-adds, the same stretch is ×{cf.fixed(flops.growth, 0)}, "
-        f"{cf.fixed(v.post_over_flops, 2)} times less than the post's square. That is still a model: it "
-        "assumes time follows arithmetic, with no memory traffic and no feed-forward. And generation "
-        "does not redo the prefix: with a KV cache each new token's attention scores one query against "
-        "n cached keys, linear in n."
     )

@@ -13,8 +13,10 @@ from typing import Literal
 
 from core import book
 from topics.cost import arithmetic as a
+from topics.cost import format as cf
+from topics.cost import prose
 
-GPT2_D_IN, GPT2_D_K = 768, 64  # GPT-2 small's widths: the audit's multiply-adds
+GPT2_D_IN, GPT2_D_K = 768, 64  # GPT-2 small's widths, for the checks' count of multiply-adds
 
 # The controls' ranges. Ladders, not free number boxes: sliders reject any URL value (inf included)
 # by falling back to the default, while an integer st.number_input raises OverflowError on ?key=inf
@@ -85,6 +87,11 @@ class View:
     post_over_flops: Fraction  # how much the post's square overstates the multiply-adds' growth
     giles_hours: str  # the post's rounded quote of Giles Thomas, beside the exact time
     checks: PostChecks
+    gpu_note: str  # under the GPU box: the card's memory, exactly, and whose figure it is
+    bytes_caption: str  # under the readouts, one each
+    cards_caption: str
+    time_caption: str
+    paragraph: str  # under the time models' table
 
     @property
     def n(self) -> int:
@@ -120,26 +127,35 @@ def build(s: Settings) -> View:
     flops = a.flop_growth(s.n, s.d_in, s.d_k)
     cached = a.cached_growth(s.n, s.d_in, s.d_k)
     t0 = cfg.baseline_seconds
+    row = a.cost_row(cfg)
+    share = Fraction(macs.linear, macs.total)
+    crossover = a.crossover(s.d_in, s.d_k)
+    giles = book.FIGURE_06["hours_giles"]
     return View(
         cfg=cfg,
         d_in=s.d_in,
         d_k=s.d_k,
-        row=a.cost_row(cfg),
+        row=row,
         table=a.cost_table(cfg),
         ladder=ladder,
         ladder_bytes=tuple(a.attention_bytes(m, s.bytes_per_score, s.heads, s.layers) for m in ladder),
         ladder_macs=tuple(a.head_macs(m, s.d_in, s.d_k) for m in ladder),
         gpus=a.GPUS,
         macs=macs,
-        crossover=a.crossover(s.d_in, s.d_k),
+        crossover=crossover,
         token_macs=a.token_projection_macs(s.d_in, s.d_k),
         models=(
             TimeModel("post", square, t0 * square),
             TimeModel("flops", flops, t0 * flops),
             TimeModel("cached", cached, t0 * cached),
         ),
-        projection_share=Fraction(macs.linear, macs.total),
+        projection_share=share,
         post_over_flops=square / flops,
-        giles_hours=book.FIGURE_06["hours_giles"],
+        giles_hours=giles,
         checks=post_checks(),
+        gpu_note=f"{cfg.gpu.stated}: {cf.fixed(cfg.gpu.memory_bytes, 0)} bytes. {cfg.gpu.source}",
+        bytes_caption=prose.bytes_caption(row),
+        cards_caption=prose.cards_caption(row),
+        time_caption=prose.time_caption(row, giles),
+        paragraph=prose.paragraph(s.n, square, flops, share, crossover),
     )

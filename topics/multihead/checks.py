@@ -10,9 +10,46 @@ from ui import format as fmt
 
 NOTE = (
     "Quoted: what PyTorch prints for the book's classes after torch.manual_seed(123) on the book's "
-    "batch (first batch item; the second is identical), and the post's figure 05. Live: computed "
-    "here at those settings, whatever the controls say."
+    "batch (first batch item; the second is identical), and the post's section on multi-head "
+    "attention. Live: computed here at those settings, whatever the controls say."
 )
+
+
+def _rounded(label: str, quoted: str, value: float, source: str, note: str = "") -> checks.Check:
+    """A quote rounded to its printed decimals: within rounding when ``value`` lies in the interval
+    that rounding allows (27.7 allows 27.65 to 27.75), which the verdict names."""
+    places = fmt.decimals_of(quoted)
+    half = 0.5 * 10.0**-places
+    q = float(quoted)
+    low, high = f"{q - half:.{places + 1}f}", f"{q + half:.{places + 1}f}"
+    return checks.within(
+        label,
+        quoted,
+        value,
+        q - half,
+        q + half,
+        live=fmt.num(value),
+        source=source,
+        note=note,
+        why=f"{low} to {high}"
+        if q - half <= value <= q + half
+        else f"{fmt.num(value)} is outside {low} to {high}",
+    )
+
+
+def _printed_digits(label: str, quoted: str, live: str, source: str, note: str) -> checks.Check:
+    """A tensor PyTorch printed in scientific mode (5 significant digits) against the live one printed
+    the same way: within rounding when the two printings read the same, else differs."""
+    same = live == quoted
+    return checks.Check(
+        label,
+        quoted,
+        live,
+        checks.Verdict.ROUNDING if same else checks.Verdict.DIFFERS,
+        source,
+        note,
+        why="5 significant digits, as PyTorch prints" if same else f"live {live} against {quoted}",
+    )
 
 
 def book_checks(b: Book) -> list[checks.Check]:
@@ -42,7 +79,7 @@ def book_checks(b: Book) -> list[checks.Check]:
                 checks.same(f"{label}: output shape", quoted_shape, shape(out.shape), source=checks.BOOK_CODE)
             )
     rows += [
-        checks.same(
+        _printed_digits(
             f"Exercise 3.2, official solution, row {i + 1} (stale)",
             text,
             sci_row(b.stale[i]),
@@ -65,7 +102,8 @@ def book_checks(b: Book) -> list[checks.Check]:
             "128",
             str(b.gpt3_head_dim),
             source=checks.HERE,
-            note="Brown et al. 2020, table 2.1: d_model 12,288 / 96 heads",
+            note=f"Computed here: d_model / heads = {fmt.integer(b.gpt3_d_model)} / {b.gpt3_heads}, "
+            "exact integer division, from GPT-3 175B's configuration (Brown et al. 2020, table 2.1)",
         ),
         checks.same(
             "GPT-2 small: head_dim",
@@ -77,7 +115,7 @@ def book_checks(b: Book) -> list[checks.Check]:
         checks.same(
             "GPT-2 small: divisor √head_dim", q["gpt2_divisor"], f"{b.gpt2_divisor:g}", source=checks.POST
         ),
-        checks.same("…not √d_out", q["gpt2_divisor_not"], f"{b.gpt2_d_out_root:.1f}", source=checks.POST),
+        _rounded("…not √d_out", q["gpt2_divisor_not"], b.gpt2_d_out_root, source=checks.POST, note="√768"),
         checks.same(
             "GPT-2 small: MultiHeadAttention parameters",
             q["gpt2_attention_params"],

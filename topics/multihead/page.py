@@ -7,7 +7,6 @@ from core import multihead as mh
 from topics.multihead import checks as mh_checks
 from topics.multihead import presets, script, stopwatch, study, view
 from ui import checks, controls, figures
-from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
 from ui.sentence import checks_note, sentence_control
@@ -53,25 +52,10 @@ st.caption(v.gpt3_note)
 
 # Three a row, both output shapes in the second: six a row cut GPT-2's "[2, 6, 9216]" short. Three a
 # row on a phone too (no stacking): six stacked metrics pushed the figures two screens down.
-c1, c2, c5, c3, c4, c6 = (*st.columns(3, wrap=False), *st.columns(3, wrap=False))
-c1.metric(
-    "head_dim" if kind == "split" else "Head width = d_out",
-    "—" if v.head_width is None else str(v.head_width),
-)
-c2.metric("Divisor √keys.shape[-1]", "—" if v.divisor is None else view.root_text(v.divisor))
-c3.metric("Output, wrapper", view.shape(v.output_wrapper), help="d_out × H wide: d_out is per head.")
-c4.metric("Output, split", view.shape(v.output_split), help="d_out wide: d_out is the total.")
-c5.metric("Projection matmuls", str(v.projection_matmuls), help="3H for the wrapper, 3 split.")
-c6.metric(
-    "Parameters",
-    "—" if v.params is None else fmt.integer(v.params),
-    help="Of the class as set, out_proj included.",
-)
-if v.head_dim is not None and v.head_dim_root is not None and v.head_dim > 1:
-    st.caption(
-        f"The split class divides its scores by √{v.head_dim} = {view.root_text(v.head_dim_root)}, "
-        f"not by √d_out = √{d_out} = {v.d_out_root:.1f}: keys.shape[-1] is read after the reshape."
-    )
+for col, r in zip((*st.columns(3, wrap=False), *st.columns(3, wrap=False)), v.readouts, strict=True):
+    col.metric(r.label, r.value, help=r.help)
+if v.divisor_note is not None:
+    st.caption(v.divisor_note)
 if v.split_error is not None:
     st.warning(v.split_error, icon=":material/block:")
 elif v.run is not None:
@@ -90,20 +74,16 @@ elif v.run is not None:
         figures.show(out, key="mh_o")
         if fq is not None and v.focus_context is not None:
             context_note(s.labels, fq, v.focus_context, extra="That is its row of the output above.")
-        if kind == "split":
-            st.caption("out_proj mixes the heads, so the output has no stripes; the line before it does.")
+        if v.out_proj_note is not None:
+            st.caption(v.out_proj_note)
         if v.trace is not None:
             st.subheader("The shape trace, as it ran")
             st.dataframe(v.trace, width="stretch", hide_index=True, height=35 * (len(v.trace) + 1) + 3)
 
-if v.comparison is not None and v.out_proj_params is not None:
+if v.comparison is not None and v.matched_note is not None:
     st.subheader("At matched output width")
     st.dataframe(v.comparison, width="stretch")
-    st.markdown(
-        "The projections hold the same parameters either way; what differs is how many matrix "
-        f"multiplications carry them, {v.wrapper_matmuls} against 3 here. The split class then adds "
-        f"`out_proj`, a mixing layer of {fmt.integer(v.out_proj_params)} parameters the wrapper lacks."
-    )
+    st.markdown(v.matched_note)
 st.subheader("The four lines that differ")
 st.code(book.FIGURE_05["four_lines"], language="python")
 st.markdown(
@@ -113,15 +93,7 @@ st.markdown(
 
 st.subheader("Exercise 3.2: the official solution prints stale numbers")
 st.dataframe(v.exercise, width="stretch")
-st.markdown(
-    f"The solutions notebook prints `{book.EXERCISE_3_2_SOLUTION[0]}` first; the book's classes "
-    f"under PyTorch 2.13 give `{fmt.vec(v.book.outputs['exercise_3_2'][0, 0])}`. The middle column runs "
-    "the same wrapper here with one change, `torch.softmax(..., dim=1)` in every head, and reproduces "
-    "the stale print digit for digit. That was the chapter's own code until commit d4754f1 (4 March "
-    "2024, “change dim=1 to dim=-1”); the solution's printed output was never regenerated. With "
-    "`dim=1` each *column* of the weights sums to 1, so each query's row sums to "
-    f"{fmt.vec(v.book.stale_row_sums, 2)} in head 1 instead of 1, and the last token's outputs grow largest."
-)
+st.markdown(v.exercise_note)
 
 stopwatch.section(v.measure_intro)
 reproduce_ui.expander("multihead", lambda: script.for_page(settings))

@@ -25,7 +25,17 @@ from core.reproduce.source import (
     tensor_literal,
 )
 from core.torchgen import TorchGenerator
-from topics.multihead.view import MAX_DRAWN_PARAMS, Settings
+from topics.multihead.view import (
+    DIVISOR,
+    HEAD_WIDTH,
+    MAX_DRAWN_PARAMS,
+    NONE,
+    OUTPUT_SPLIT,
+    OUTPUT_WRAPPER,
+    PARAMETERS,
+    PROJECTION_MATMULS,
+    Settings,
+)
 
 
 def build(
@@ -70,27 +80,51 @@ def build(
             f"inputs = torch.rand({n}, {d_in})",
         ]
     if kind == "wrapper":
-        classes = [CAUSAL_ATTENTION, MULTI_HEAD_ATTENTION_WRAPPER]
-        cls = "MultiHeadAttentionWrapper"
-        head_width = "d_out**0.5"
+        cls, other_cls = "MultiHeadAttentionWrapper", "MultiHeadAttention"
+        head_width = "mha.heads[0].d_out"
         read = [
             "# Each head's W_query, as XW_q reads it, side by side: the columns torch.cat glues.",
             "W_q = torch.cat([head.W_query.weight.detach().T for head in mha.heads], dim=1)",
             "weights = torch.stack([head.attn_weights[0] for head in mha.heads])",
         ]
     else:
-        classes = [MULTI_HEAD_ATTENTION]
-        cls = "MultiHeadAttention"
-        head_width = "mha.head_dim**0.5"
+        cls, other_cls = "MultiHeadAttention", "MultiHeadAttentionWrapper"
+        head_width = "mha.head_dim"
         read = [
             "# One W_query for every head: head i owns columns i * head_dim to (i + 1) * head_dim.",
             "W_q = mha.W_query.weight.detach().T",
             "weights = mha.attn_weights[0]  # [num_heads, num_tokens, num_tokens]",
         ]
+    other_builds = other_cls == "MultiHeadAttentionWrapper" or cfg.divisible
+    wrapper_needed = kind == "wrapper" or other_builds
+    split_needed = kind == "split" or other_builds
+    classes = [
+        *([CAUSAL_ATTENTION, MULTI_HEAD_ATTENTION_WRAPPER] if wrapper_needed else []),
+        *([MULTI_HEAD_ATTENTION] if split_needed else []),
+    ]
+    label = {"MultiHeadAttentionWrapper": OUTPUT_WRAPPER, "MultiHeadAttention": OUTPUT_SPLIT}
+    if other_builds:
+        other = [
+            f"# The page shows both classes' output shapes. {other_cls} at the same settings, built on",
+            "# PyTorch's meta device: shapes without numbers, so it costs no memory and draws no weights.",
+            'with torch.device("meta"):',
+            f"    other = {other_cls}(d_in, d_out, context_length, 0.0, num_heads)",
+            'other_shape = other(batch.to("meta")).shape',
+        ]
+        other_print = f"print({string(label[other_cls] + ':')}, other_shape)"
+    else:
+        other = [
+            f"# MultiHeadAttention asserts d_out % num_heads == 0: {cfg.d_out} % {cfg.num_heads} = "
+            f"{cfg.d_out % cfg.num_heads},",
+            "# so the split class has no output at these settings.",
+        ]
+        other_print = f"print({string(label[other_cls] + ': ' + NONE)})"
+    own_print = f"print({string(label[cls] + ':')}, context_vecs.shape)"
+    shapes = [own_print, other_print] if kind == "wrapper" else [other_print, own_print]
     code = join(
         ["import torch", "from torch import nn"],
         header(
-            f"Multi-head (figure 05) as the page shows it: {cls}(d_in={cfg.d_in}, d_out={cfg.d_out}, "
+            f"Multi-head attention as the page shows it: {cls}(d_in={cfg.d_in}, d_out={cfg.d_out}, "
             f"context_length={cfg.context_length}, dropout=0.0, num_heads={cfg.num_heads}) after "
             f"torch.manual_seed({seed}), on the book's batch of two copies of the inputs.",
             f"Needs {TORCH} only. The page computes in float64 from the float32 weights and inputs, "
@@ -110,16 +144,24 @@ def build(
             "context_vecs = mha(batch.double())",
         ],
         read,
+        other,
         [
             'print("Output, first batch item:")',
             "print(context_vecs[0])",
-            'print("context_vecs.shape:", context_vecs.shape)',
             'print("W_q:")',
             "print(W_q)",
             'print("Attention weights, first batch item, one matrix a head:")',
             "print(weights)",
-            f'print("Divisor sqrt(keys.shape[-1]):", {head_width})',
-            'print("Parameters:", sum(p.numel() for p in mha.parameters()))',
+            "# The page's six readouts, under the page's labels.",
+            "# One matmul for each W_query, W_key and W_value, in every head that has them.",
+            'modules = [name.split(".")[-1] for name, _ in mha.named_modules()]',
+            'projection_matmuls = sum(modules.count(w) for w in ("W_query", "W_key", "W_value"))',
+            f"head_width = {head_width}  # keys.shape[-1] in every head",
+            f"print({string(HEAD_WIDTH[kind] + ':')}, head_width)",
+            f"print({string(DIVISOR + ':')}, head_width**0.5)",
+            f"print({string(PROJECTION_MATMULS + ':')}, projection_matmuls)",
+            *shapes,
+            f"print({string(PARAMETERS + ':')}, sum(p.numel() for p in mha.parameters()))",
         ],
     )
     return Script(

@@ -71,10 +71,11 @@ def figures_for(
     r = run(kind, d_in, d_out, heads, seed, context_length, x)
     assert r.weights is not None and r.output is not None and r.w_query is not None  # drawable only
     cols = "1 column" if r.head_width == 1 else f"{r.head_width} columns"
+    stripes = "1 stripe" if heads == 1 else f"{heads} stripes"
     wq = mf.striped_matrix(
         r.w_query,
         r.head_width,
-        title=f"W_q {list(r.w_query.shape)}, as XW_q reads it: {heads} stripes of {cols}",
+        title=f"W_q {list(r.w_query.shape)}, as XW_q reads it: {stripes} of {cols}",
         x_title="column of W_q, head by head",
         y_title="row (input feature)",
     )

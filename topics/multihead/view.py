@@ -184,10 +184,25 @@ def book_numbers() -> Book:
 
 
 @dataclass(frozen=True)
+class Readout:
+    """One ``st.metric``: the label the page shows and the Reproduce script prints, its value as
+    shown, and its help. The script prints every readout under the same label (issue 24, item 11)."""
+
+    label: str
+    value: str
+    help: str | None = None
+
+
+@dataclass(frozen=True)
 class View:
     """Every number the page shows for one setting."""
 
     config: AttentionConfig
+    readouts: tuple[Readout, ...]  # the six metrics, in the page's order (three a row)
+    divisor_note: str | None  # the split class's divisor against √d_out, when they differ
+    out_proj_note: str | None  # under the split class's output
+    matched_note: str | None  # under the matched-width table
+    exercise_note: str  # under exercise 3.2's table
     caption: str  # the class and the inputs on screen
     gpt3_note: str
     head_width: int | None  # d_out (wrapper) or head_dim (split); None when the split cannot split
@@ -200,6 +215,7 @@ class View:
     projection_matmuls: int  # of the class as set: 3H or 3
     params: int | None  # of the class as set, out_proj included
     split_error: str | None  # why the split class cannot be built
+    split_fixes: tuple[tuple[int, ...], tuple[int, ...]] | None  # the widths and head counts it can
     run: Run | None  # the figures' values; None when the class cannot be built
     thinned: bool  # W_q is drawn every k-th row and column
     focus_context: str | None  # the focused query's output row
@@ -226,41 +242,141 @@ def build(
     r = None if width is None else run(s.kind, s.d_in, s.d_out, s.heads, s.seed, cfg.context_length, s.x)
     drawn = r is not None and r.error is None
     b = book_run()
+    head_dim = cfg.head_dim if can_split else None
+    params = None if width is None else mh.counts(s.kind, cfg).total_params
+    output_wrapper = (BATCH, n, mh.counts("wrapper", cfg).output_width)
+    output_split = (BATCH, n, mh.counts("split", cfg).output_width) if can_split else None
+    projection_matmuls = mh.counts("wrapper", cfg).projection_matmuls if s.kind == "wrapper" else 3
+    wrapper_matmuls = mh.counts("wrapper", cfg).projection_matmuls
+    out_proj_params = mh.counts("split", cfg).out_proj_params if can_split else None
     return View(
         config=cfg,
+        readouts=readouts(s.kind, width, output_wrapper, output_split, projection_matmuls, params),
+        divisor_note=divisor_note(head_dim, s.d_out),
+        out_proj_note=out_proj_note(s.heads) if s.kind == "split" else None,
+        matched_note=matched_note(wrapper_matmuls, out_proj_params),
+        exercise_note=exercise_note(b),
         caption=describe(s),
         gpt3_note=gpt3_note(b),
         head_width=width,
         divisor=None if width is None else width**0.5,
-        head_dim=cfg.head_dim if can_split else None,
+        head_dim=head_dim,
         head_dim_root=cfg.head_dim**0.5 if can_split else None,
         d_out_root=s.d_out**0.5,
-        output_wrapper=(BATCH, n, mh.counts("wrapper", cfg).output_width),
-        output_split=(BATCH, n, mh.counts("split", cfg).output_width) if can_split else None,
-        projection_matmuls=mh.counts("wrapper", cfg).projection_matmuls if s.kind == "wrapper" else 3,
-        params=None if width is None else mh.counts(s.kind, cfg).total_params,
+        output_wrapper=output_wrapper,
+        output_split=output_split,
+        projection_matmuls=projection_matmuls,
+        params=params,
         split_error=None if width is not None else split_error(cfg),
+        split_fixes=None if width is not None else split_fixes(cfg),
         run=r,
         thinned=drawn and r is not None and r.w_query is not None and max(r.w_query.shape) > MAX_CELLS,
         focus_context=r.output_rows[s.focus] if drawn and r is not None and s.focus is not None else None,
         trace=trace_table(r.steps, s.kind, s.heads) if drawn and r is not None else None,
         comparison=comparison_table(cfg) if can_split else None,
-        wrapper_matmuls=mh.counts("wrapper", cfg).projection_matmuls,
-        out_proj_params=mh.counts("split", cfg).out_proj_params if can_split else None,
+        wrapper_matmuls=wrapper_matmuls,
+        out_proj_params=out_proj_params,
         book=b,
         exercise=exercise_table(b),
         measure_intro=measure_intro(),
     )
 
 
+HEAD_WIDTH = {"split": "head_dim", "wrapper": "Head width = d_out"}
+DIVISOR = "Divisor √keys.shape[-1]"
+OUTPUT_WRAPPER, OUTPUT_SPLIT = "Output, wrapper", "Output, split"
+PROJECTION_MATMULS = "Projection matmuls"
+PARAMETERS = "Parameters"
+NONE = "—"  # a readout there is none of: the split class cannot cut d_out into H heads
+
+
+def readouts(
+    kind: str,
+    width: int | None,
+    output_wrapper: tuple[int, int, int],
+    output_split: tuple[int, int, int] | None,
+    projection_matmuls: int,
+    params: int | None,
+) -> tuple[Readout, ...]:
+    """The six metrics in the page's order: one head's width, its divisor and the projection matmuls,
+    then both classes' output shapes (section 3.6.1's ``[2, 6, 4]`` against 3.6.2's ``[2, 6, 2]``)
+    and the parameters of the class as set."""
+    return (
+        Readout(HEAD_WIDTH[kind], NONE if width is None else str(width)),
+        Readout(DIVISOR, NONE if width is None else root_text(width**0.5)),
+        Readout(PROJECTION_MATMULS, str(projection_matmuls), "3H for the wrapper, 3 split."),
+        Readout(OUTPUT_WRAPPER, shape(output_wrapper), "d_out × H wide: d_out is per head."),
+        Readout(OUTPUT_SPLIT, shape(output_split), "d_out wide: d_out is the total."),
+        Readout(
+            PARAMETERS,
+            NONE if params is None else fmt.integer(params),
+            "Of the class as set, out_proj included.",
+        ),
+    )
+
+
+def divisor_note(head_dim: int | None, d_out: int) -> str | None:
+    """The split class's divisor is √head_dim, read after the reshape, not √d_out (section 3.6.2).
+
+    Said only where the two differ (more than one head) and a head is wider than one number."""
+    if head_dim is None or head_dim <= 1 or head_dim == d_out:
+        return None
+    root = d_out**0.5
+    d_out_root = str(round(root)) if round(root) ** 2 == d_out else f"{root:.1f}"
+    return (
+        f"The split class divides its scores by √{head_dim} = {root_text(head_dim**0.5)}, not by "
+        f"√d_out = √{d_out} = {d_out_root}: keys.shape[-1] is read after the reshape."
+    )
+
+
+def out_proj_note(heads: int) -> str:
+    """Under the split class's output: ``out_proj`` mixes every column, so its output has no stripes."""
+    if heads > 1:
+        return "out_proj mixes the heads, so the output has no stripes; the line before it does."
+    return "With one head there are no stripes to mix; out_proj still mixes the output's columns."
+
+
+def matched_note(wrapper_matmuls: int, out_proj_params: int | None) -> str | None:
+    """Under the matched-width table: what differs between the classes at this head count."""
+    if out_proj_params is None:
+        return None
+    mixing = f"`out_proj`, a mixing layer of {fmt.integer(out_proj_params)} parameters the wrapper lacks."
+    if wrapper_matmuls > 3:
+        return (
+            "The projections hold the same parameters either way; what differs is how many matrix "
+            f"multiplications carry them, {wrapper_matmuls} against 3 here. The split class then adds "
+            + mixing
+        )
+    return (
+        "With one head the two classes run the same three projections, the same parameters in as many "
+        "matrix multiplications. The split class only adds " + mixing
+    )
+
+
+def exercise_note(b: Book) -> str:
+    """Under exercise 3.2's table: why the solution's print is stale, with the replayed numbers."""
+    norms = np.linalg.norm(b.stale, axis=-1)
+    grows = ", and the last token's outputs grow largest" if int(np.argmax(norms)) == len(norms) - 1 else ""
+    return (
+        f"The solutions notebook prints `{book.EXERCISE_3_2_SOLUTION[0]}` first; the book's classes "
+        f"under PyTorch 2.13 give `{fmt.vec(b.outputs['exercise_3_2'][0, 0])}`. The middle column runs "
+        "the same wrapper here with one change, `torch.softmax(..., dim=1)` in every head, and reproduces "
+        "the stale print digit for digit. That was the chapter's own code until commit d4754f1 (4 March "
+        "2024, “change dim=1 to dim=-1”); the solution's printed output was never regenerated. With "
+        "`dim=1` each *column* of the weights sums to 1, so each query's row sums to "
+        f"{fmt.vec(b.stale_row_sums, 2)} in head 1 instead of 1{grows}."
+    )
+
+
 def describe(s: Settings) -> str:
     """One caption naming the weights and the inputs on screen."""
     cfg, n, width = s.config, len(s.labels), s.x.shape[1]
-    whose = "the book's six tokens" if _is_book(s) else f"your sentence's {n} tokens"
+    whose = "the book's six tokens" if _is_book(s) else f"your sentence's {_count(n, 'token')}"
     inputs = (
         f"{whose}, stacked twice (batch [{BATCH}, {n}, {width}])"
         if cfg.d_in == width
-        else f"{n} stand-in embeddings torch.rand({n}, {cfg.d_in}) after torch.manual_seed(0), "
+        else f"{_count(n, 'stand-in embedding')} torch.rand({n}, {cfg.d_in}) after "
+        f"torch.manual_seed({mh.STAND_IN_SEED}), "
         f"stacked twice (d_in {cfg.d_in} is not the sentence's width, {width})"
     )
     cls = "MultiHeadAttentionWrapper" if s.kind == "wrapper" else "MultiHeadAttention"
@@ -269,6 +385,11 @@ def describe(s: Settings) -> str:
         f"num_heads={cfg.num_heads}) with nn.Linear weights drawn after torch.manual_seed({s.seed}), "
         f"in the book's order. Inputs: {inputs}."
     )
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 token``, ``9 tokens``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _is_book(s: Settings) -> bool:
@@ -297,13 +418,36 @@ def root_text(x: float) -> str:
     return fmt.num(x).rstrip("0").rstrip(".")
 
 
+def split_fixes(cfg: AttentionConfig) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The nearest widths on the page's ladder the split class can cut into ``num_heads`` heads
+    (one below ``d_out`` and one above, where there are), and every head count the slider offers
+    that divides ``d_out``: what the reader can pick instead."""
+    h, d = cfg.num_heads, cfg.d_out
+    fits = [w for w in WIDTHS if w % h == 0]
+    below, above = [w for w in fits if w < d], [w for w in fits if w > d]
+    widths = (*below[-1:], *above[:1])
+    heads = tuple(k for k in range(1, MAX_HEADS + 1) if d % k == 0)
+    return widths, heads
+
+
+def _either(values: tuple[int, ...]) -> str:
+    """``5``, ``5 or 10``, ``1, 2, 3 or 6``."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def split_error(cfg: AttentionConfig) -> str:
-    """The ``ValueError`` message ``core`` raises for a width the split class cannot cut."""
-    try:
-        _ = cfg.head_dim
-    except ValueError as err:
-        return str(err)
-    return ""
+    """Why the split class cannot be built (the book's ``assert d_out % num_heads == 0``), and the
+    widths and head counts on this page that it can be built with."""
+    if cfg.divisible:
+        return ""
+    widths, heads = split_fixes(cfg)
+    return (
+        f"d_out = {cfg.d_out} is not divisible by num_heads = {cfg.num_heads}: MultiHeadAttention cuts "
+        f"d_out into {cfg.num_heads} slices of equal width head_dim = d_out / num_heads. Pick d_out = "
+        f"{_either(widths)} (a multiple of {cfg.num_heads}), or H = {_either(heads)} (a head count that "
+        f"divides {cfg.d_out})."
+    )
 
 
 def trace_table(steps: tuple[mh.Step, ...], kind: str, heads: int) -> pd.DataFrame:
