@@ -57,6 +57,8 @@ def parse_estimate(s: str) -> tuple[float, float, float]:
 )
 def test_a_monte_carlo_figure_is_rounded_to_the_digits_its_error_supports(value, se, percent, printed):
     assert text.estimate(value, se, percent) == printed
+    shown, error = text.rounded(value, se, percent)
+    assert printed == (f"{shown} ± {error}" if error else shown)
 
 
 def test_every_figure_the_table_prints_is_within_half_its_error_of_the_value(default_view):
@@ -97,9 +99,10 @@ def test_a_check_far_outside_its_noise_differs_and_says_by_how_much(default_view
 
 def test_the_live_threshold_is_stated_where_the_share_is_with_the_share_at_four_cut_offs(default_view, build):
     for v in (default_view, build(Settings(d_k=768, divisor=False))):
-        labels = {r.label: r.value for r in v.words.readouts}
+        labels = {r.label: f"{r.value} ± {r.error}" if r.error else r.value for r in v.words.readouts}
         s = v.summary
         assert labels["Live draws (largest |J| ≥ 1e-3)"] == text.share(s.live_share, s.live_se)
+        assert labels["Median largest |J|"] == text.estimate(s.median, s.median_se)
         sentence = v.words.cutoffs
         assert "largest |J| ≥ 1e-3" in sentence
         for c, x, e in zip(mc.CUTOFFS, s.cutoff_shares, s.cutoff_ses, strict=True):
@@ -144,7 +147,7 @@ def test_the_mean_readout_says_which_side_of_the_median_it_is(build):
 def test_nothing_is_named_for_a_reader_of_the_post(default_view):
     w = default_view.words
     prose = [
-        *(f"{r.label} {r.value} {r.help}" for r in w.readouts),
+        *(f"{r.label} {r.value} {r.error} {r.help}" for r in w.readouts),
         w.cutoffs,
         w.draws_caption,
         w.reference_caption,

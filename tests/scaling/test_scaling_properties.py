@@ -103,6 +103,7 @@ def stated(v: view.View) -> list[str]:
             out.append(text.value_text(row.quote.stat, row.live, row.live_se))
         if row.percentile is not None:
             out.append(f"{row.percentile:.1f}%")
+        out.append(f"{abs(row.z):.1f}")  # a check that differs says by how many standard errors
     out += [text.estimate(m, e) for (_, m), e in zip(v.scaled_medians, v.scaled_median_ses, strict=True)]
     out += [f"{d:,}" for d in mc.TABLE_D_KS] + [f"{v.fold_ratio:,}", *map(str, POST.values())]
     out += [text.estimate(m, e) for m, e in zip(v.fold_means, v.fold_mean_ses, strict=True)]
@@ -113,7 +114,7 @@ def stated(v: view.View) -> list[str]:
 def everything(v: view.View) -> list[str]:
     """Every sentence, readout, table cell and checks cell the page prints at ``v``."""
     w = v.words
-    out = [f"{r.label} {r.value} {r.help}" for r in w.readouts]
+    out = [f"{r.label} {r.value} {r.error} {r.help}" for r in w.readouts]
     out += [w.cutoffs, w.draws_caption, w.reference_caption, w.table_prose, w.checks_note]
     out += [n for n in (w.capped_note, w.brute_note, w.rounding_note) if n]
     table = checks.reference_table(v)
@@ -128,7 +129,7 @@ def check_claims(v: view.View) -> None:
     assert (w.capped_note is not None) == (v.draws < s.draws)
     assert (w.brute_note is not None) == (v.brute_stop is not None) == (len(v.results) < len(mc.D_K_GRID))
     (mean,) = [r for r in w.readouts if r.label == "Mean largest |J|"]
-    if summary is not None:
+    if summary is not None and v.here is not None and w.rounding_note is not None:
         side = (
             "Above"
             if summary.mean > summary.median
@@ -146,7 +147,7 @@ def check_claims(v: view.View) -> None:
     # "about a third" holds exactly at the cut-offs whose true share is in its interval
     lo, hi = v.about_a_third
     sentence = text.third_sentence(v)
-    for c, x, _ in v.third_shares:
+    for c, x, _e in v.third_shares:
         assert (f"a {text.cutoff(c)} cut-off (" in sentence) == (lo <= x <= hi), (c, x, sentence)
     # "≈0.23" holds where the true median rounds to it
     scaled = text.scaled_sentence(v)
@@ -154,11 +155,11 @@ def check_claims(v: view.View) -> None:
     missing = {int(d.replace(",", "")) for d in re.findall(r"\d[\d,]*", off.group(1))} if off else set()
     assert missing == {d for d, m in v.scaled_medians if abs(m - 0.23) > 0.005}
     # every check: within noise iff within the tolerance, its percentile from its own z
-    for c, row in zip(checks.post_checks(v), v.rows, strict=True):
-        assert (c.verdict is checks_ui.Verdict.NOISE) == (abs(row.z) <= v.z_tolerance) == row.agrees
-        if c.verdict is checks_ui.Verdict.NOISE:
+    for check, row in zip(checks.post_checks(v), v.rows, strict=True):
+        assert (check.verdict is checks_ui.Verdict.NOISE) == (abs(row.z) <= v.z_tolerance) == row.agrees
+        if check.verdict is checks_ui.Verdict.NOISE:
             pct = min(99, max(1, round(checks_ui.percentile(row.z))))
-            assert c.why == f"{checks_ui.ordinal(pct)} percentile"
+            assert check.why == f"{checks_ui.ordinal(pct)} percentile"
         if row.percentile is not None:
             assert text.reading(row).startswith(
                 "a typical" if view.TYPICAL[0] <= row.percentile <= view.TYPICAL[1] else "an unusual"

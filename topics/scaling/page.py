@@ -60,7 +60,8 @@ with left:
 with right:
     columns = st.columns(2)
     for i, r in enumerate(words.readouts):
-        columns[i % 2].metric(r.label, r.value, help=r.help)
+        error = f"± {r.error}" if r.error else None  # one standard error, under the value
+        columns[i % 2].metric(r.label, r.value, error, "off", help=r.help, delta_arrow="off")
     st.caption(words.draws_caption)
 st.caption(words.cutoffs)
 
@@ -99,7 +100,10 @@ st.dataframe(
     table,
     width="stretch",
     height=35 * (len(table) + 1) + 3,  # every row, no inner scrollbar
-    column_config={"the quoted value": st.column_config.TextColumn(width="large")},
+    column_config={
+        "quoted": st.column_config.TextColumn(width="small"),
+        "the quoted value": st.column_config.TextColumn(width="medium"),
+    },
 )
 st.caption(words.reference_caption)
 st.markdown(words.table_prose)

@@ -52,25 +52,26 @@ def cutoff(c: float) -> str:
 LIVE = f"largest |J| ≥ {cutoff(LIVE_THRESHOLD)}"  # what "live" means, stated wherever a share is
 
 
-def estimate(value: float, se: float, percent: bool = False) -> str:
-    """A Monte Carlo figure with its standard error, rounded to the digits that error supports.
+def rounded(value: float, se: float, percent: bool = False) -> tuple[str, str]:
+    """A Monte Carlo figure and its standard error, each rounded to the digits that error supports.
 
     The error keeps one significant digit, two when that digit is 1 (0.018 rounded to 0.02 would
-    be 11% off), and the value is rounded to the same decimal place: ``0.2246 ± 0.0003``,
-    ``1.35e-6 ± 0.02e-6`` (below 1e-3, one exponent for both), ``19.8% ± 1.8%`` (``percent``).
-    An error of 0 (a share of exactly 0 or 1: every draw agrees) prints the value alone.
+    be 11% off), and the value is rounded to the same decimal place: ``("0.2246", "0.0003")``,
+    ``("1.35e-6", "0.02e-6")`` (below 1e-3, one exponent for both unless the error is the larger),
+    ``("19.8%", "1.8%")`` (``percent``). An error of 0 (a share of exactly 0 or 1: every draw
+    agrees) gives the value alone and an empty error.
     """
     unit = "%" if percent else ""
     v, e = (100 * value, 100 * se) if percent else (float(value), float(se))
     if not (np.isfinite(e) and e > 0):
-        return f"{v:g}{unit}"
+        return f"{v:g}{unit}", ""
     lead = int(np.floor(np.log10(e)))
     digits = 2 if e / 10.0**lead < 2 else 1  # the error's significant digits
     place = lead - (digits - 1)  # the power of ten of the last digit kept
     if percent or v == 0 or abs(v) >= 1e-3:
         decimals = max(0, -place)
         v, e = (round(v, -place), round(e, -place)) if place > 0 else (v, e)
-        return f"{v:.{decimals}f}{unit} ± {e:.{decimals}f}{unit}"
+        return f"{v:.{decimals}f}{unit}", f"{e:.{decimals}f}{unit}"
     place = min(place, int(np.floor(np.log10(abs(v)))))  # keep the value's leading digit
     exponent = int(np.floor(np.log10(abs(v))))
     mantissa, _, exp = f"{v:.{exponent - place}e}".partition("e")
@@ -79,8 +80,14 @@ def estimate(value: float, se: float, percent: bool = False) -> str:
         mantissa = f"{v:.{exponent - place}e}".partition("e")[0]
     if lead > exponent:  # the error is larger than the value's leading digit: its own exponent
         err_mantissa, _, err_exp = f"{e:.{digits - 1}e}".partition("e")
-        return f"{mantissa}e{exponent} ± {err_mantissa}e{int(err_exp)}"
-    return f"{mantissa}e{exponent} ± {e / 10.0**exponent:.{exponent - place}f}e{exponent}"
+        return f"{mantissa}e{exponent}", f"{err_mantissa}e{int(err_exp)}"
+    return f"{mantissa}e{exponent}", f"{e / 10.0**exponent:.{exponent - place}f}e{exponent}"
+
+
+def estimate(value: float, se: float, percent: bool = False) -> str:
+    """``0.2246 ± 0.0003``: :func:`rounded`, as one string."""
+    shown, error = rounded(value, se, percent)
+    return f"{shown} ± {error}" if error else shown
 
 
 def share(x: float, se: float) -> str:
@@ -90,10 +97,12 @@ def share(x: float, se: float) -> str:
 
 @dataclass(frozen=True)
 class Readout:
-    """One metric of the readout panel: its label, its value as printed, and its help."""
+    """One metric of the readout panel: its label, its value as printed, its standard error as
+    printed (empty for an exact value or a single draw's), and its help."""
 
     label: str
     value: str
+    error: str
     help: str
 
 
@@ -128,27 +137,29 @@ def readouts(v: View) -> tuple[Readout, ...]:
         mean_help = "Below the median: the draws far below it pull the mean down."
     else:
         mean_help = "Equal to the median."
+    none = (dash, "")
     return (
-        Readout("√d_k", fmt.num(v.sqrt_d_k), "Exact: the spread the scores should have."),
+        Readout("√d_k", fmt.num(v.sqrt_d_k), "", "Exact: the spread the scores should have."),
         Readout(
             "Measured std of q·k",
-            estimate(here.std, here.std_se) if here else dash,
+            *(rounded(here.std, here.std_se) if here else none),
             "Every score of every draw, ± one standard error.",
         ),
         Readout(
             "Median largest |J|",
-            estimate(s.median, s.median_se) if s else dash,
+            *(rounded(s.median, s.median_se) if s else none),
             "± one standard error, from the order statistics either side of the median.",
         ),
-        Readout("Mean largest |J|", estimate(s.mean, s.mean_se) if s else dash, mean_help),
+        Readout("Mean largest |J|", *(rounded(s.mean, s.mean_se) if s else none), mean_help),
         Readout(
             f"Live draws ({LIVE})",
-            share(s.live_share, s.live_se) if s else dash,
+            *(rounded(s.live_share, s.live_se, percent=True) if s else none),
             "± one standard error (binomial). The share at other cut-offs is below.",
         ),
         Readout(
             "This draw's largest |J|",
             small_log10(v.log10_entry),
+            "",
             "The bar chart's one draw: a single value, not an estimate.",
         ),
     )
@@ -255,12 +266,13 @@ def band_text(row: Row) -> str:
 
 
 def percentile_text(pct: float) -> str:
-    """``98.7% of 500-draw runs read less``; the extremes as bounds (2,000 runs resolve 0.05%)."""
+    """``98.7% of runs read less`` (runs of 500 draws, as the caption says); the extremes as bounds
+    (2,000 runs resolve 0.05%)."""
     if pct < 0.1:
-        return "fewer than 0.1% of 500-draw runs read less"
+        return "fewer than 0.1% of runs read less"
     if pct > 99.9:
-        return "more than 99.9% of 500-draw runs read less"
-    return f"{pct:.1f}% of 500-draw runs read less"
+        return "more than 99.9% of runs read less"
+    return f"{pct:.1f}% of runs read less"
 
 
 def reading(row: Row) -> str:
