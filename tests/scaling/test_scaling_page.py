@@ -16,7 +16,6 @@ from streamlit.testing.v1 import AppTest
 from tests.app.conftest import APP, assert_clean, metrics, widget
 from topics.scaling import checks, script, study, text, view
 from ui import checks as checks_ui
-from ui import format as fmt
 
 PAGE = "topics/scaling/page.py"
 BRUTE = "Brute force: q and keys"  # the sampler's label, as a URL holds it
@@ -41,15 +40,7 @@ def settings_of(at: AppTest) -> view.Settings:
 
 def readouts(v: view.View) -> dict[str, str]:
     """The metrics the page must show for ``v``."""
-    here, s = v.here, v.summary
-    return {
-        "√d_k": fmt.num(v.sqrt_d_k),
-        "Measured std of q·k": fmt.num(here.std) if here else "—",
-        "Median largest |J|": text.small(s.median) if s else "—",
-        "Mean largest |J|": text.small(s.mean) if s else "—",
-        "Live draws": fmt.percent(s.live_share) if s else "—",
-        "This draw's largest |J|": text.small_log10(v.log10_entry),
-    }
+    return {r.label: r.value for r in v.words.readouts}
 
 
 def chart_titles(at: AppTest) -> list[str]:
@@ -95,11 +86,13 @@ def test_the_default_page_draws_its_view_the_table_the_prose_the_checks_and_the_
     assert at.dataframe[0].value.equals(checks.reference_table(v))
     assert len(at.latex) == 2  # the variance derivation and the Jacobian
     captions = [c.value for c in at.caption]
-    assert text.draws_caption(v) in captions and text.reference_caption(v) in captions
-    here = v.results[64].raw
-    assert text.rounding_note(64, here.naive_zero_share, here.underflow_share) in captions
+    w = v.words
+    assert {w.draws_caption, w.reference_caption, w.rounding_note, w.cutoffs} <= set(captions)
     prose = " ".join(md.value for md in at.markdown)
-    assert text.scaled_sentence(v) + " " + text.fold_sentence(v) in prose
+    assert w.table_prose in prose
+    # Named by what it is, for a learner who never read the post (issue 24).
+    headings = " ".join(h.value for h in at.subheader) + " " + prose + " " + " ".join(captions)
+    assert "Beside the post" not in headings and "figure 0" not in headings
     assert not at.info  # no draw budget or brute-force note at the defaults
     (box,) = [e for e in at.expander if e.label.startswith("Checks against the sources")]
     assert box.label == checks_ui.title(checks.post_checks(v)) and "0 differ" in box.label
@@ -140,6 +133,7 @@ def test_brute_force_over_budget_says_where_it_stops_and_shows_dashes_past_it(bu
     widget(at, "d_k").set_value(65536).run()
     assert shows_its_view(at, build).here is None
     assert metrics(at)["Median largest |J|"] == "—"
+    assert metrics(at)["Live draws (largest |J| ≥ 1e-3)"] == "—"
 
 
 def test_a_url_with_every_bound_key_renders_that_view(build):

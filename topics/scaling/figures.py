@@ -1,4 +1,4 @@
-"""Figure builders for "Divide by √d_k" (figure 02): weights of one draw and the study against d_k.
+"""Figure builders for "Divide by √d_k": weights of one draw and the study against d_k.
 
 Colours carry the divisor across every chart: orange is "no divisor", blue "divided by √d_k".
 Log axes never receive a zero or a non-finite value: such points are dropped (the study never
@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from topics.scaling.text import sci_from_log10, small, small_log10
+from topics.scaling.monte_carlo import CUTOFFS
+from topics.scaling.text import LIVE, cutoff, sci_from_log10, small, small_log10
 from topics.scaling.view import View
 from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
@@ -178,7 +179,7 @@ def jacobian_figure(
     level = dict(type="line", xref="x domain", yref="y", x0=0, x1=1, y0=threshold, y1=threshold, line=MARK)
     notes = [
         dict(
-            text="live ≥ 1e-3",
+            text=f"live ≥ {cutoff(threshold)}",
             showarrow=False,
             xref="x domain",
             x=1,
@@ -237,9 +238,16 @@ def _exits(
 
 
 def live_figure(
-    d_ks: Sequence[int], share: Mapping[bool, Sequence[float]], *, selected: int, divisor: bool
+    d_ks: Sequence[int],
+    share: Mapping[bool, Sequence[float]],
+    *,
+    selected: int,
+    divisor: bool,
+    cutoffs: Sequence[float] = (),
+    cutoff_shares: Sequence[Sequence[float]] = (),
 ) -> go.Figure:
-    """Share of live draws (largest entry ≥ 1e-3) against d_k, both divisors."""
+    """Share of live draws (largest entry ≥ 1e-3) against d_k, both divisors; dotted, the chosen
+    divisor's share at each other cut-off of ``cutoffs`` (``cutoff_shares``: per d_k, one per cut-off)."""
     data = []
     for on in (False, True):
         colour, name = (SCALED, "÷√d_k") if on else (RAW, "no divisor")
@@ -253,8 +261,23 @@ def live_figure(
                 hovertemplate="d_k %{x:,}: %{y:.1%}<extra>" + name + "</extra>",
             )
         )
+    colour, name = (SCALED, "÷√d_k") if divisor else (RAW, "no divisor")
+    for i, c in enumerate(cutoffs):
+        label = f"≥ {cutoff(c)}"
+        if f"≥ {cutoff(c)}" in LIVE:
+            continue  # the solid curve
+        data.append(
+            _trace(
+                d_ks,
+                [row[i] for row in cutoff_shares],
+                f"{label}, {name}",
+                "lines",
+                line=dict(color=colour, width=1, dash="dot"),
+                hovertemplate="d_k %{x:,}: %{y:.1%}<extra>" + f"{label}, {name}" + "</extra>",
+            )
+        )
     spec = _dk_layout(
-        "Share of draws whose Jacobian is still live",
+        f"Share of live draws ({LIVE})",
         380,
         selected,
         DK_TICKS_NARROW,
@@ -271,5 +294,12 @@ def study_figures(v: View) -> tuple[go.Figure, go.Figure, go.Figure]:
         c.d_k, c.median, c.mean, selected=d_k, divisor=divisor, threshold=v.threshold, tail=v.settings.tail
     )
     spread = std_figure(c.d_k, c.sqrt_d_k, c.std, c.std_se, c.std_scaled, selected=d_k)
-    live = live_figure(c.d_k, c.live, selected=d_k, divisor=divisor)
+    live = live_figure(
+        c.d_k,
+        c.live,
+        selected=d_k,
+        divisor=divisor,
+        cutoffs=CUTOFFS,
+        cutoff_shares=c.cutoffs[divisor],
+    )
     return jacobian, spread, live

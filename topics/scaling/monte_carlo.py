@@ -28,6 +28,9 @@ from core.attention import softmax
 D_K_GRID: tuple[int, ...] = tuple(sorted({2**i for i in range(17)} | {768, 4096}))  # 1 … 65,536
 TABLE_D_KS: tuple[int, ...] = (2, 64, 768, 4096)  # where the post quotes numbers
 LIVE_THRESHOLD = 1e-3  # the post: a draw is live when its largest Jacobian entry is at least this
+# The live share hangs on that cut-off (the post's "about a third" at d_k = 768 is the share at
+# 1e-4, not 1e-3), so the page shows the share at each of these beside it.
+CUTOFFS: tuple[float, ...] = (1e-2, 1e-3, 1e-4, 1e-6)
 TINY = float(np.finfo(np.float64).tiny)  # smallest normal float64, 2.2e-308
 LOG_TINY = float(np.log(TINY))
 POST_DRAWS = 500  # the post's "hundreds" of draws: what its own sampling error is assumed from
@@ -253,6 +256,8 @@ class Summary:
     live_se: float
     underflow_share: float  # largest entry below the smallest normal float64 (kept, as a log)
     naive_zero_share: float  # draws the naive α_max − α_max² reads as exactly 0
+    cutoff_shares: tuple[float, ...] = ()  # share of draws at least each of CUTOFFS, in its order
+    cutoff_ses: tuple[float, ...] = ()  # their binomial standard errors
 
 
 def _log_median(sorted_log: np.ndarray) -> float:
@@ -292,6 +297,7 @@ def _summary_of_sorted(x: np.ndarray, naive_zero_share: float) -> Summary:
     log_median = _log_median(x)
     log_mean = float(_log_mean_exp(x))
     live = float(np.mean(x >= np.log(LIVE_THRESHOLD)))
+    shares = [float(np.mean(x >= np.log(c))) for c in CUTOFFS]
     underflow = float(np.mean(x < LOG_TINY))
     dev = np.exp(x)  # underflow to 0 only inside this spread, never shown
     dev -= np.mean(dev)  # np.std's own steps, in place: a million draws make 8 MB arrays
@@ -309,6 +315,8 @@ def _summary_of_sorted(x: np.ndarray, naive_zero_share: float) -> Summary:
         live_se=float(np.sqrt(live * (1 - live) / n)),
         underflow_share=underflow,
         naive_zero_share=naive_zero_share,
+        cutoff_shares=tuple(shares),
+        cutoff_ses=tuple(float(np.sqrt(p * (1 - p) / n)) for p in shares),
     )
 
 
@@ -428,24 +436,30 @@ class ReferenceStat:
                 return pct
         raise ValueError(f"{x!r} was not among the values the reference was asked to place")
 
-    def _scale(self, x: float) -> float:
-        return float(np.log10(x)) if self.log10 else float(x)
+    def scale(self, x: float) -> float:
+        """``x`` on the comparison scale: log10 for a median (a 500-draw median scatters over
+        decades), the value itself otherwise. Errors and percentiles are measured on this scale."""
+        if self.log10:
+            return float(np.log10(x)) if x > 0 else float("-inf")
+        return float(x)
 
-    def tolerance(self, draws: int = POST_DRAWS, z: float = Z_TOLERANCE) -> float:
-        """How far a live estimate from ``draws`` draws may sit from ``value`` (in decades for medians).
-
-        ``z`` combined standard errors: the live one is ``run_sd`` rescaled from 500 draws to
-        ``draws`` (errors shrink as 1/√N), and the reference's own ``se`` is added in quadrature.
-        """
+    def std_error(self, draws: int = POST_DRAWS) -> float:
+        """One standard error of ``live − value`` for a live estimate from ``draws`` draws (in decades
+        for medians): ``run_sd`` rescaled from 500 draws to ``draws`` (errors shrink as 1/√N), and
+        the reference's own ``se`` added in quadrature."""
         if draws < 1:
             raise ValueError(f"draws must be positive, got {draws}")
-        return z * float(np.hypot(self.run_sd * np.sqrt(POST_DRAWS / draws), self.se))
+        return float(np.hypot(self.run_sd * np.sqrt(POST_DRAWS / draws), self.se))
+
+    def tolerance(self, draws: int = POST_DRAWS, z: float = Z_TOLERANCE) -> float:
+        """How far a live estimate from ``draws`` draws may sit from ``value``: ``z`` standard errors."""
+        return z * self.std_error(draws)
 
     def deviation(self, live: float) -> float:
         """``live − value`` on the statistic's comparison scale (decades for medians)."""
         if self.log10 and live <= 0:
             return float("inf")
-        return self._scale(live) - self._scale(self.value)
+        return self.scale(live) - self.scale(self.value)
 
     def agrees(self, live: float, draws: int = POST_DRAWS, z: float = Z_TOLERANCE) -> bool:
         """Whether a live estimate from ``draws`` draws lies within :meth:`tolerance` of ``value``."""
@@ -460,6 +474,15 @@ class Reference:
     draws: int
     runs: int  # runs of POST_DRAWS draws the reference splits into
     stats: tuple[tuple[str, ReferenceStat], ...]
+    # Per divisor (False: none), the share of draws at least each of CUTOFFS and its standard error.
+    cutoffs: tuple[tuple[bool, tuple[float, ...], tuple[float, ...]], ...] = ()
+
+    def shares(self, divisor: bool) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """The true share of draws at each of :data:`CUTOFFS`, and the standard errors, for ``divisor``."""
+        for on, shares, ses in self.cutoffs:
+            if on == divisor:
+                return shares, ses
+        raise ValueError(f"this reference holds no cut-off shares for divisor={divisor}")
 
     def __getitem__(self, name: str) -> ReferenceStat:
         return dict(self.stats)[name]
@@ -545,12 +568,14 @@ def reference_at(
             naive_zero[divisor][start:stop] = (a - a * a) == 0
         del w
     values: dict[str, tuple[float, float, np.ndarray]] = {"std": (exact_std(d_k), 0.0, run_std)}
+    cutoffs = []
     for divisor, suffix in ((False, "raw"), (True, "scaled")):
         x = log_entry.pop(divisor)
         run_stats = _run_statistics(x, runs)  # needs the draws in order, so before the sort
         x.sort()  # in place: the summary's sorted copy would be another 8 MB
         summary = _summary_of_sorted(x, float(np.mean(naive_zero.pop(divisor))))
         del x
+        cutoffs.append((divisor, summary.cutoff_shares, summary.cutoff_ses))
         values[f"median_{suffix}"] = (summary.median, summary.log10_median_se, run_stats["median"])
         values[f"mean_{suffix}"] = (summary.mean, summary.mean_se, run_stats["mean"])
         values[f"live_{suffix}"] = (summary.live_share, summary.live_se, run_stats["live"])
@@ -562,7 +587,7 @@ def reference_at(
         ordered = np.sort(per_run)
         pcts = ((quotes[name], _percentile(ordered, quotes[name])),) if name in quotes else ()
         stats.append((name, ReferenceStat(value, float(se), spread, log10, pcts)))
-    return Reference(int(d_k), int(draws), runs, tuple(stats))
+    return Reference(int(d_k), int(draws), runs, tuple(stats), tuple(cutoffs))
 
 
 def exact_std(d_k: int) -> float:

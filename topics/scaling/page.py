@@ -1,13 +1,12 @@
-"""Divide by √d_k (figure 02): scores spread like √d_k; without the divisor the softmax's gradient dies."""
+"""Divide by √d_k: scores spread like √d_k; without the divisor the softmax's gradient dies."""
 
 import streamlit as st
 
-from topics.scaling import checks, figures, script, study, text, view
+from topics.scaling import checks, figures, script, study, view
 from topics.scaling import monte_carlo as mc
 from ui import checks as checks_ui
 from ui import controls
 from ui import figures as figures_ui
-from ui import format as fmt
 from ui import reproduce as reproduce_ui
 
 SAMPLER_LABELS = {"exact": "Exact: |q|·z", "brute": "Brute force: q and keys"}
@@ -32,7 +31,7 @@ tail = controls.toggle(
     "Jacobian chart: the whole tail",
     False,
     key="dk_tail",
-    help="Off: the chart spans 1e-8 to 0.5, where the post's numbers sit. On: down to the smallest entry.",
+    help="Off: the chart spans 1e-8 to 0.5, where the quoted numbers sit. On: down to the smallest entry.",
 )
 
 st.title("Divide by √d_k")
@@ -50,29 +49,26 @@ v = view.build(
     reference=study.references,
     post_setting=study.post_study,
 )
-if v.draws < wanted:
-    st.info(text.capped_note(v), icon=":material/speed:")
-if v.brute_stop is not None:
-    st.info(text.brute_note(v))
+words = v.words
+for note in (words.capped_note, words.brute_note):
+    if note:
+        st.info(note, icon=":material/speed:" if note is words.capped_note else None)
 
-here, summ = v.here, v.summary
 left, right = st.columns([3, 2])
 with left:
     figures_ui.show(figures.weight_bars(v), key="fig02_bars")
 with right:
-    m1, m2 = st.columns(2)
-    m1.metric("√d_k", fmt.num(v.sqrt_d_k))
-    m2.metric("Measured std of q·k", fmt.num(here.std) if here else "—", help="Every score of every draw.")
-    m1.metric("Median largest |J|", text.small(summ.median) if summ else "—")
-    m2.metric("Mean largest |J|", text.small(summ.mean) if summ else "—", help="Held up by the live tail.")
-    m1.metric("Live draws", fmt.percent(summ.live_share) if summ else "—", help="Largest |J| at least 1e-3.")
-    m2.metric("This draw's largest |J|", text.small_log10(v.log10_entry))
-    st.caption(text.draws_caption(v))
+    columns = st.columns(2)
+    for i, r in enumerate(words.readouts):
+        error = f"± {r.error}" if r.error else None  # one standard error, under the value
+        columns[i % 2].metric(r.label, r.value, error, "off", help=r.help, delta_arrow="off")
+    st.caption(words.draws_caption)
+st.caption(words.cutoffs)
 
 jacobian, spread, live = figures.study_figures(v)
 figures_ui.show(jacobian, key="fig02_jacobian")
-if here:
-    st.caption(text.rounding_note(d_k, here.raw.naive_zero_share, here.raw.underflow_share))
+if words.rounding_note:
+    st.caption(words.rounding_note)
 c1, c2 = st.columns(2)
 with c1:
     figures_ui.show(spread, key="fig02_std")
@@ -98,20 +94,23 @@ st.markdown(
 )
 st.code("attn_weights = torch.softmax(\n    attn_scores / keys.shape[-1]**0.5, dim=-1\n)", language="python")
 
-st.subheader("Beside the post: its numbers, and the truth")
+st.subheader("Numbers from one small run, against a million draws")
 table = checks.reference_table(v)
 st.dataframe(
     table,
     width="stretch",
     height=35 * (len(table) + 1) + 3,  # every row, no inner scrollbar
-    column_config={"the post's value": st.column_config.TextColumn(width="large")},
+    column_config={
+        "quoted": st.column_config.TextColumn(width="small"),
+        "the quoted value": st.column_config.TextColumn(width="medium"),
+    },
 )
-st.caption(text.reference_caption(v))
-st.markdown(text.scaled_sentence(v) + " " + text.fold_sentence(v))
+st.caption(words.reference_caption)
+st.markdown(words.table_prose)
 
 reproduce_ui.expander(
     "scaling",
     lambda: script.divide_by_sqrt_dk(d_k, divisor, v.draws, n_keys, seed, sampler),
     label="Reproduce in NumPy",
 )
-checks_ui.expander(checks.post_checks(v), note=text.checks_note(v))
+checks_ui.expander(checks.post_checks(v), note=words.checks_note)

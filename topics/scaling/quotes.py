@@ -1,17 +1,18 @@
-"""The post's section 02, "Divide by 1.4142": its Monte Carlo numbers, and which statistic each reads.
+"""The post's section "Divide by 1.4142": its Monte Carlo numbers, and which statistic each reads.
 
 The post reads its numbers off one run of "hundreds" of draws of one query and six keys, so every
 one is a sample of the truth, not the truth (issue #13): the page sets each beside a 10⁶-draw
-reference (:func:`topics.scaling.monte_carlo.reference_at`). Only this page quotes section 02, so
+reference (:func:`topics.scaling.monte_carlo.reference_at`). Only this page quotes that section, so
 its quotes live here rather than in :mod:`core.book`.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TypedDict
 
-from topics.scaling.monte_carlo import TABLE_D_KS, Statistic
+from topics.scaling.monte_carlo import LIVE_THRESHOLD, TABLE_D_KS, Statistic
 
 
 class PostQuotes(TypedDict):
@@ -45,7 +46,7 @@ POST: PostQuotes = {
 
 @dataclass(frozen=True)
 class Quote:
-    """One Monte Carlo number of the post's section 02, and which statistic of the study it reads."""
+    """One Monte Carlo number of the post's section, and which statistic of the study it reads."""
 
     text: str  # as the post prints it
     d_k: int
@@ -63,7 +64,7 @@ _STAT_LABELS: dict[Statistic, str] = {
     "std": "Std of q·k",
     "median_raw": "Median largest |J|, no divisor",
     "median_scaled": "Median largest |J|, ÷√d_k",
-    "live_raw": "Live draws, no divisor",
+    "live_raw": f"Live draws (largest |J| ≥ 1e{round(math.log10(LIVE_THRESHOLD))}), no divisor",
     "mean_raw": "Mean largest |J|, no divisor",
 }
 

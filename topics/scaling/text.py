@@ -1,18 +1,28 @@
 """The words and number formats of "Divide by √d_k": every sentence the page prints around its numbers.
 
-Each function formats numbers the view computed (:mod:`topics.scaling.view`); none computes one.
-Jacobian entries reach 1e-56 and weights fall below float64's range, so they print from their
-base-10 logarithm (:func:`small_log10`) and never as 0.0000.
+Each function formats numbers the view computed (:mod:`topics.scaling.view`); none computes one,
+and :func:`words` gathers them into the :class:`Words` the view holds. A Monte Carlo figure is
+printed with its standard error, rounded to the digits that error supports (:func:`estimate`).
+Jacobian entries reach 1e-56 and weights fall below float64's range, so a single draw's entry
+prints from its base-10 logarithm (:func:`small_log10`) and never as 0.0000. A sentence with a
+condition (the mean above the median, "about a third" at a cut-off, "≈0.23" at a d_k) states
+what the numbers say, whichever way they fall.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from topics.scaling.monte_carlo import ReferenceStat
+from topics.scaling.monte_carlo import CUTOFFS, LIVE_THRESHOLD
 from topics.scaling.quotes import POST
-from topics.scaling.view import Row, View
 from ui import format as fmt
+
+if TYPE_CHECKING:  # the view imports this module to build its words
+    from topics.scaling.view import Row, View
 
 
 def sci_from_log10(log10: float, digits: int = 1) -> str:
@@ -34,7 +44,140 @@ def small_log10(log10: float) -> str:
     return f"{10**log10:.4f}" if log10 >= -3 else sci_from_log10(log10)
 
 
-# --- the notes around the study ------------------------------------------------------------------
+def cutoff(c: float) -> str:
+    """``1e-3``: a cut-off on the largest |J| as the page writes it."""
+    return f"1e{round(math.log10(c))}"
+
+
+LIVE = f"largest |J| ≥ {cutoff(LIVE_THRESHOLD)}"  # what "live" means, stated wherever a share is
+
+
+def rounded(value: float, se: float, percent: bool = False) -> tuple[str, str]:
+    """A Monte Carlo figure and its standard error, each rounded to the digits that error supports.
+
+    The error keeps one significant digit, two when that digit is 1 (0.018 rounded to 0.02 would
+    be 11% off), and the value is rounded to the same decimal place: ``("0.2246", "0.0003")``,
+    ``("1.35e-6", "0.02e-6")`` (below 1e-3, one exponent for both unless the error is the larger),
+    ``("19.8%", "1.8%")`` (``percent``). An error of 0 (a share of exactly 0 or 1: every draw
+    agrees) gives the value alone and an empty error.
+    """
+    unit = "%" if percent else ""
+    v, e = (100 * value, 100 * se) if percent else (float(value), float(se))
+    if not (np.isfinite(e) and e > 0):
+        return f"{v:g}{unit}", ""
+    lead = int(np.floor(np.log10(e)))
+    digits = 2 if e / 10.0**lead < 2 else 1  # the error's significant digits
+    place = lead - (digits - 1)  # the power of ten of the last digit kept
+    if percent or v == 0 or abs(v) >= 1e-3:
+        decimals = max(0, -place)
+        v, e = (round(v, -place), round(e, -place)) if place > 0 else (v, e)
+        return f"{v:.{decimals}f}{unit}", f"{e:.{decimals}f}{unit}"
+    place = min(place, int(np.floor(np.log10(abs(v)))))  # keep the value's leading digit
+    exponent = int(np.floor(np.log10(abs(v))))
+    mantissa, _, exp = f"{v:.{exponent - place}e}".partition("e")
+    if int(exp) != exponent:  # rounding carried into the next power of ten: 9.99e-7 -> 1.00e-6
+        exponent = int(exp)
+        mantissa = f"{v:.{exponent - place}e}".partition("e")[0]
+    if lead > exponent:  # the error is larger than the value's leading digit: its own exponent
+        err_mantissa, _, err_exp = f"{e:.{digits - 1}e}".partition("e")
+        return f"{mantissa}e{exponent}", f"{err_mantissa}e{int(err_exp)}"
+    return f"{mantissa}e{exponent}", f"{e / 10.0**exponent:.{exponent - place}f}e{exponent}"
+
+
+def estimate(value: float, se: float, percent: bool = False) -> str:
+    """``0.2246 ± 0.0003``: :func:`rounded`, as one string."""
+    shown, error = rounded(value, se, percent)
+    return f"{shown} ± {error}" if error else shown
+
+
+def share(x: float, se: float) -> str:
+    """A share of draws with its standard error, as a percentage."""
+    return estimate(x, se, percent=True)
+
+
+@dataclass(frozen=True)
+class Readout:
+    """One metric of the readout panel: its label, its value as printed, its standard error as
+    printed (empty for an exact value or a single draw's), and its help."""
+
+    label: str
+    value: str
+    error: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Words:
+    """Every sentence and readout the page prints, built from the view's numbers."""
+
+    readouts: tuple[Readout, ...]
+    cutoffs: str  # the live share at each cut-off, beside the readouts
+    draws_caption: str
+    capped_note: str | None  # shown only when the study runs fewer draws than asked
+    brute_note: str | None  # shown only when brute force stops short of the grid
+    rounding_note: str | None  # None past brute force's reach
+    reference_caption: str
+    table_prose: str  # the quotes that are claims, each against the truth
+    checks_note: str
+
+
+# --- the readouts and the notes around the study ---------------------------------------------------
+
+
+def readouts(v: View) -> tuple[Readout, ...]:
+    """The readout panel: √d_k exactly, the study's figures at the chosen d_k with their errors, and
+    the bar chart's one draw (a single draw's entry is exact: no error to carry)."""
+    here, s = v.here, v.summary
+    dash = "—"
+    if s is None:
+        mean_help = "Past brute force's reach at these settings."
+    elif s.mean > s.median:
+        mean_help = "Above the median: held up by the few draws whose Jacobian is still live."
+    elif s.mean < s.median:
+        mean_help = "Below the median: the draws far below it pull the mean down."
+    else:
+        mean_help = "Equal to the median."
+    none = (dash, "")
+    return (
+        Readout("√d_k", fmt.num(v.sqrt_d_k), "", "Exact: the spread the scores should have."),
+        Readout(
+            "Measured std of q·k",
+            *(rounded(here.std, here.std_se) if here else none),
+            "Every score of every draw, ± one standard error.",
+        ),
+        Readout(
+            "Median largest |J|",
+            *(rounded(s.median, s.median_se) if s else none),
+            "± one standard error, from the order statistics either side of the median.",
+        ),
+        Readout("Mean largest |J|", *(rounded(s.mean, s.mean_se) if s else none), mean_help),
+        Readout(
+            f"Live draws ({LIVE})",
+            *(rounded(s.live_share, s.live_se, percent=True) if s else none),
+            "± one standard error (binomial). The share at other cut-offs is below.",
+        ),
+        Readout(
+            "This draw's largest |J|",
+            small_log10(v.log10_entry),
+            "",
+            "The bar chart's one draw: a single value, not an estimate.",
+        ),
+    )
+
+
+def cutoffs_sentence(v: View) -> str:
+    """The live share at each cut-off of :data:`topics.scaling.monte_carlo.CUTOFFS`, beside the readouts."""
+    s = v.summary
+    if s is None:
+        return "Past brute force's reach: no share of live draws at this d_k."
+    parts = ", ".join(
+        f"{cutoff(c)} in {share(x, e)}"
+        for c, x, e in zip(CUTOFFS, s.cutoff_shares, s.cutoff_ses, strict=True)
+    )
+    return (
+        f"A draw counts as live when its {LIVE}. The share hangs on that cut-off: the largest |J| is at "
+        f"least {parts} of draws."
+    )
 
 
 def capped_note(v: View) -> str:
@@ -57,11 +200,18 @@ def brute_note(v: View) -> str:
 
 def draws_caption(v: View) -> str:
     s = v.settings
-    return f"{v.draws:,} draws of one query and {s.n_keys} keys, {'÷√d_k' if s.divisor else 'no divisor'}."
+    return (
+        f"{v.draws:,} draws of one query and {s.n_keys} keys, {'÷√d_k' if s.divisor else 'no divisor'}; "
+        "each figure ± one standard error."
+    )
 
 
-def rounding_note(d_k: int, rounds_to_zero: float, underflows: float) -> str:
+def rounding_note(d_k: int, draws: int, rounds_to_zero: float, underflows: float) -> str:
     """The Jacobian chart's caption in plain words, from the study's own shares at ``d_k``."""
+
+    def of_draws(p: float) -> str:
+        return share(p, float(np.sqrt(p * (1 - p) / draws)))
+
     if rounds_to_zero == 0:
         text = (
             f"At d_k = {d_k:,} without the divisor, no draw's top weight comes close enough to 1 for "
@@ -70,29 +220,30 @@ def rounding_note(d_k: int, rounds_to_zero: float, underflows: float) -> str:
     else:
         text = (
             f"At d_k = {d_k:,} without the divisor, the top weight is so close to 1 in "
-            f"{fmt.percent(rounds_to_zero)} of draws that computing 1 minus it gives exactly 0, and the "
+            f"{of_draws(rounds_to_zero)} of draws that computing 1 minus it gives exactly 0, and the "
             "gradient would read as exactly 0 too. This page adds up the other weights instead, so no "
             "draw reads 0."
         )
     if underflows > 0:
         text += (
-            f" In {fmt.percent(underflows)} of draws even that sum is smaller than the smallest number a "
-            "float64 can hold (2.2e-308): those draws count as dead, and their size is kept as a logarithm "
-            "rather than drawn as 0."
+            f" In {of_draws(underflows)} of draws even that sum is below the smallest normal float64 "
+            "(2.2e-308): those draws count as dead, and their size is kept as a logarithm rather than "
+            "drawn as 0."
         )
     return text
 
 
-# --- the table beside the post and the checks -------------------------------------------------------
+# --- the table of quoted numbers and the checks -----------------------------------------------------
 
 
-def value_text(stat: str, x: float) -> str:
-    """A statistic as the page prints it: shares as percentages, spreads to 4 decimals, |J| via small()."""
-    if stat.startswith("live"):
-        return fmt.percent(x)
-    if stat == "std":
-        return fmt.num(x)
-    return small(x)
+def value_text(stat: str, x: float, se: float | None = None) -> str:
+    """A statistic as the page prints it, with its standard error when it has one: shares as
+    percentages, the spread and the Jacobian's entries via :func:`estimate`."""
+    if se is None:
+        if stat.startswith("live"):
+            return fmt.percent(x)
+        return fmt.num(x) if stat == "std" else small(x)
+    return share(x, se) if stat.startswith("live") else estimate(x, se)
 
 
 def true_text(row: Row) -> str:
@@ -100,36 +251,28 @@ def true_text(row: Row) -> str:
     stat, ref = row.quote.stat, row.true
     if stat == "std":
         return f"{fmt.num(ref.value)} exactly (√{row.quote.d_k:,})"
-    if stat.startswith("live"):
-        error = fmt.percent(ref.se, 2)
-    elif ref.log10 and ref.value < 1e-3:
-        error = fmt.percent(10**ref.se - 1)  # a relative error: the value is printed in scientific form
-    else:
-        error = small(ref.value * (10**ref.se - 1) if ref.log10 else ref.se)
-    return f"{value_text(stat, ref.value)} ± {error} ({row.true_draws:,} draws)"
+    se = ref.value * (10**ref.se - 1) if ref.log10 else ref.se  # a median's error is kept in decades
+    return f"{value_text(stat, ref.value, se)} ({row.true_draws:,} draws)"
 
 
-def tolerance_text(stat: str, ref: ReferenceStat, tol: float) -> str:
-    """How far the live value may sit from the truth, in the statistic's own units."""
-    if ref.log10:
-        factor = 10**tol
-        return (
-            f"±{fmt.percent(factor - 1, 0)}"
-            if factor < 2
-            else f"a factor of {factor:,.{1 if factor < 10 else 0}f}"
-        )
+def band_text(row: Row) -> str:
+    """One standard error of a check-sized run about the truth, in the statistic's own units."""
+    stat, band = row.quote.stat, row.band
+    if row.true.log10:
+        return f"{band:.2g} decades"
     if stat.startswith("live"):
-        return f"±{fmt.percent(tol)}"
-    return f"±{fmt.num(tol) if stat == 'std' else small(tol)}"
+        return fmt.percent(band)
+    return fmt.num(band) if stat == "std" else small(band)
 
 
 def percentile_text(pct: float) -> str:
-    """``98.7th``; the extremes as bounds, because 2,000 runs resolve no finer than 0.05%."""
+    """``98.7% of runs read less`` (runs of 500 draws, as the caption says); the extremes as bounds
+    (2,000 runs resolve 0.05%)."""
     if pct < 0.1:
-        return "below the 0.1th"
+        return "fewer than 0.1% of runs read less"
     if pct > 99.9:
-        return "above the 99.9th"
-    return f"{pct:.1f}th"
+        return "more than 99.9% of runs read less"
+    return f"{pct:.1f}% of runs read less"
 
 
 def reading(row: Row) -> str:
@@ -138,25 +281,27 @@ def reading(row: Row) -> str:
     if row.percentile is None:  # a rounded quote, "≈0.23": does the truth round to it?
         rounded = fmt.num(row.true.value, fmt.decimals_of(q.text))
         return f"the truth rounds to {rounded}" + ("" if rounded == q.text else f", not {q.text}")
-    verdict = "typical" if row.typical else "sample noise"
-    return f"{verdict}: {percentile_text(row.percentile)} percentile of 500-draw runs"
+    verdict = "a typical run" if row.typical else "an unusual run"
+    return f"{verdict}: {percentile_text(row.percentile)}"
 
 
 def reference_caption(v: View) -> str:
     n_keys = v.settings.n_keys
     return (
+        f"Quoted: the post this page follows, from its own run of a few hundred draws of six keys. "
         f"True: {v.reference_draws:,} exact draws of six keys (± one standard error), cut into "
-        f"{v.reference_runs:,} runs of {v.post_draws} to place each of the post's numbers among the runs "
-        "it could have read. Live: your controls"
+        f"{v.reference_runs:,} runs of {v.post_draws} to place each quoted number among the runs "
+        "it could have come from. Live: your controls"
         + ("" if n_keys == v.post_keys else f", with {n_keys} keys where the truth is for six")
-        + ". The post used six keys and a few hundred draws, so its numbers are one sample of the "
-        "distribution: where one sits in the tail, the truth beside it is what to quote."
+        + ". A quote from one run is one sample of the distribution: where it sits in the tail, "
+        "the true value beside it is the one to use."
     )
 
 
 def fold_sentence(v: View) -> str:
     """The post's "four thousand-fold increases" against the grid's own ratio, and the true means."""
-    (lo, hi), means = v.fold, [small(m) for m in v.fold_means]
+    (lo, hi) = v.fold
+    means = [estimate(m, e) for m, e in zip(v.fold_means, v.fold_mean_ses, strict=True)]
     return (
         f"The post has the mean falling from {POST['mean_raw_2']} to {POST['mean_raw_4096']} "
         f"“{POST['mean_fold']}” in d_k; from {lo:,} to {hi:,} is a {v.fold_ratio:,}-fold increase, and "
@@ -170,20 +315,70 @@ def scaled_sentence(v: View) -> str:
     digits = fmt.decimals_of(quote)
     holds = [d for d, m in v.scaled_medians if fmt.num(m, digits) == quote]
     off = [d for d, _ in v.scaled_medians if d not in holds]
-    parts = ", ".join(f"{small(m)} at d_k = {d:,}" for d, m in v.scaled_medians)
+    parts = ", ".join(
+        f"{estimate(m, e)} at d_k = {d:,}"
+        for (d, m), e in zip(v.scaled_medians, v.scaled_median_ses, strict=True)
+    )
     verdict = (
-        f"so “≈{quote} at every d_k” holds at every one"
+        f"so the post's “≈{quote} at every d_k” holds at every one"
         if not off
-        else f"so “≈{quote} at every d_k” holds at {', '.join(f'{d:,}' for d in holds) or 'none'} "
+        else f"so the post's “≈{quote} at every d_k” holds at {', '.join(f'{d:,}' for d in holds) or 'none'} "
         f"but not at {', '.join(f'{d:,}' for d in off)}"
     )
     return f"With the divisor the true median is {parts}; {verdict}."
 
 
+def third_sentence(v: View) -> str:
+    """Which cut-off makes the post's "about a third" live at its d_k true, from the reference.
+
+    "About a third" is read as a share nearer 1/3 than 1/4 or 1/2 (:data:`topics.scaling.view.ABOUT_A_THIRD`).
+    """
+    lo, hi = v.about_a_third
+    quote = POST["live_share_raw_768"]
+    shown = {c: share(x, e) for c, x, e in v.third_shares}
+    holds = [c for c, x, _ in v.third_shares if lo <= x <= hi]
+    others = ", ".join(
+        f"{cutoff(c)} gives {shown[c]}" + (" (the page's cut-off)" if c == LIVE_THRESHOLD else "")
+        for c, _, _ in v.third_shares
+        if c not in holds
+    )
+    bounds = f"{fmt.percent(lo)} to {fmt.percent(hi)}, nearer a third than a quarter or a half"
+    where = f"at d_k = {v.third_d_k:,} without the divisor"
+    if not holds:
+        return f"The post's “{quote}” live ({bounds}) holds at none of these cut-offs {where}: {others}."
+    at = " and ".join(
+        f"a {cutoff(c)} cut-off ({shown[c]}" + (", the page's cut-off" if c == LIVE_THRESHOLD else "") + ")"
+        for c in holds
+    )
+    return f"The post's “{quote}” live ({bounds}) holds {where} at {at}, while {others}."
+
+
 def checks_note(v: View) -> str:
     return (
-        "Quoted: the post's section 02, from its own few hundred draws. True: the reference above. "
+        "Quoted: the post, from its own run of a few hundred draws. True: the reference in the table above. "
         f"Live: {v.post_draws} draws of six keys (the post's setting) at your seed and sampler, whatever "
-        f"the other controls say; it passes within {v.z_tolerance:g} standard errors of the truth, so a "
-        "rare unlucky seed can fail."
+        "the other controls say. A live value is within noise when it lies within "
+        f"{v.z_tolerance:g} standard errors of a {v.post_draws}-draw run about the truth (a median's "
+        "error is measured in decades), and its percentile is its place in that run-to-run scatter; "
+        "a rare unlucky seed can fall outside."
+    )
+
+
+def words(v: View) -> Words:
+    """Every sentence and readout of the page at ``v``, each shown only where its condition holds."""
+    here = v.here
+    return Words(
+        readouts=readouts(v),
+        cutoffs=cutoffs_sentence(v),
+        draws_caption=draws_caption(v),
+        capped_note=capped_note(v) if v.draws < v.settings.draws else None,
+        brute_note=brute_note(v) if v.brute_stop is not None else None,
+        rounding_note=(
+            rounding_note(v.settings.d_k, here.draws, here.raw.naive_zero_share, here.raw.underflow_share)
+            if here
+            else None
+        ),
+        reference_caption=reference_caption(v),
+        table_prose=" ".join((scaled_sentence(v), third_sentence(v), fold_sentence(v))),
+        checks_note=checks_note(v),
     )

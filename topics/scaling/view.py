@@ -1,9 +1,10 @@
-"""Divide by √d_k (the post's section 02): every number the page shows, from the page's settings.
+"""Divide by √d_k (the post's section "Divide by 1.4142"): every number and sentence the page shows.
 
 :func:`build` runs the Monte Carlo study (:mod:`topics.scaling.monte_carlo`) at the page's
 controls, one draw for the bar chart, the 10⁶-draw reference, and the study at the post's own
 setting for the checks, and returns a :class:`View`: the readouts, every point of the four
-charts, the table beside the post, the prose's numbers and the checks' live values. The heavy
+charts, the table of quoted numbers against the truth, the checks' live values, and
+:attr:`View.words`, every sentence built from those numbers (:mod:`topics.scaling.text`). The heavy
 parts are keyword arguments whose defaults are the plain functions below; the page passes its
 cached ones (:mod:`topics.scaling.study`, which add the progress bar and the spinners), so the
 page and the tests read the same numbers from the same code.
@@ -11,6 +12,7 @@ page and the tests read the same numbers from the same code.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -18,6 +20,7 @@ import numpy as np
 
 from core.attention import log_softmax
 from topics.scaling import monte_carlo as mc
+from topics.scaling import text
 from topics.scaling.monte_carlo import (
     POST_DRAWS,
     TABLE_D_KS,
@@ -34,6 +37,9 @@ from topics.scaling.quotes import QUOTES, Quote
 DRAWS: tuple[int, ...] = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)  # the ladder
 POST_KEYS = 6  # the post's six tokens: the checks and the reference sample six keys
 TYPICAL = (2.5, 97.5)  # percentiles of 500-draw runs: the central 95% is what one honest run reads
+# "About a third" as a share: nearer a third than a quarter or a half, the fractions one would say
+# instead (7/24 to 5/12, 29.2% to 41.7%).
+ABOUT_A_THIRD = ((1 / 4 + 1 / 3) / 2, (1 / 3 + 1 / 2) / 2)
 
 
 @dataclass(frozen=True)
@@ -69,12 +75,13 @@ def one_draw(n_keys: int, seed: int, sampler: Sampler, d_k: int, divisor: bool) 
     return scores / np.sqrt(d_k) if divisor else scores
 
 
-def references() -> dict[int, Reference]:
-    """The 10⁶-draw reference at each d_k the post quotes, unrounded quotes placed among 500-draw runs."""
+def references(draws: int = mc.REFERENCE_DRAWS) -> dict[int, Reference]:
+    """The 10⁶-draw reference at each d_k the post quotes, unrounded quotes placed among 500-draw runs
+    (``draws`` fewer only where a test needs a cheap one)."""
     out = {}
     for d in TABLE_D_KS:
         placed: dict[str, float] = {q.stat: q.value for q in QUOTES if q.d_k == d and not q.rounded}
-        out[d] = mc.reference_at(d, placed)
+        out[d] = mc.reference_at(d, placed, draws=draws)
     return out
 
 
@@ -93,6 +100,7 @@ class Curves:
     median: Mapping[bool, tuple[float, ...]]  # largest |J|, keyed by the divisor
     mean: Mapping[bool, tuple[float, ...]]
     live: Mapping[bool, tuple[float, ...]]  # share of draws whose largest |J| is at least 1e-3
+    cutoffs: Mapping[bool, tuple[tuple[float, ...], ...]]  # per d_k, the share at each of mc.CUTOFFS
 
 
 @dataclass(frozen=True)
@@ -105,8 +113,12 @@ class Row:
     percentile: float | None  # the quote among the reference's 500-draw runs; None for a rounded quote
     typical: bool | None  # that percentile within TYPICAL; None for a rounded quote
     live: float | None  # at the page's controls; None where brute force does not reach this d_k
+    live_se: float | None  # its standard error, from its own draws
     check: float  # at the post's setting, 500 draws of six keys, whatever the controls say
+    check_se: float  # its standard error, from its own draws
     check_draws: int
+    band: float  # one standard error of a check-sized run about the truth (in decades for a median)
+    z: float  # ``check`` − truth in those standard errors, on the same scale
     tolerance: float  # how far ``check`` may sit from the truth (in decades for a median)
     agrees: bool
 
@@ -137,11 +149,21 @@ class View:
     fold: tuple[int, int]  # the d_k the post's "four thousand-fold" runs between
     fold_ratio: int
     fold_means: tuple[float, float]  # the true mean largest |J|, no divisor, at those two d_k
+    fold_mean_ses: tuple[float, float]
+    scaled_median_ses: tuple[float, ...]  # standard errors of scaled_medians, in value units
+    third_d_k: int  # where the post says "about a third" of draws are live (no divisor)
+    third_shares: tuple[tuple[float, float, float], ...]  # (cut-off, true share, its se) there
+    about_a_third: tuple[float, float]  # the shares "about a third" covers
     reference_draws: int
     reference_runs: int  # of post_draws draws each
     post_draws: int
     post_keys: int
     z_tolerance: float  # standard errors a check allows
+
+    @functools.cached_property
+    def words(self) -> text.Words:
+        """Every sentence and readout the page prints, from this view's numbers."""
+        return text.words(self)
 
 
 def live_value(stat: Statistic, r: DkResult) -> float:
@@ -151,6 +173,15 @@ def live_value(stat: Statistic, r: DkResult) -> float:
     kind, _, divisor = stat.partition("_")
     summary = r.summary(divisor == "scaled")
     return {"median": summary.median, "mean": summary.mean, "live": summary.live_share}[kind]
+
+
+def live_error(stat: Statistic, r: DkResult) -> float:
+    """The standard error of :func:`live_value` from the study's own draws."""
+    if stat == "std":
+        return r.std_se
+    kind, _, divisor = stat.partition("_")
+    summary = r.summary(divisor == "scaled")
+    return {"median": summary.median_se, "mean": summary.mean_se, "live": summary.live_se}[kind]
 
 
 def _curves(results: Mapping[int, DkResult]) -> Curves:
@@ -167,6 +198,7 @@ def _curves(results: Mapping[int, DkResult]) -> Curves:
         median={on: tuple(s.median for s in pick[on]) for on in pick},
         mean={on: tuple(s.mean for s in pick[on]) for on in pick},
         live={on: tuple(s.live_share for s in pick[on]) for on in pick},
+        cutoffs={on: tuple(s.cutoff_shares for s in pick[on]) for on in pick},
     )
 
 
@@ -174,6 +206,7 @@ def _row(q: Quote, ref: Reference, live: DkResult | None, post: DkResult) -> Row
     true = ref[q.stat]
     check = live_value(q.stat, post)
     percentile = None if q.rounded else true.percentile(q.value)
+    band = true.std_error(post.draws)
     return Row(
         quote=q,
         true=true,
@@ -181,8 +214,12 @@ def _row(q: Quote, ref: Reference, live: DkResult | None, post: DkResult) -> Row
         percentile=percentile,
         typical=None if percentile is None else TYPICAL[0] <= percentile <= TYPICAL[1],
         live=live_value(q.stat, live) if live else None,
+        live_se=live_error(q.stat, live) if live else None,
         check=check,
+        check_se=live_error(q.stat, post),
         check_draws=post.draws,
+        band=band,
+        z=true.deviation(check) / band,
         tolerance=true.tolerance(post.draws),
         agrees=true.agrees(check, post.draws),
     )
@@ -208,6 +245,9 @@ def build(
     # the controls are at it, else its own (cached) run.
     post = results if (draws, s.n_keys) == (POST_DRAWS, POST_KEYS) else post_setting(s.seed, s.sampler)
     lo, hi = TABLE_D_KS[0], TABLE_D_KS[-1]
+    third = next(q.d_k for q in QUOTES if q.text == "about a third")
+    shares, ses = refs[third].shares(False)
+    medians = [refs[d]["median_scaled"] for d in TABLE_D_KS]
     return View(
         settings=s,
         draws=draws,
@@ -231,6 +271,11 @@ def build(
         fold=(lo, hi),
         fold_ratio=hi // lo,
         fold_means=(refs[lo]["mean_raw"].value, refs[hi]["mean_raw"].value),
+        fold_mean_ses=(refs[lo]["mean_raw"].se, refs[hi]["mean_raw"].se),
+        scaled_median_ses=tuple(m.value * (10**m.se - 1) for m in medians),
+        third_d_k=third,
+        third_shares=tuple(zip(mc.CUTOFFS, shares, ses, strict=True)),
+        about_a_third=ABOUT_A_THIRD,
         reference_draws=mc.REFERENCE_DRAWS,
         reference_runs=mc.REFERENCE_DRAWS // POST_DRAWS,
         post_draws=POST_DRAWS,
