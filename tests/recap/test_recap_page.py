@@ -153,3 +153,65 @@ def test_a_weight_the_divisor_moves_away_from_uniform_is_not_said_to_move_toward
 
 def test_the_prose_speaks_to_a_reader_who_has_not_read_the_post(default):
     assert "figure 01" not in _md(default).lower()
+
+
+def _panel(at) -> str:
+    """The cell panel's text, from its title to the context vector."""
+    texts = [m.value for m in at.markdown]
+    start = next(i for i, t in enumerate(texts) if t.startswith("**One cell, step by step"))
+    return "\n".join(texts[start : start + 8])
+
+
+def test_a_cell_link_shows_the_pairs_arithmetic_with_no_divisor():
+    # Issue #22's example on Recap: journey → starts, the raw affinity worked out.
+    at = open_page(PAGE, {"query": "journey", "key": "starts"})
+    assert_clean(at)
+    panel = _panel(at)
+    for shown in (
+        "**One cell, step by step: journey → starts**",
+        "| 1 | 0.5500 | 0.5700 | 0.3135 |",
+        "ω = 0.3135 + 0.7395 + 0.4224 = **1.4754**",
+        "This page divides by nothing: the softmax takes the raw score.",
+        "a_journey,starts = 4.3728 / 18.75 = **0.2333**",
+        "z_journey = **[0.4419, 0.6515, 0.5683]**",
+    ):
+        assert shown in panel, shown
+    v = view.build(view.Settings())
+    assert v.cell.score in panel and v.cell.notes[0] in [c.value for c in at.caption]
+    # The metrics about the pair stay, and agree with the panel.
+    m = metrics(at)
+    assert m["Raw affinity journey–starts"] == "1.4754" and m["Weight journey → starts"] == "0.2333"
+
+
+def test_a_16_wide_sentence_shows_all_16_products():
+    at = open_page(PAGE, WIDE)
+    assert_clean(at)
+    (table,) = [m.value for m in at.markdown if m.value.startswith("| d |")]
+    assert table in _panel(at) and "**One cell, step by step: Your → journey**" in _panel(at)
+    assert len(table.splitlines()) == 2 + 16  # header, rule, one row per dimension
+
+
+def _clicked(point: dict) -> None:
+    """Recap's two controls (token labels, not indices) under a chart that reports ``point`` clicked."""
+    import streamlit as st
+
+    from ui import cell as cell_ui
+    from ui import controls
+
+    labels = ("Your", "journey", "starts")
+    st.session_state["recap_w"] = {"selection": {"points": [point]}}
+    if not st.session_state.get("done"):
+        st.session_state["done"] = True
+        cell_ui.picker("recap_w", "query", "key", rows=labels, cols=labels)()
+    controls.select("Query token", labels, key="query", default="journey")
+    controls.select("Key token", labels, key="key", default="starts")
+
+
+def test_a_click_sets_the_query_and_the_key_and_a_cleared_selection_changes_nothing():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_clicked, args=({"customdata": [0, 2, 0]},)).run()
+    assert_clean(at)
+    assert at.selectbox(key="query").value == "starts" and at.selectbox(key="key").value == "Your"
+    at = AppTest.from_function(_clicked, args=({"x": "journey"},)).run()
+    assert at.selectbox(key="query").value == "journey" and at.selectbox(key="key").value == "starts"

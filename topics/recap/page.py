@@ -5,6 +5,7 @@ import streamlit as st
 
 from topics.recap import checks as recap_checks
 from topics.recap import script, text, view
+from ui import cell as cell_ui
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
@@ -17,10 +18,14 @@ query = controls.select(
     T,
     key="query",
     default=pick(s, "journey", 1),
-    help="The row to follow: picked out in every figure.",
+    help="The row to follow: picked out in every figure. A click on a heatmap cell picks its row.",
 )
 key_token = controls.select(
-    "Key token", T, key="key", default=pick(s, "starts", 2), help="The other end of the raw affinity."
+    "Key token",
+    T,
+    key="key",
+    default=pick(s, "starts", 2),
+    help="The other end of the raw affinity: the key of the cell worked out below. A click picks it too.",
 )
 v = view.build(view.Settings(T, s.embeddings, query, key_token))
 c = v.collapse
@@ -29,14 +34,17 @@ qi = v.query
 st.title("Recap: attention without weights")
 st.markdown(text.lead(v))
 
-c1, c2 = st.columns(2)
-with c1:
-    figures.show(figures.heatmap(c.scores, T, T, title="Scores Ω = XXᵀ", focus=qi), key="recap_scores")
-with c2:
-    figures.show(
-        figures.heatmap(c.weights, T, T, title="Weights A = softmax(Ω), row by row", focus=qi),
-        key="recap_w",
-    )
+heatmaps = {
+    "recap_scores": (c.scores, "Scores Ω = XXᵀ"),
+    "recap_w": (c.weights, "Weights A = softmax(Ω), row by row"),
+}
+for col, (chart, (m, title)) in zip(st.columns(2), heatmaps.items(), strict=True):
+    with col:
+        figures.show(
+            figures.heatmap(m, T, T, title=title, focus=qi, cell=v.key),
+            key=chart,
+            pick=cell_ui.picker(chart, "query", "key", rows=T, cols=T),
+        )
 
 m1, m2, m3, m4 = st.columns([2, 1, 1, 1])
 m1.metric(f"Context vector for {md(query)}", fmt.vec(v.context_query))
@@ -45,6 +53,7 @@ m3.metric(f"…and {md(key_token)}–{md(query)}", fmt.num(v.affinity_back), hel
 m4.metric(f"Weight {md(query)} → {md(key_token)}", fmt.num(v.weight), help="softmax(XXᵀ), no divisor")
 
 st.markdown(text.weight(v))
+cell_ui.panel(v.cell)
 
 st.subheader(text.collapse_heading(v))
 st.markdown(text.collapse(v))

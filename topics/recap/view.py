@@ -12,8 +12,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core import attention, tokens, weights
+from core import attention, cell, tokens, weights
 from core.sentence import weights_for
+from ui import cell_text
+from ui import format as fmt
+from ui.cell_text import Panel
 
 BOOK_QUERY, BOOK_KEY = "journey", "starts"  # the post's pair
 
@@ -96,6 +99,7 @@ class View:
     fig01_weights: np.ndarray  # Three matrices' weights with no matrices: softmax(XXᵀ/√d_k), [n, n]
     fig01_d_k: int  # section 3.4's d_k, whose square root figure 01 divides by
     fig01_divisor: float  # √d_k
+    cell: Panel  # the followed pair's arithmetic, step by step: x_query · x_key, its softmax, z_query
     checks: BookChecks
 
     @property
@@ -205,6 +209,46 @@ def book_checks() -> BookChecks:
     )
 
 
+# Recap has no projections: the query and the key of a cell are the two embeddings themselves.
+PROJECTED = (
+    "the row of X for {i}, and x_{j} = the row for {j}: with no W_q or W_k the embeddings score "
+    "each other directly"
+)
+
+
+def symmetry_note(c: Collapse, labels: tuple[str, ...], q: int, k: int) -> str:
+    """What the cell shares with its mirror image: XXᵀ is symmetric, the weights are not."""
+    qi, kj = fmt.md(labels[q]), fmt.md(labels[k])
+    score = fmt.num(c.scores[q, k])
+    if q == k:
+        return (
+            f"A cell on the diagonal: the score is x_{qi} · x_{qi}, the squared length of the embedding "
+            f"of {qi}, {score}."
+        )
+    return (
+        f"XXᵀ is symmetric, so {kj} → {qi} has the same score, {score}; its weight, "
+        f"{fmt.num(c.weights[k, q])}, comes out of the row for {kj}, whose softmax divides by that row's "
+        "own denominator. Nothing here can learn to make the two scores differ."
+    )
+
+
+def cell_panel(c: Collapse, labels: tuple[str, ...], x: np.ndarray, q: int, k: int) -> Panel:
+    """Section 3.3's ω_2j = x_2 · x_j worked out for the followed pair, with the weights the page
+    draws: no projections, no divisor, and the inputs themselves averaged into the context."""
+    one = cell.cell(x, x, x, q, k, weights=c.weights)
+    return cell_text.panel(
+        one,
+        labels,
+        labels,
+        q_name="x",
+        k_name="x",
+        v_name="x",
+        projected=PROJECTED,
+        divisor_name="",
+        notes=(symmetry_note(c, labels, q, k),),
+    )
+
+
 def build(s: Settings) -> View:
     x = np.asarray(s.embeddings, dtype=np.float64)
     qi, ki = s.labels.index(s.query), s.labels.index(s.key)
@@ -212,14 +256,16 @@ def build(s: Settings) -> View:
     # in all three modes so that they differ only in the matrices (Three matrices).
     ws34 = weights_for(weights.section_3_4(), x.shape[1])
     scaled = attention.attention_in_mode(x, ws34, "none")
+    c = collapse(s.labels, x)
     return View(
         labels=s.labels,
         inputs=x,
         query=qi,
         key=ki,
-        collapse=collapse(s.labels, x),
+        collapse=c,
         fig01_weights=scaled.weights,
         fig01_d_k=int(ws34.w_key.shape[-1]),
         fig01_divisor=float(scaled.divisor),
+        cell=cell_panel(c, s.labels, x, qi, ki),
         checks=book_checks(),
     )
