@@ -19,6 +19,7 @@ from ui import format as fmt
 
 SHOWN_KEYS = 8  # a longer row lists the chosen key and the row's largest weights, not every key
 SHOWN_DIMS = 16  # a wider score lists its largest products and sums the rest in one line
+TERM_WIDTH = 5  # a value vector in the terms table: its first entries, "…", its last (a phone row)
 
 
 @dataclass(frozen=True)
@@ -140,8 +141,8 @@ def panel(
             (
                 ("▸ " if k == c.j else "") + labels[k],
                 fmt.num(c.row_weights[k]),
-                fmt.short_vec(c.values[k]),
-                fmt.short_vec(c.terms[k]),
+                fmt.short_vec(c.values[k], show=TERM_WIDTH),
+                fmt.short_vec(c.terms[k], show=TERM_WIDTH),
             )
             for k in keys
         ),

@@ -84,7 +84,11 @@ def test_the_panels_numbers_are_the_pages_matrices(s: view.Settings) -> None:
     for j, label in enumerate(v.labels):
         if fmt.md(label) in listed:
             w = c.weights[q, j]
-            assert listed[fmt.md(label)] == (fmt.num(w), fmt.short_vec(x[j]), fmt.short_vec(w * x[j]))
+            assert listed[fmt.md(label)] == (
+                fmt.num(w),
+                fmt.short_vec(x[j], show=cell_text.TERM_WIDTH),
+                fmt.short_vec(w * x[j], show=cell_text.TERM_WIDTH),
+            )
     assert fmt.md(v.labels[k]) in listed
     assert p.context.endswith(f"**{fmt.short_vec(c.context[q])}**")
     # The note: the mirror cell's score is the same, its weight the heatmap's.
