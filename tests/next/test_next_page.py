@@ -61,7 +61,7 @@ def test_the_default_page_draws_its_view(default):
     assert default.markdown[0].value == prose.lead(v)
     assert prose.order_text(v, Settings().labels) in [md.value for md in default.markdown]
     assert not default.warning
-    assert len(default.get("plotly_chart")) == 4 and charts_are_finite(default)
+    assert len(default.get("plotly_chart")) == 5 and charts_are_finite(default)  # + the causal weights
     assert f"{v.kv.bytes:,}".replace(",", "{,}") in default.get("latex")[-1].value
 
 
