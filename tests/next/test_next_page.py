@@ -148,6 +148,7 @@ EVERY_KEY: Query = {
     "kv_batch": "2",
     "perm": "2 1 3 4 5 6",
     "next_focus": "journey",
+    "next_cell": "starts",
 }
 LARGEST: Query = {
     "emb_dim": "16384",
@@ -170,6 +171,7 @@ URLS: dict[str, tuple[Query, Settings]] = {  # case: (query, the view it shows)
             kv_tokens=8192,
             kv_bytes=4,
             kv_batch=2,
+            cell=2,
         ),
     ),
     "a preset": (
@@ -206,6 +208,7 @@ def test_a_url_renders_its_view(case):
         assert len(at.warning) == 1 and "context length" in at.warning[0].value
         assert v.shuffle.focus is not None
         assert prose.focus_text(v.shuffle.focus, settings.labels) in [md.value for md in at.markdown]
+        assert v.shuffle.cell is not None and v.shuffle.cell.score in [md.value for md in at.markdown]
 
 
 def test_the_context_length_caps_the_kv_cache_and_says_so():
