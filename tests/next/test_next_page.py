@@ -61,7 +61,7 @@ def test_the_default_page_draws_its_view(default):
     assert default.markdown[0].value == prose.lead(v)
     assert prose.order_text(v, Settings().labels) in [md.value for md in default.markdown]
     assert not default.warning
-    assert len(default.get("plotly_chart")) == 4 and charts_are_finite(default)
+    assert len(default.get("plotly_chart")) == 5 and charts_are_finite(default)  # + the causal weights
     assert f"{v.kv.bytes:,}".replace(",", "{,}") in default.get("latex")[-1].value
 
 
@@ -148,6 +148,7 @@ EVERY_KEY: Query = {
     "kv_batch": "2",
     "perm": "2 1 3 4 5 6",
     "next_focus": "journey",
+    "next_cell": "starts",
 }
 LARGEST: Query = {
     "emb_dim": "16384",
@@ -170,6 +171,7 @@ URLS: dict[str, tuple[Query, Settings]] = {  # case: (query, the view it shows)
             kv_tokens=8192,
             kv_bytes=4,
             kv_batch=2,
+            cell=2,
         ),
     ),
     "a preset": (
@@ -206,6 +208,7 @@ def test_a_url_renders_its_view(case):
         assert len(at.warning) == 1 and "context length" in at.warning[0].value
         assert v.shuffle.focus is not None
         assert prose.focus_text(v.shuffle.focus, settings.labels) in [md.value for md in at.markdown]
+        assert v.shuffle.cell is not None and v.shuffle.cell.score in [md.value for md in at.markdown]
 
 
 def test_the_context_length_caps_the_kv_cache_and_says_so():

@@ -22,6 +22,7 @@ PAGE = PageInfo(
         "kv_batch",
         "perm",
         "next_focus",
+        "next_cell",
     ),
     legacy=frozen({"preset": "block"}),
 )

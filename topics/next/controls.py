@@ -9,6 +9,7 @@ shows the reason inline and keeps the last good configuration on screen.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,6 +19,7 @@ import streamlit as st
 from topics.next.block import GPT2_PRESETS, BlockConfig, matching_preset
 from topics.next.equivariance import format_permutation, parse_permutation
 from ui import controls
+from ui.figures import picked
 
 CUSTOM = "Custom"
 PRESETS = (*GPT2_PRESETS, CUSTOM)
@@ -192,3 +194,19 @@ def permutation_control(names: tuple[str, ...]) -> tuple[tuple[int, ...], str | 
         return (last if len(last) == len(names) else default), str(err)
     st.session_state[_LAST_PERM] = perm
     return perm, None
+
+
+def row_picker(chart_key: str, focus_key: str, tokens: Sequence[int]) -> Callable[[], None]:
+    """The ``on_select`` callback of a positions × output dimensions heatmap: a click on a row
+    focuses its token (``tokens[row]``, the shuffle's order) and leaves the cell's key alone,
+    since a column there is a dimension, not a key (``ui.cell.picker`` sets both)."""
+
+    def pick() -> None:
+        state = st.session_state.get(chart_key)
+        selection = getattr(state, "selection", None) or (state or {}).get("selection", {})
+        points = getattr(selection, "points", None) or (selection or {}).get("points", [])
+        cell = picked(points)
+        if cell is not None:
+            st.session_state[focus_key] = tokens[cell[1]]
+
+    return pick

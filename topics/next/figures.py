@@ -7,20 +7,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from topics.next.view import KvCache
-from ui.figures import (
-    ACCENT,
-    MUTED,
-    PALETTE,
-    SECOND,
-    cell_text,
-    figure,
-    focus_shapes,
-    heatmap_axes,
-    heatmap_height,
-    heatmap_trace,
-    layout,
-)
+from topics.next.view import KvCache, Shuffle
+from ui.figures import ACCENT, MUTED, PALETTE, SECOND, cell_text, figure, heatmap, layout
 
 PART_COLOURS = {"attention": ACCENT, "layer norm": MUTED, "feed-forward": SECOND}
 BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
@@ -167,20 +155,25 @@ def difference_heatmap(
     """``P·f(X) − f(P·X)`` per token and output dimension, on a colour scale shared by both panels
     (``±bound``, never the noise itself), so float64 rounding noise reads as white rather than as a
     saturated colour.
-    Rows are positions in the shuffled order, each holding the token named; ``focus`` picks one."""
+    Rows are positions in the shuffled order, each holding the token named; ``focus`` picks one.
+    Its columns are output dimensions, not keys: a click on it picks a row only."""
     d = np.asarray(diff, dtype=np.float64)
     bound = bound if np.isfinite(bound) and bound > 0 else 1.0
     dims = [f"dim {j + 1}" for j in range(d.shape[1])]
     # Cells and hover at 4 decimals, as the script prints them: rounding noise reads 0.0000, never
     # as its machine-dependent digits (issue #24, item 3).
     text = [[cell_text(v) for v in row] for row in d]
-    trace = heatmap_trace(d, rows, dims, diverging=True, zmin=-bound, zmax=bound, text=text)
-    xaxis, yaxis = heatmap_axes(
-        rows, dims, x_title="output dimension", y_title="position (token)", focus=focus
-    )
-    spec = layout(title, heatmap_height(len(rows), height), xaxis=xaxis, yaxis=yaxis)
-    spec["shapes"] = focus_shapes(focus, len(rows), len(dims))
-    return figure([trace], spec)
+    return heatmap(
+        d, rows, dims, title=title, diverging=True, zmin=-bound, zmax=bound, text=text, height=height,
+        x_title="output dimension", y_title="position (token)", focus=focus,
+    )  # fmt: skip
+
+
+def weights_heatmap(sh: Shuffle, *, title: str) -> go.Figure:
+    """The causal weights of the shuffled sentence, query × key in the new order: the attention
+    behind f(P·X), its focused row and the cell panel's cell outlined."""
+    row = None if sh.focus is None else sh.focus.row
+    return heatmap(sh.causal.weights, sh.rows, sh.rows, title=title, focus=row, cell=sh.cell_col)
 
 
 def binary_size(n: int) -> str:

@@ -10,8 +10,9 @@ import streamlit as st
 from topics.next import checks, figures, script, view
 from topics.next import text as prose
 from topics.next.block import SUBLAYER
-from topics.next.controls import block_config_control, kv_cache_control, permutation_control
+from topics.next.controls import block_config_control, kv_cache_control, permutation_control, row_picker
 from topics.next.equivariance import format_permutation
+from ui import cell as cell_ui
 from ui import checks as checks_ui
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
@@ -30,7 +31,8 @@ st.header("Shuffle the tokens")
 perm, bad_order = permutation_control(T)
 st.sidebar.header("Shuffle")
 focus = focus_control(T, key="next_focus", label="Focus on a token")
-s = view.Settings(T, sentence.embeddings, cfg, perm, focus, kv_tokens, kv_bytes, kv_batch)
+cell = cell_ui.cell_control(T, key="next_cell")
+s = view.Settings(T, sentence.embeddings, cfg, perm, focus, kv_tokens, kv_bytes, kv_batch, cell)
 v = view.build(s)
 p, sh, kv = v.params, v.shuffle, v.kv
 
@@ -82,9 +84,20 @@ for col, result, label in zip(
         heatmap = figures.difference_heatmap(
             result.difference, sh.rows, bound=sh.bound, title="P·f(X) − f(P·X)", focus=focus_row
         )
-        show(heatmap, key=label)
+        show(heatmap, key=label, pick=row_picker(label, "next_focus", sh.perm))
+st.caption(prose.DIFFERENCE_CLICK)
 if sh.focus is not None:
     st.markdown(prose.focus_text(sh.focus, T))
+st.subheader("The attention behind it, one cell at a time")
+left, right = st.columns(2)
+with left:
+    pick = cell_ui.picker("next_weights", "next_focus", "next_cell", rows=sh.perm, cols=sh.perm)
+    show(figures.weights_heatmap(sh, title="Causal weights, shuffled order"), key="next_weights", pick=pick)
+    st.caption(prose.weights_caption(v))
+if sh.cell is not None:
+    cell_ui.panel(sh.cell, where=right)
+else:
+    right.caption("Click any cell, or pick a token to focus on, to see its arithmetic step by step.")
 st.markdown(prose.order_text(v, T))
 
 st.header("What attention computes at a position")

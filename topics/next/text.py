@@ -92,6 +92,22 @@ def focus_text(f: Focus, labels: Sequence[str]) -> str:
     )
 
 
+DIFFERENCE_CLICK = (
+    "Both grids are positions × output dimensions, not query × key: a click on a row focuses its token "
+    "(the weights and the cell below follow it) and leaves the cell's key as it is."
+)
+
+
+def weights_caption(v: View) -> str:
+    """What the query × key heatmap draws, with this setting's divisor."""
+    d_k = v.shuffle.causal.keys.shape[-1]
+    return (
+        f"softmax(masked Ω / √{d_k}) of the shuffled sentence: rows are queries, columns keys, both in the "
+        "new order. Above the diagonal every weight is 0, the mask's work; a shuffle moves a token's row "
+        "and its prefix with it. A click on any cell picks its query and key."
+    )
+
+
 def _tokens(labels: Sequence[str], idx: Sequence[int]) -> str:
     return ", ".join(f"*{md(labels[j])}*" for j in idx)
 

@@ -14,11 +14,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core import sentence, tokens, weights
+from core import cell, sentence, tokens, weights
+from core.attention import AttentionTrace, self_attention
 from core.weights import WeightSet
 from topics.next import block, equivariance, limits
 from topics.next.block import BlockConfig, BlockParams
 from topics.next.equivariance import PermutationTest
+from ui import cell_text
+from ui import format as fmt
+from ui.cell_text import Panel, chosen_key
 
 CUSTOM = "a custom block"  # what the page calls a configuration that matches no GPT-2 preset
 PREFIX_ORDER = (4, 3, 2, 1, 0, 5)  # the book's first five tokens reversed; the last stays last
@@ -31,7 +35,8 @@ class Settings:
 
     ``block`` is the configuration the sidebar describes (the last good one when the reader's
     was rejected); ``perm`` the new order (row ``i`` of the shuffle is token ``perm[i]``);
-    ``focus`` a token index or ``None``.
+    ``focus`` a token index or ``None``; ``cell`` the key token (an index into the sentence, not
+    into the shuffle) of the cell panel's cell, or ``None`` for the focused row's largest weight.
     """
 
     labels: tuple[str, ...] = tokens.TOKENS
@@ -42,6 +47,7 @@ class Settings:
     kv_tokens: int = 1024
     kv_bytes: int = 2  # bytes per number: float16 / bfloat16
     kv_batch: int = 1
+    cell: int | None = None  # last, so the settings before it keep their places
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,9 @@ class Shuffle:
     bound: float  # the heatmaps' shared colour scale, ±bound: the largest gap above ``limit``, or 1
     moved: Moved | None  # None when the masked gap is rounding (at most ``limit``)
     focus: Focus | None
+    causal: AttentionTrace  # the masked attention on the shuffled sentence: f(P·X)'s weights, query × key
+    cell_col: int | None  # the column (shuffled position) of the panel's key; None without a focus
+    cell: Panel | None  # that cell of ``causal.weights``, step by step; None without a focus
 
     @property
     def identity(self) -> bool:
@@ -149,10 +158,78 @@ class View:
     gpt2: BlockParams  # GPT-2 small as the book configures it: the checks' live counts
 
 
+def cell_notes(
+    labels: tuple[str, ...],
+    x: np.ndarray,
+    ws: WeightSet,
+    p: tuple[int, ...],
+    shown: np.ndarray,
+    row: int,
+    col: int,
+) -> tuple[str, ...]:
+    """What the shuffle does to the cell ``(row, col)`` of the shuffled causal weights ``shown``:
+    which attention it is, where its two tokens sat and sit, its weight before and after with the
+    mask, and without it (the same in both orders: the shuffle moves that cell, never changes it)."""
+    q, k = p[row], p[col]  # the two tokens, as indices into the sentence
+    qn, kn = (fmt.md(labels[t]) for t in (q, k))
+    which = (
+        "One layer, one head, with the causal mask: section 3.5's CausalAttention (dropout 0) with the "
+        f"weights of {ws.label}, on the shuffled sentence. Its outputs are f(P·X) in the "
+        "“With the causal mask” differences above."
+    )
+    if q == k:
+        where = f"Before the shuffle **{qn}** was at position {q + 1}; now it is at {row + 1}."
+        if q == row:
+            where = f"The shuffle leaves **{qn}** at position {q + 1}."
+    elif (q, k) == (row, col):
+        where = f"The shuffle leaves **{qn}** at position {q + 1} and **{kn}** at position {k + 1}."
+    else:
+        where = (
+            f"Before the shuffle **{qn}** was at position {q + 1} and **{kn}** at {k + 1}; now they are at "
+            f"{row + 1} and {col + 1}."
+        )
+    w0 = float(equivariance.causal_self_attention(x, ws).weights[q, k])
+    w1 = float(shown[row, col])
+    hid0, hid1 = k > q, col > row
+    if hid0 and hid1:
+        masked = f"{kn} comes after {qn} in both orders, so the mask hides it either way: weight 0."
+    elif hid0:
+        masked = (
+            f"With the mask: {kn} came after {qn}, so it was hidden (weight 0); now it comes before "
+            f"{qn} and gets {fmt.num(w1)}."
+        )
+    elif hid1:
+        masked = (
+            f"With the mask: {kn} came before {qn} and got {fmt.num(w0)}; now it comes after, so the "
+            "mask hides it (weight 0)."
+        )
+    else:
+        masked = (
+            f"With the mask its weight was {fmt.num(w0)} and is {fmt.num(w1)}. The score is a dot product "
+            f"of the same two tokens; what can change is the row's denominator, a sum over the tokens up "
+            f"to {qn}: {q + 1} of them before the shuffle, {row + 1} now."
+        )
+    f0 = fmt.num(float(self_attention(x, ws).weights[q, k]))
+    f1 = fmt.num(float(self_attention(x[list(p)], ws).weights[row, col]))
+    both = f"is {f0} in both orders" if f0 == f1 else f"is {f0} and {f1}, equal up to rounding"
+    free = (
+        f"Without the mask this weight {both}: the same score, over all {len(p)} keys whatever their "
+        "order. The shuffle moves the cell; only the mask changes it."
+    )
+    return which, where, masked, free
+
+
 def shuffle(
-    labels: tuple[str, ...], x: np.ndarray, ws: WeightSet, perm: tuple[int, ...], focus: int | None
+    labels: tuple[str, ...],
+    x: np.ndarray,
+    ws: WeightSet,
+    perm: tuple[int, ...],
+    focus: int | None,
+    key: int | None = None,
 ) -> Shuffle:
-    """Both permutation tests on the sentence ``x`` with ``ws``, and what the prose says about them."""
+    """Both permutation tests on the sentence ``x`` with ``ws``, what the prose says about them,
+    and the cell panel of the focused token's row of the shuffled causal weights (its key ``key``,
+    a token of the sentence, or its largest weight)."""
     free, masked = (equivariance.permutation_test(x, ws, perm, causal) for causal in (False, True))
     p = masked.perm
     limit = equivariance.rounding_limit(x, ws)
@@ -176,7 +253,21 @@ def shuffle(
     rows = tuple(labels[i] for i in p)
     bound = max((g for g in (free.gap, masked.gap) if g > limit), default=1.0)  # noise reads as white
     mix = equivariance.same_mix(x, p)
-    return Shuffle(ws, p, rows, free, masked, limit, mix, bound, moved, spot)
+    causal = equivariance.causal_self_attention(x[list(p)], ws)
+    col, panel = None, None
+    if spot is not None:
+        r = spot.row
+        col = chosen_key(p.index(key) if key is not None and 0 <= key < len(p) else None, causal.weights[r])
+        c = cell.cell(causal.queries, causal.keys, causal.values, r, col, causal.divisor, causal=True)
+        d_k = causal.keys.shape[-1]
+        panel = cell_text.panel(
+            c,
+            rows,
+            rows,
+            divisor_name=f"√d_k = √{d_k}",
+            notes=cell_notes(labels, x, ws, p, causal.weights, r, col),
+        )
+    return Shuffle(ws, p, rows, free, masked, limit, mix, bound, moved, spot, causal, col, panel)
 
 
 def kv_cache(cfg: BlockConfig, asked: int, nbytes: int, batch: int, name: str) -> KvCache:
@@ -234,7 +325,7 @@ def build(s: Settings) -> View:
         stack=block.stack_params(cfg),
         ff_share=params.feed_forward / params.total,
         presets=presets,
-        shuffle=shuffle(s.labels, s.embeddings, ws, s.perm, s.focus),
+        shuffle=shuffle(s.labels, s.embeddings, ws, s.perm, s.focus, s.cell),
         first=limits.first_token(),
         prefix=limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), PREFIX_ORDER),
         kv=kv_cache(cfg, s.kv_tokens, s.kv_bytes, s.kv_batch, name),
