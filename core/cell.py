@@ -7,7 +7,8 @@ the same for any cell ``(i, j)`` of any page's attention, from the matrices that
 computed, so a cell panel shows the very numbers of the heatmap beside it (issue #22).
 
 Every step is float64. The exponentials are shifted by the row's largest scaled score only when
-an unshifted one would overflow float64 (a score above about 709); the shift cancels in the
+an unshifted one would overflow float64 (a score above about 709), or every one would round to 0
+(a row whose largest is below about −745: a trained run reaches both); the shift cancels in the
 weight, and the panel states it, so no inf or NaN reaches the page.
 """
 
@@ -27,7 +28,7 @@ class Cell:
 
     ``masked`` marks a cell the causal mask hides (``j > i``): its scaled score is −∞, its
     exponential exactly 0, and so its weight. ``shift`` is subtracted from every scaled score of
-    the row before the exponential; it is 0 unless one would overflow.
+    the row before the exponential; it is 0 unless one would overflow or all would underflow.
     """
 
     i: int
@@ -38,7 +39,7 @@ class Cell:
     score: float  # ω_ij = Σ_d q_i,d · k_j,d
     divisor: float  # √d_k, or 1.0 where the page divides by nothing
     scaled: float  # ω_ij / divisor; −inf where masked
-    shift: float  # subtracted before exp; 0.0 unless the row would overflow
+    shift: float  # subtracted before exp; 0.0 unless the row would overflow or underflow
     exp: float  # exp(scaled − shift); 0.0 where masked
     denominator: float  # Σ_j' exp(scaled_ij' − shift) over the row's unmasked keys
     weight: float  # a_ij as the page shows it (after dropout, where the page drops)
@@ -88,7 +89,7 @@ def cell(
     hidden = np.arange(n_k) > i if causal else np.zeros(n_k, dtype=bool)
     visible = row[~hidden]
     top = float(np.max(visible))
-    shift = top if top > EXP_LIMIT else 0.0
+    shift = top if abs(top) > EXP_LIMIT else 0.0  # overflow, or a denominator of 0
     exps = np.where(hidden, 0.0, np.exp(np.where(hidden, 0.0, row - shift)))
     denominator = float(np.sum(exps))
     plain = exps / denominator

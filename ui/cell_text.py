@@ -122,12 +122,13 @@ def panel(
             weight.append(f"Divided by {divisor_name} = {fmt.num(c.divisor)}: {fmt.num(c.scaled)}")
         else:
             weight.append("This page divides by nothing: the softmax takes the raw score.")
-        shifted = f" − {fmt.num(c.shift)}" if c.shift else ""
+        shifted = f" − {fmt.num(c.shift)}" if c.shift > 0 else f" + {fmt.num(-c.shift)}" if c.shift else ""
         weight.append(f"exp({fmt.num(c.scaled)}{shifted}) = {exp_text(c.exp)}")
         if c.shift:
             weight.append(
-                f"(Every exponent of the row is shifted by its largest, {fmt.num(c.shift)}, so none "
-                "overflows; the shift cancels in the weight.)"
+                f"(Every exponent of the row is shifted by its largest, {fmt.num(c.shift)}, so "
+                + ("none overflows" if c.shift > 0 else "they do not all round to 0")
+                + "; the shift cancels in the weight.)"
             )
         weight.append(f"The row's denominator, Σ exp over its keys: {sum_text(c.denominator)}")
         weight.append(

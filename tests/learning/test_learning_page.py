@@ -141,6 +141,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
         "step": "250",
         "learn_width": "3",
         "learn_focus": "starts",
+        "learn_cell": "one",
     }
     at = open_page(PAGE, query)
     assert_clean(at)
@@ -163,8 +164,11 @@ def test_a_url_with_every_bound_key_renders_that_view():
             width=3,
             weights=weights.init_weights(3, "rand"),
             focus=2,
+            cell=4,
         )
     )
+    assert widget(at, "learn_cell").value == 4 and v.cell is not None and v.cell.heading == "starts → one"
+    assert any(m.value == f"**One cell, step by step: {v.cell.heading}**" for m in at.markdown)
     assert v.focus_context is not None
     assert "**Focus: starts** (query 3)" in prose(at) and short_vec(v.focus_context) in prose(at)
 

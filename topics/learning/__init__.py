@@ -20,6 +20,7 @@ PAGE = PageInfo(
         "learn_width",
         *prefixed("learn_", WEIGHT_KEYS),
         "learn_focus",
+        "learn_cell",
     ),
     legacy=renamed("learn_", ("mode", *WEIGHT_KEYS)),
 )

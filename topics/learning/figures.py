@@ -1,4 +1,6 @@
-"""Learning to attend's figure: every mode's loss on one log-scaled chart."""
+"""Learning to attend's figures: every mode's loss on one log-scaled chart, and the four token
+heatmaps of the step shown, each with the focused query's row and the chosen cell picked out and
+every cell a click away from the cell panel."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import plotly.graph_objects as go
 
 from core.attention import Mode
 from topics.learning.training import Trajectory
+from topics.learning.view import View
+from ui import figures
 from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 MODE_COLOURS = {"none": MUTED, "tied": SECOND, "three": ACCENT}
@@ -92,3 +96,18 @@ def _thin(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     starts = np.linspace(0, len(values) - 1, MAX_POINTS).astype(int)
     peaks = np.maximum.reduceat(values[:-1], starts[:-1])
     return np.append(starts[:-1], len(values) - 1), np.append(peaks, values[-1])
+
+
+def heatmaps(v: View) -> dict[str, go.Figure]:
+    """The step shown's A, the target, Ω and Ω − Ωᵀ, by the widget key the page draws each under."""
+    t, f, c, d = v.settings.labels, v.settings.focus, v.cell_key, v.decimals
+    return {
+        "learn_attention": figures.heatmap(
+            v.attention, t, t, title="Attention A", zmin=0, zmax=1, focus=f, cell=c
+        ),
+        "learn_target": figures.heatmap(v.target, t, t, title="Target", zmin=0, zmax=1, focus=f, cell=c),
+        "learn_scores": figures.heatmap(v.scores, t, t, title="Scores Ω", decimals=d, focus=f, cell=c),
+        "learn_asym": figures.heatmap(
+            v.asymmetry, t, t, title="Ω − Ωᵀ", diverging=True, decimals=d, focus=f, cell=c
+        ),
+    }

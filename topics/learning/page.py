@@ -9,7 +9,8 @@ from core import attention
 from topics.learning import checks as learning_checks
 from topics.learning import readouts as rd
 from topics.learning import study, training, view
-from topics.learning.figures import loss_curves
+from topics.learning.figures import heatmaps, loss_curves
+from ui import cell as cell_ui
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
@@ -76,9 +77,22 @@ step = controls.slider(
     help=f"Weights and attention are recorded every {every} steps.",
 )
 fq = focus_control(T, key="learn_focus")
+cell = cell_ui.cell_control(T, key="learn_cell")
 
 s = view.Settings(
-    T, sentence.embeddings, kind, token, mode, optimiser, lr, steps, step, width, weights=ws3, focus=fq
+    T,
+    sentence.embeddings,
+    kind,
+    token,
+    mode,
+    optimiser,
+    lr,
+    steps,
+    step,
+    width,
+    weights=ws3,
+    focus=fq,
+    cell=cell,
 )
 v = view.build(s, fit=study.fit, limits=study.limits)
 n = v.n
@@ -100,27 +114,18 @@ m1, m2, m3 = st.columns(3)
 m1.metric("Loss", rd.loss_text(v.loss))
 m2.metric("Rows right", f"{v.rows_right} of {n}")
 m3.metric("Score error max|Ω − Ωᵀ|", fmt.num(v.score_error))
-c1, c2 = st.columns(2)
-with c1:
-    figures.show(
-        figures.heatmap(v.attention, T, T, title="Attention A", zmin=0, zmax=1, focus=fq),
-        key="learn_attention",
-    )
-with c2:
-    figures.show(
-        figures.heatmap(v.target, T, T, title="Target", zmin=0, zmax=1, focus=fq), key="learn_target"
-    )
-if fq is not None and v.focus_context is not None:
-    context_note(T, fq, v.focus_context, weights=v.focus_weights, extra="W_v is not trained here.")
-c3, c4 = st.columns(2)
-with c3:
-    figures.show(
-        figures.heatmap(v.scores, T, T, title="Scores Ω", decimals=v.decimals, focus=fq), key="learn_scores"
-    )
-with c4:
-    figures.show(
-        figures.heatmap(v.asymmetry, T, T, title="Ω − Ωᵀ", diverging=True, decimals=v.decimals, focus=fq),
-        key="learn_asym",
+figs = heatmaps(v)
+for row in (("learn_attention", "learn_target"), ("learn_scores", "learn_asym")):
+    for col, key in zip(st.columns(2), row, strict=True):
+        with col:
+            figures.show(figs[key], key=key, pick=cell_ui.picker(key, "learn_focus", "learn_cell"))
+    if row[0] == "learn_attention" and fq is not None and v.focus_context is not None:
+        context_note(T, fq, v.focus_context, weights=v.focus_weights, extra="W_v is not trained here.")
+if v.cell is not None:
+    cell_ui.panel(v.cell)
+else:
+    st.caption(
+        "Click any cell, or pick a query to focus on, to see its arithmetic and its gradient at this step."
     )
 
 rd.limits_section(v)

@@ -170,6 +170,22 @@ def loss_and_grad(
     return float(loss[0]), grads[0, 0], grads[1, 0]
 
 
+def score_gradient(attention: np.ndarray, target: np.ndarray, d_k: int) -> np.ndarray:  # [n, n] -> [n, n]
+    """``∂L/∂Ω = (A − T) / (n √d_k)``: how the loss moves with each unscaled score ``ω_ij``.
+
+    The first links of :func:`_loss_and_grads`' chain, read off a recorded snapshot ``A`` instead of
+    recomputed from the weights: the softmax's Jacobian against a cross-entropy leaves ``A − T`` per
+    row (each target row sums to 1), ``1/n`` is the mean over rows, ``1/√d_k`` the divisor. The
+    score is the softmax's free input: a weight cannot move alone (its row sums to 1), a score can.
+    """
+    a, t = np.asarray(attention, dtype=np.float64), np.asarray(target, dtype=np.float64)
+    if a.shape != t.shape or a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"attention and target must both be [n, n], got {a.shape} and {t.shape}")
+    if d_k < 1:
+        raise ValueError(f"d_k must be at least 1, got {d_k}")
+    return (a - t) / (a.shape[0] * np.sqrt(d_k))
+
+
 def loss_value(
     x: np.ndarray, w_query: np.ndarray, w_key: np.ndarray, target: np.ndarray, mode: Mode
 ) -> float:

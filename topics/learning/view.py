@@ -25,10 +25,12 @@ from core import attention, tokens, weights
 from core.attention import Mode
 from core.sentence import nearest_pair, weights_for
 from core.weights import WeightSet, init_weights
-from topics.learning import prose, reach, script, training
+from topics.learning import one_cell, prose, reach, script, training
+from topics.learning.one_cell import CellAtStep
 from topics.learning.prose import Prose
 from topics.learning.reach import Found, Reach
 from topics.learning.training import Optimiser, Target, Trajectory
+from ui.cell_text import Panel, chosen_key
 
 # The controls' ladders: what a reader (and the oracle's random settings) can pick.
 RATES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
@@ -57,6 +59,7 @@ class Settings:
     width: int = 2  # d_out of W_q and W_k
     weights: WeightSet = field(default_factory=weights.section_3_4)  # as the control gives it, d_in = 3
     focus: int | None = None  # the focused query's row
+    cell: int | None = None  # the key of the cell panel's cell, or None: the focused query's largest weight
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,10 @@ class View:
     decimals: int  # the score heatmaps' decimals: trained scores grow into the thousands
     focus_weights: np.ndarray | None  # [n] the focused query's row of A
     focus_context: np.ndarray | None  # [d_v] its context vector, A times the untrained values
+    gradient: np.ndarray  # [n, n] ∂L/∂Ω at the step shown: the loss's pull on every score
+    cell_key: int | None  # the column of the cell the panel works out (None without a focus)
+    cell_at_step: CellAtStep | None  # that cell at the step shown, and its gradient
+    cell: Panel | None  # its arithmetic, step by step (None without a focus)
     words: np.ndarray  # [n] each token's word: the first position with its embedding
     repeats: bool  # a word repeats: its rows tie in every mode
     split_words: tuple[tuple[int, int, tuple[int, ...], int], ...]  # repeated words whose rows ask
@@ -229,9 +236,12 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
         step = min(step, run.diverged_at - 1)
     a, omega = run.attention[run.at(step)], run.scores[run.at(step)]  # the snapshot at the step shown
     big = float(np.abs(omega).max())
-    focus = None
+    focus, chosen = None, None
     if s.focus is not None:  # W_v is not trained: the values stay where figure 01 put them
-        focus = attention.mix(a, attention.attention_in_mode(x, ws, s.mode).values)[s.focus]
+        values = attention.attention_in_mode(x, ws, s.mode).values
+        focus = attention.mix(a, values)[s.focus]
+        j = chosen_key(s.cell, a[s.focus])
+        chosen = one_cell.at_step(x, run, values, target, step, s.focus, j)
     found, lp = limits(s.target, token, s.width, x)
     words = training.words(x)
     tied_bound, ties = reach.tied_row_bound(target, words), reach.ties_bound(target, words)
@@ -285,6 +295,10 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
         decimals=4 if big < 10 else 2 if big < 1_000 else 0,
         focus_weights=None if s.focus is None else a[s.focus],
         focus_context=focus,
+        gradient=training.score_gradient(a, target, int(ws.w_key.shape[-1])),
+        cell_key=None if chosen is None else chosen.arithmetic.j,
+        cell_at_step=chosen,
+        cell=None if chosen is None else one_cell.panel(chosen, labels),
         words=words,
         repeats=len(set(words.tolist())) < len(x),
         split_words=split,
