@@ -98,5 +98,5 @@ def panel(p: Panel, *, where: DeltaGenerator | None = None, title: str = "One ce
     box.markdown(p.context_intro)
     box.markdown(_table(p.terms))
     box.markdown(p.context)
-    for note in p.notes:
-        box.caption(note)
+    for note in p.notes:  # what this page adds (a mask, a draw, a head, a gradient): read, not fine print
+        box.markdown(note)

@@ -196,8 +196,8 @@ def test_a_cell_link_shows_the_cell_at_the_step_and_its_gradient():
     panel = _panel(at)
     for line in (v.cell.heading, v.cell.score, *v.cell.weight, v.cell.context):
         assert line in panel, line
-    captions = [c.value for c in at.caption]
-    assert all(note in captions for note in v.cell.notes)
+    shown = [m.value for m in at.markdown]
+    assert all(note in shown for note in v.cell.notes)
 
 
 def test_without_a_focus_there_is_no_panel_and_a_focus_alone_takes_its_largest_weight():

@@ -138,7 +138,7 @@ def test_a_cell_link_shows_its_panel_and_outlines_it():
     for line in ("journey → starts", v.shuffle.cell.score, "z_journey = **[0.3274, 0.8104]**"):
         assert line in panel, line
     assert at.selectbox(key="next_focus").value == 1 and at.selectbox(key="next_cell").value == 2
-    notes = " ".join(c.value for c in at.caption)
+    notes = " ".join(m.value for m in at.markdown)
     assert all(n in notes for n in v.shuffle.cell.notes)
     boxes = [s for s in _weights_layout(at)["shapes"] if s["line"]["color"] == figures.FOCUS]
     row, col = 4, 3  # journey's row and starts' column in the reversed order

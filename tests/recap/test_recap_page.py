@@ -177,7 +177,7 @@ def test_a_cell_link_shows_the_pairs_arithmetic_with_no_divisor():
     ):
         assert shown in panel, shown
     v = view.build(view.Settings())
-    assert v.cell.score in panel and v.cell.notes[0] in [c.value for c in at.caption]
+    assert v.cell.score in panel and v.cell.notes[0] in [m.value for m in at.markdown]
     # The metrics about the pair stay, and agree with the panel.
     m = metrics(at)
     assert m["Raw affinity journey–starts"] == "1.4754" and m["Weight journey → starts"] == "0.2333"
