@@ -17,13 +17,16 @@ from ui import figures
 from ui import format as fmt
 
 
-def stage_heatmap(matrix: np.ndarray, labels: Sequence[str], *, focus: int | None = None) -> go.Figure:
-    """One stage of a masking path; ``-inf`` cells read "−∞" and take no colour.
+def stage_heatmap(
+    matrix: np.ndarray, labels: Sequence[str], *, focus: int | None = None, cell: int | None = None
+) -> go.Figure:
+    """One stage of a masking path; ``-inf`` cells read "−∞" and take no colour. ``focus`` and
+    ``cell`` outline the cell panel's row and cell; every cell is a click away from it.
 
     Score stages are signed (diverging scale, white at 0); weight stages lie in [0, 1] and are
     drawn on the fixed 0–1 scale, so the two paths' weights compare cell for cell.
     """
-    return figures.heatmap(matrix, labels, labels, focus=focus)
+    return figures.heatmap(matrix, labels, labels, focus=focus, cell=cell)
 
 
 def difference_grid(
@@ -35,6 +38,7 @@ def difference_grid(
     title: str,
     height: int = 340,
     focus: int | None = None,
+    cell: int | None = None,
 ) -> go.Figure:
     """Naive minus efficient weights on a diverging scale centred on zero (white = identical).
 
@@ -55,6 +59,7 @@ def difference_grid(
         text=[list(r) for r in cells],
         height=height,
         focus=focus,
+        cell=cell,
     )
 
 
