@@ -233,8 +233,9 @@ def _shifted(shift: float) -> str:
 def cell_stage(p: CellPaths) -> str:
     """Where the panel's cell stands at the step the stage control shows, on both heatmaps."""
     rest = " The efficient heatmap shows the 0 fill, as the controls set it." if p.zero_fill else ""
+    naive = "is blank (0/0)" if np.isnan(p.naive_shown) else f"reads {stage_value(p.naive_shown)}"
     return (
-        f"At step {p.stage} of 4 this cell reads {stage_value(p.naive_shown)} in the naive heatmap "
+        f"At step {p.stage} of 4 this cell {naive} in the naive heatmap "
         f"(after “{p.naive_name}”) and {stage_value(p.efficient_shown)} in the efficient one (after "
         f"“{p.efficient_name}”). The arithmetic above is the efficient path with the book's −∞ fill, "
         f"through to its one softmax.{rest}"
@@ -267,8 +268,8 @@ def cell_mask(c: Cell, p: CellPaths, qi: str, kj: str) -> str:
     later = "key" if p.later == 1 else "keys"
     return (
         f"{kj} is key {p.j + 1}, not after {qi} (query {p.i + 1}), so the mask {mask} leaves this score "
-        f"alone. It still shapes the weight: the {p.later} later {later} get −∞ and exp(−∞) = 0, so the "
-        f"denominator sums only the {p.i + 1} {seen} {qi} may see{shifted}."
+        f"alone. It still shapes the weight: the {p.later} later {later} {'gets' if p.later == 1 else 'get'} "
+        f"−∞ and exp(−∞) = 0, so the denominator sums only the {p.i + 1} {seen} {qi} may see."
     )
 
 
@@ -280,12 +281,17 @@ def cell_zero(c: Cell, p: CellPaths, qi: str) -> str:
         )
     fill_exp = f"exp(0{_shifted(p.zero_shift)})"
     later = "key" if p.later == 1 else "keys"
-    grows = f"the row's denominator goes from {sum_text(c.denominator)} to {sum_text(p.zero_denominator)}"
+    before, after = sum_text(c.denominator), sum_text(p.zero_denominator)
+    grows = (
+        f"the row's denominator goes from {before} to {after}"
+        if before != after
+        else f"the row's denominator stays {before} to the digits shown"
+    )
     if p.zero_fill_exp == 0:
         return (
-            f"With the 0 fill instead, the {p.later} later {later} score 0, but here {fill_exp} underflows "
-            f"to 0 in float64, so {grows} and this cell's weight is {share_text(p.zero_weight)} on that path "
-            "too."
+            f"With the 0 fill instead, the {p.later} later {later} {'scores' if p.later == 1 else 'score'} "
+            f"0, but here {fill_exp} underflows to 0 in float64, so {grows} and this cell's weight is "
+            f"{share_text(p.zero_weight)} on that path too."
         )
     if p.future:
         return (
@@ -295,7 +301,8 @@ def cell_zero(c: Cell, p: CellPaths, qi: str) -> str:
             f"{exp_text(p.zero_exp)} / {sum_text(p.zero_denominator)} = **{share_text(p.zero_weight)}**."
         )
     return (
-        f"With the 0 fill instead, the {p.later} later {later} each add {fill_exp} = "
+        f"With the 0 fill instead, the {p.later} later {later} {'adds' if p.later == 1 else 'each add'} "
+        f"{fill_exp} = "
         f"{exp_text(p.zero_fill_exp)} to the denominator: {grows}, and this weight becomes "
         f"{exp_text(p.zero_exp)} / {sum_text(p.zero_denominator)} = {share_text(p.zero_weight)}."
     )
