@@ -44,15 +44,17 @@ def difference_grid(
 
     The scale spans at least ``±1e-3``, so a cell below ``limit`` (float64 rounding) stays white
     instead of being stretched to the scale's ends, while a leak of tenths keeps its colour.
+    The title's note on ``≈0`` goes on a second, smaller line: on one line a phone's width cut it off.
     """
     m = np.asarray(diff, dtype=np.float64)
     finite = np.abs(m[np.isfinite(m)])
     span = max(float(finite.max()) if finite.size else 0.0, 1e-3, limit)
-    return figures.heatmap(
+    head, note = title.split(" (", 1) if " (" in title else (title, "")
+    fig = figures.heatmap(
         m,
         labels,
         labels,
-        title=title,
+        title=head + (f"<br><span style='font-size:12px'>({note}</span>" if note else ""),
         diverging=True,
         zmin=-span,
         zmax=span,
@@ -61,6 +63,9 @@ def difference_grid(
         focus=focus,
         cell=cell,
     )
+    if note:
+        fig.layout.margin.t = 58
+    return fig
 
 
 def logit_text(v: float) -> str:
