@@ -144,14 +144,17 @@ def test_a_url_with_every_bound_key_renders_that_view():
         "fill": FILL_LABELS["zero"],
         "logits": "0, 0",
         "mask_focus": "starts",
+        "mask_cell": "one",
     }
     at = open_page(PAGE, query)
     assert_clean(at)
     assert widget(at, "stage").value == 2 and widget(at, "fill").value == "zero"
     assert "nn.Linear, seed 789" in " ".join(c.value for c in at.caption)
     seed_789 = weights.init_weights(789, "linear")
-    v = build(Settings(weights=seed_789, stage=2, fill="zero", focus=2, logits="0, 0"))
+    v = build(Settings(weights=seed_789, stage=2, fill="zero", focus=2, cell=4, logits="0, 0"))
     assert metrics(at) == _readouts(v)
+    assert v.cell is not None and f"**One cell, step by step: {v.cell.heading}**" in _text(at)
+    assert v.cell.heading == "starts → one" and v.cell.notes[0] in " ".join(c.value for c in at.caption)
     assert metrics(at)["Efficient path masks (first entry)"] == "0.2899"  # seed 789, nn.Linear is sa_v2
     assert v.focus is not None and v.focus.extra in _text(at) and "**Focus: starts**" in _text(at)
     assert _bars_title(at) == "softmax → [0.5000, 0.5000]"
@@ -209,7 +212,7 @@ GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 400, "'; DROP TABLE", 
 
 @pytest.mark.parametrize("junk", GARBAGE, ids=lambda t: repr(t[:12]))
 def test_garbage_in_every_key_renders_the_default_view(junk):
-    keys = ("mask_weights", "mask_seed", "mask_init", "stage", "fill", "logits", "mask_focus")
+    keys = ("mask_weights", "mask_seed", "mask_init", "stage", "fill", "logits", "mask_focus", "mask_cell")
     at = open_page(PAGE, dict.fromkeys(keys, junk))
     assert_clean(at)
     assert metrics(at) == _readouts(build(Settings()))

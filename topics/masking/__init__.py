@@ -8,6 +8,14 @@ PAGE = PageInfo(
     ":material/visibility_off:",
     "masking",
     "Two causal paths that look unrelated half-way and end identical; a zero is not a mask.",
-    keys=(*SENTENCE_KEYS, *prefixed("mask_", WEIGHT_KEYS), "stage", "fill", "logits", "mask_focus"),
+    keys=(
+        *SENTENCE_KEYS,
+        *prefixed("mask_", WEIGHT_KEYS),
+        "stage",
+        "fill",
+        "logits",
+        "mask_focus",
+        "mask_cell",
+    ),
     legacy=renamed("mask_", WEIGHT_KEYS),
 )

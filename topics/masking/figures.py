@@ -17,13 +17,16 @@ from ui import figures
 from ui import format as fmt
 
 
-def stage_heatmap(matrix: np.ndarray, labels: Sequence[str], *, focus: int | None = None) -> go.Figure:
-    """One stage of a masking path; ``-inf`` cells read "−∞" and take no colour.
+def stage_heatmap(
+    matrix: np.ndarray, labels: Sequence[str], *, focus: int | None = None, cell: int | None = None
+) -> go.Figure:
+    """One stage of a masking path; ``-inf`` cells read "−∞" and take no colour. ``focus`` and
+    ``cell`` outline the cell panel's row and cell; every cell is a click away from it.
 
     Score stages are signed (diverging scale, white at 0); weight stages lie in [0, 1] and are
     drawn on the fixed 0–1 scale, so the two paths' weights compare cell for cell.
     """
-    return figures.heatmap(matrix, labels, labels, focus=focus)
+    return figures.heatmap(matrix, labels, labels, focus=focus, cell=cell)
 
 
 def difference_grid(
@@ -35,27 +38,34 @@ def difference_grid(
     title: str,
     height: int = 340,
     focus: int | None = None,
+    cell: int | None = None,
 ) -> go.Figure:
     """Naive minus efficient weights on a diverging scale centred on zero (white = identical).
 
     The scale spans at least ``±1e-3``, so a cell below ``limit`` (float64 rounding) stays white
     instead of being stretched to the scale's ends, while a leak of tenths keeps its colour.
+    The title's note on ``≈0`` goes on a second, smaller line: on one line a phone's width cut it off.
     """
     m = np.asarray(diff, dtype=np.float64)
     finite = np.abs(m[np.isfinite(m)])
     span = max(float(finite.max()) if finite.size else 0.0, 1e-3, limit)
-    return figures.heatmap(
+    head, note = title.split(" (", 1) if " (" in title else (title, "")
+    fig = figures.heatmap(
         m,
         labels,
         labels,
-        title=title,
+        title=head + (f"<br><span style='font-size:12px'>({note}</span>" if note else ""),
         diverging=True,
         zmin=-span,
         zmax=span,
         text=[list(r) for r in cells],
         height=height,
         focus=focus,
+        cell=cell,
     )
+    if note:
+        fig.layout.margin.t = 58
+    return fig
 
 
 def logit_text(v: float) -> str:

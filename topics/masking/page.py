@@ -10,6 +10,7 @@ from core.masking import STAGES
 from topics.masking import checks, script, view
 from topics.masking.box import MAX_CHARS
 from topics.masking.figures import difference_grid, softmax_bars, stage_heatmap
+from ui import cell as cell_ui
 from ui import checks as checks_ui
 from ui import controls, figures
 from ui import format as fmt
@@ -38,6 +39,7 @@ fill = controls.radio(
     format_func=view.FILL_LABELS.__getitem__,
 )
 fq = focus_control(T, key="mask_focus")
+fc = cell_ui.cell_control(T, key="mask_cell")
 
 st.title("Masking the future")
 lead = st.empty()  # the lead ends with how the paths end on this sentence: the view says
@@ -51,7 +53,7 @@ raw = controls.text(
     max_chars=MAX_CHARS,
 )
 last = st.session_state.get(LAST_GOOD, view.LOGITS)
-s = view.Settings(T, sentence.embeddings, chosen, stage, fill, fq, raw, last)
+s = view.Settings(T, sentence.embeddings, chosen, stage, fill, fq, fc, raw, last)
 v = view.build(s)
 if v.box_warning:
     st.warning(v.box_warning)
@@ -70,10 +72,16 @@ with top:
         with col:
             st.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
             st.latex(shown.formula)
-            figures.show(stage_heatmap(shown.matrix, T, focus=fq), key=f"fig03_{name.lower()}")
+            key = f"fig03_{name.lower()}"
+            fig = stage_heatmap(shown.matrix, T, focus=fq, cell=v.cell_key)
+            figures.show(fig, key=key, pick=cell_ui.picker(key, "mask_focus", "mask_cell"))
     if v.focus is not None:
         f = v.focus
         context_note(T, f.row, f.context, weights=f.weights, what="the masked A", extra=f.extra)
+    if v.cell is not None:
+        cell_ui.panel(v.cell)
+    else:
+        st.caption("Click any cell, or pick a query to focus on, to see its arithmetic step by step.")
     m1, m2, m3 = st.columns(3)
     m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")
     m2.metric("Efficient path masks (first entry)", fmt.num(v.efficient_first), help="A pre-scale score.")
@@ -90,8 +98,10 @@ with top:
     st.subheader("The difference grid")
     left, right = st.columns([3, 2])
     with left:
-        grid = difference_grid(v.difference, v.cells, T, v.limit, title=v.grid_title, focus=fq)
-        figures.show(grid, key="fig03_diff")
+        grid = difference_grid(
+            v.difference, v.cells, T, v.limit, title=v.grid_title, focus=fq, cell=v.cell_key
+        )
+        figures.show(grid, key="fig03_diff", pick=cell_ui.picker("fig03_diff", "mask_focus", "mask_cell"))
     with right:
         st.metric(
             "Attention token 1 gives to tokens it may not see",

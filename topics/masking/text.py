@@ -12,8 +12,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from core.cell import Cell
 from core.rounding import round_up
+from topics.masking.paths import CellPaths
 from ui import format as fmt
+from ui.cell_text import exp_text, sum_text
 
 Rows = Sequence[int] | np.ndarray  # row indices, numbered from 0
 
@@ -211,3 +214,147 @@ def grid_title(cells: Sequence[Sequence[str]], limit: float) -> str:
     noisy = any("≈0" in c for row in cells for c in row)
     bound = f" (≈0: below {fmt.sci(round_up(limit), 0)}, float64 rounding)" if noisy else ""
     return "Naive − efficient, after step 4" + bound
+
+
+def stage_value(x: float) -> str:
+    """A stage heatmap's cell as the page prints it: 4 decimals, ``−∞`` for the fill, ``0/0``."""
+    x = float(x)
+    if np.isnan(x):
+        return "0/0"
+    if np.isinf(x):
+        return "−∞" if x < 0 else "∞"
+    return fmt.num(x)
+
+
+def _shifted(shift: float) -> str:
+    return f" − {fmt.num(shift)}" if shift else ""
+
+
+def cell_stage(p: CellPaths) -> str:
+    """Where the panel's cell stands at the step the stage control shows, on both heatmaps."""
+    rest = " The efficient heatmap shows the 0 fill, as the controls set it." if p.zero_fill else ""
+    naive = "is blank (0/0)" if np.isnan(p.naive_shown) else f"reads {stage_value(p.naive_shown)}"
+    return (
+        f"At step {p.stage} of 4 this cell {naive} in the naive heatmap "
+        f"(after “{p.naive_name}”) and {stage_value(p.efficient_shown)} in the efficient one (after "
+        f"“{p.efficient_name}”). The arithmetic above is the efficient path with the book's −∞ fill, "
+        f"through to its one softmax.{rest}"
+    )
+
+
+def cell_mask(c: Cell, p: CellPaths, qi: str, kj: str) -> str:
+    """Why the mask makes this cell's weight exactly 0, or what it does to its row if it does not."""
+    mask = "`torch.triu(ones, diagonal=1)`"
+    shifted = (
+        f", every exponent shifted by the row's largest, {fmt.num(c.shift)}, so none overflows"
+        if c.shift
+        else ""
+    )
+    seen = "key" if p.i == 0 else "keys"
+    if p.future:
+        return (
+            f"Why −∞, then exactly 0: {kj} is key {p.j + 1}, after {qi} (query {p.i + 1}), so the mask "
+            f"{mask} holds 1 here and `masked_fill_` writes −∞ over the score {fmt.num(c.score)} before "
+            "the division; −∞ / √d_k is still −∞. exp(−∞) is exactly 0 in float64, not a small number, "
+            f"so this key adds nothing to the row's denominator ({sum_text(c.denominator)}, summed over "
+            f"the {p.i + 1} {seen} {qi} may see{shifted}) and its weight is 0 / "
+            f"{sum_text(c.denominator)} = 0."
+        )
+    if not p.later:
+        return (
+            f"{kj} is key {p.j + 1} and {qi} the last query: nothing comes after it, so the mask "
+            f"{mask} changes nothing in this row."
+        )
+    later = "key" if p.later == 1 else "keys"
+    return (
+        f"{kj} is key {p.j + 1}, not after {qi} (query {p.i + 1}), so the mask {mask} leaves this score "
+        f"alone. It still shapes the weight: the {p.later} later {later} {'gets' if p.later == 1 else 'get'} "
+        f"−∞ and exp(−∞) = 0, so the denominator sums only the {p.i + 1} {seen} {qi} may see."
+    )
+
+
+def cell_zero(c: Cell, p: CellPaths, qi: str) -> str:
+    """What the 0 fill (the shortcut) gives this cell instead, worked out: exp(0) is not 0."""
+    if not p.later:
+        return (
+            f"With the 0 fill nothing changes in this row: {qi} is the last token, with no later key to fill."
+        )
+    fill_exp = f"exp(0{_shifted(p.zero_shift)})"
+    later = "key" if p.later == 1 else "keys"
+    before, after = sum_text(c.denominator), sum_text(p.zero_denominator)
+    grows = (
+        f"the row's denominator goes from {before} to {after}"
+        if before != after
+        else f"the row's denominator stays {before} to the digits shown"
+    )
+    if p.zero_fill_exp == 0:
+        return (
+            f"With the 0 fill instead, the {p.later} later {later} {'scores' if p.later == 1 else 'score'} "
+            f"0, but here {fill_exp} underflows to 0 in float64, so {grows} and this cell's weight is "
+            f"{share_text(p.zero_weight)} on that path too."
+        )
+    if p.future:
+        return (
+            f"With the 0 fill instead (the shortcut), this score becomes 0, not −∞; ÷ √d_k it is still 0, "
+            f"and {fill_exp} = {exp_text(p.zero_fill_exp)}. A zero score is not a zero weight: each of the "
+            f"{p.later} later {later} adds {exp_text(p.zero_fill_exp)}, {grows}, and this cell gets "
+            f"{exp_text(p.zero_exp)} / {sum_text(p.zero_denominator)} = **{share_text(p.zero_weight)}**."
+        )
+    return (
+        f"With the 0 fill instead, the {p.later} later {later} {'adds' if p.later == 1 else 'each add'} "
+        f"{fill_exp} = "
+        f"{exp_text(p.zero_fill_exp)} to the denominator: {grows}, and this weight becomes "
+        f"{exp_text(p.zero_exp)} / {sum_text(p.zero_denominator)} = {share_text(p.zero_weight)}."
+    )
+
+
+def _grid(p: CellPaths, naive: str) -> str:
+    """What the difference grid reads in this cell, and why."""
+    fill = ", with the 0 fill" if p.zero_fill else ""
+    said = f"The difference grid (naive − efficient{fill}) reads {p.grid_cell} here"
+    bound = fmt.sci(round_up(p.limit), 0)
+    if p.grid_cell == "0/0":
+        return f"{said}: the naive path divides 0 by 0 in this row."
+    if p.grid_cell == "0":
+        return f"{said}: both paths give the same float64 number."
+    if p.grid_cell == "≈0":
+        why = (
+            "the size of float64 rounding"
+            if p.zero_fill
+            else "float64 rounding, since the two paths sum in different orders"
+        )
+        return f"{said}: a difference below {bound}, {why}."
+    if p.zero_fill:
+        return f"{said}: the naive path's {naive} against the 0 fill's {share_text(p.zero_weight)}."
+    return (
+        f"{said}: more than rounding, because the full-row softmax left this row's visible weights below "
+        "2.2e-308, where float64 keeps fewer digits."
+    )
+
+
+def cell_naive(p: CellPaths) -> str:
+    """The naive path to this cell: the full row's softmax, the tril, the renormalisation."""
+    full = (
+        f"The naive path softmaxes first, over the whole row, later keys included: "
+        f"exp({fmt.num(p.scaled)}{_shifted(p.full_shift)}) = {exp_text(p.full_exp)} over "
+        f"{sum_text(p.full_denominator)} gives {share_text(p.full_weight)} at step 2."
+    )
+    vs = share_text(p.visible_sum)
+    naive = stage_value(p.naive_weight)
+    if p.visible_sum == 0:
+        step4 = "step 4 divides by the row's visible sum, which is 0 here: 0 / 0"
+    elif p.future:
+        step4 = f"step 4 divides the row by its visible sum, {vs}: 0 / {vs} = 0"
+    else:
+        step4 = (
+            f"step 4 divides by the row's visible sum, {vs}: {share_text(p.full_weight)} / {vs} = {naive}, "
+            "the full-row denominator cancelling"
+        )
+    keeps = "sets it to 0" if p.future else "keeps it"
+    return f"{full} Step 3 (tril) {keeps}, and {step4}. {_grid(p, naive)}"
+
+
+def cell_notes(c: Cell, p: CellPaths, qi: str, kj: str) -> tuple[str, ...]:
+    """The panel's masking lines for cell ``c``: the stage shown, the mask, the 0 fill, the naive path.
+    ``qi``/``kj`` are the two tokens, already Markdown-escaped."""
+    return (cell_stage(p), cell_mask(c, p, qi, kj), cell_zero(c, p, qi), cell_naive(p))

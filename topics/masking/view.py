@@ -24,12 +24,17 @@ from typing import Literal
 import numpy as np
 
 from core import attention, masking, rounding, tokens
+from core import cell as core_cell
 from core import weights as core_weights
 from core.masking import STAGES, Stage
 from core.sentence import weights_for
 from core.weights import WeightSet
-from topics.masking import text
+from topics.masking import paths, text
 from topics.masking.box import ExtendedSoftmax, parse_numbers, softmax_extended
+from topics.masking.paths import CellPaths
+from ui import cell_text
+from ui import format as fmt
+from ui.cell_text import Panel, chosen_key
 
 Fill = Literal["-inf", "zero"]
 FILLS: dict[Fill, float] = {"-inf": -np.inf, "zero": 0.0}
@@ -48,6 +53,7 @@ class Settings:
     stage: int = STAGES  # 1 to 4, both paths together
     fill: Fill = "-inf"  # the efficient path's mask fill
     focus: int | None = None  # the focused query's row
+    cell: int | None = None  # the key of the cell panel's cell, or None: the query's largest weight
     logits: str = LOGITS  # the box's text
     last_good: str = LOGITS  # the last text the box parsed, shown instead when this one does not
 
@@ -109,6 +115,9 @@ class View:
     future_caption: str  # under the table of attention to later tokens
     future: Mapping[Fill, np.ndarray]  # per fill, each token's attention to later tokens
     focus: Focus | None
+    cell_key: int | None  # the column of the cell the panel works out (None without a focus)
+    cell: Panel | None  # that cell's arithmetic on the −∞ fill's path (None without a focus)
+    cell_paths: CellPaths | None  # the same cell on the page's other paths, for the panel's notes
     logits: np.ndarray  # the box's logits as parsed
     box_warning: str  # why the box's text was not used; "" when it was
     softmax: ExtendedSoftmax
@@ -189,6 +198,25 @@ def book() -> Book:
     )
 
 
+def cell_panel(
+    trace: attention.AttentionTrace,
+    causal: np.ndarray,
+    labels: tuple[str, ...],
+    p: CellPaths,
+) -> Panel:
+    """The panel of cell ``(p.i, p.j)`` worked out the book's way (section 3.5.1: the scores, −∞ on
+    the future, ÷ √d_k, one softmax; ``causal`` is that path's last stage, the weights the focus
+    note and ``Z`` use), with the page's other paths to the same cell in its notes."""
+    c = core_cell.cell(
+        trace.queries, trace.keys, trace.values, p.i, p.j, trace.divisor, causal=True, weights=causal
+    )
+    d_k = int(trace.keys.shape[-1])
+    qi, kj = (fmt.md(labels[k]) for k in (p.i, p.j))
+    return cell_text.panel(
+        c, labels, labels, divisor_name=f"√d_k = √{d_k}", notes=text.cell_notes(c, p, qi, kj)
+    )
+
+
 def build(s: Settings) -> View:
     """Both causal paths on the reader's sentence, at the stage and fill the controls set."""
     if not 1 <= s.stage <= STAGES:
@@ -225,6 +253,23 @@ def build(s: Settings) -> View:
             if s.fill == "-inf"
             else text.focus_extra(s.focus, len(s.labels), float(future["zero"][s.focus]), leak),
         )
+    j = None if s.focus is None else chosen_key(s.cell, causal[-1].matrix[s.focus])
+    cell_paths = (
+        None
+        if s.focus is None or j is None
+        else paths.of(
+            naive,
+            efficient,
+            zero,
+            s.focus,
+            j,
+            stage=s.stage,
+            zero_fill=s.fill == "zero",
+            difference=diff,
+            cells=cells,
+            limit=limit,
+        )
+    )
     logits, box_warning = read_box(s.logits, s.last_good)
     return View(
         labels=s.labels,
@@ -264,6 +309,9 @@ def build(s: Settings) -> View:
         future_caption=text.future_caption(future["zero"]),
         future=future,
         focus=focus,
+        cell_key=j,
+        cell=None if cell_paths is None else cell_panel(trace, causal[-1].matrix, s.labels, cell_paths),
+        cell_paths=cell_paths,
         logits=logits,
         box_warning=box_warning,
         softmax=softmax_extended(logits),
