@@ -68,7 +68,7 @@ def test_the_default_page_shows_its_view(default):
     assert metrics(at) == _readouts(v, "split")
     assert "Each head is 1 wide" in _warnings(at)
     assert all_match(_checks_label(at), 39)
-    assert len(_charts(at)) == 3  # W_q stripes, per-head attention, output
+    assert len(_charts(at)) == 4  # W_q stripes, one heatmap per head (two), output
     assert at.dataframe[0].value.equals(v.trace)
     assert at.dataframe[1].value.equals(v.comparison)
     assert at.dataframe[2].value.equals(v.exercise)
@@ -149,7 +149,7 @@ def test_a_width_the_split_class_cannot_cut_shows_the_message_inline():
     widget(at, "kind").set_value("wrapper").run()
     assert_clean(at)
     assert "not divisible" not in _warnings(at)
-    assert len(_charts(at)) == 3
+    assert len(_charts(at)) == 4  # W_q stripes, two heads, output
 
 
 def test_a_huge_wrapper_is_counted_not_drawn():

@@ -357,42 +357,42 @@ def cell_notes(kind: str, cfg: AttentionConfig, head: int, query: str, i: int, n
     cols = _columns(a, b)
     if kind == "wrapper":
         stripe = (
-            f"Head {h} of {heads} is the wrapper's CausalAttention number {h}, with its own W_query and "
-            f"W_key ({cfg.d_in} × {cfg.d_out} each). The W_q figure lays every head's matrix side by "
+            f"Head {h} of {heads} is the wrapper's `CausalAttention` number {h}, with its own `W_query` and "
+            f"`W_key` ({cfg.d_in} × {cfg.d_out} each). The W_q figure lays every head's matrix side by "
             f"side, so this head's W_q is its {cols}."
             if heads > 1
             else f"One head: its W_q (the whole W_q figure) and its W_k are {cfg.d_in} × {cfg.d_out} each."
         )
         divisor = (
-            f"Each CausalAttention divides by √d_out = √{cfg.d_out}: keys.shape[-1] is its own keys' width."
+            f"Each `CausalAttention` divides by √d_out = √{cfg.d_out}: `keys.shape[-1]` is its own keys' width."
         )
         context = (
-            f"This z is head {h}'s output before anything else touches it: the wrapper has no out_proj, "
-            f"and torch.cat places it unchanged in {cols} of the output's row for {query}."
+            f"This z is head {h}'s output before anything else touches it: the wrapper has no `out_proj`, "
+            f"and `torch.cat` places it unchanged in {cols} of the output's row for *{query}*."
         )
     else:
         stripe = (
             f"Head {h} of {heads}: its q and k are {cols} of XW_q and XW_k, made by the same {cols} of "
-            f"W_q and W_k ({cfg.d_in} × {cfg.d_out}; [:, {a}:{b}] in code): "
-            f".view(b, num_tokens, {heads}, {cfg.head_dim}) cuts each projection into {heads} stripes of "
-            f"{cfg.head_dim} and .transpose(1, 2) puts the heads first."
+            f"W_q and W_k ({cfg.d_in} × {cfg.d_out}; `[:, {a}:{b}]` in code): "
+            f"`.view(b, num_tokens, {heads}, {cfg.head_dim})` cuts each projection into {heads} stripes of "
+            f"{cfg.head_dim} and `.transpose(1, 2)` puts the heads first."
             if heads > 1
             else f"One head: its stripe is the whole of W_q and W_k ({cfg.d_in} × {cfg.d_out})."
         )
         divisor = (
-            f"The split class divides by √head_dim = √{cfg.head_dim}: keys.shape[-1] is read after the "
+            f"The split class divides by √head_dim = √{cfg.head_dim}: `keys.shape[-1]` is read after the "
             + (f"reshape, so it is one head's width, not d_out = {cfg.d_out}." if heads > 1 else "reshape.")
         )
         mixes = "every head's columns" if heads > 1 else "its columns"
         context = (
-            f"This z is head {h}'s context vector before out_proj: {cols} of the merged context_vec for "
-            f"{query}. out_proj then mixes {mixes} and adds its bias, so the output figure's row is not "
+            f"This z is head {h}'s context vector before `out_proj`: {cols} of the merged `context_vec` for "
+            f"*{query}*. `out_proj` then mixes {mixes} and adds its bias, so the output figure's row is not "
             "this vector."
         )
     seen = "only key 1, itself" if i == 0 else f"keys 1 to {i + 1} of {n}"
     mask = (
-        "Both classes are causal: masked_fill_ sets every score of a key after the query to −∞ before "
-        f"the softmax, so its weight is exactly 0. {query} (query {i + 1}) sees {seen}."
+        "Both classes are causal: `masked_fill_` sets every score of a key after the query to −∞ before "
+        f"the softmax, so its weight is exactly 0. Query {i + 1}, *{query}*, sees {seen}."
     )
     return stripe, divisor, mask, context
 
