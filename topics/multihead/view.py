@@ -364,7 +364,8 @@ def cell_notes(kind: str, cfg: AttentionConfig, head: int, query: str, i: int, n
             else f"One head: its W_q (the whole W_q figure) and its W_k are {cfg.d_in} × {cfg.d_out} each."
         )
         divisor = (
-            f"Each `CausalAttention` divides by √d_out = √{cfg.d_out}: `keys.shape[-1]` is its own keys' width."
+            f"Each `CausalAttention` divides by √d_out = √{cfg.d_out}: "
+            "`keys.shape[-1]` is its own keys' width."
         )
         context = (
             f"This z is head {h}'s output before anything else touches it: the wrapper has no `out_proj`, "
