@@ -18,12 +18,14 @@ numbers and never runs here.
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import multihead as mh
+from core import sentence as sent
 from tests.prose import unexplained
 from tests.strategies import sentences
 from topics.multihead import view
@@ -151,3 +153,118 @@ def test_every_number_comes_from_the_view_and_every_claim_holds(s: view.Settings
 
     # The caption names the tokens on screen: the sentence's own at its width, else stand-ins.
     assert (f"{n} stand-in" in v.caption) == (cfg.d_in != s.x.shape[1])
+
+
+# --- the cell panel (issue #22) ------------------------------------------------------------
+
+
+@st.composite
+def cell_settings(draw: st.DrawFn) -> view.Settings:
+    """A drawable setting more often than not (the split class's heads divide d_out), a focused
+    query, a key or none, and any head the slider offers (one the class lacks included)."""
+    s = draw(sentences())
+    n = len(s.labels)
+    kind = draw(st.sampled_from(mh.KINDS))
+    d_out = draw(st.sampled_from(view.WIDTHS[:20]))
+    fits = [h for h in range(1, view.MAX_HEADS + 1) if kind == "wrapper" or d_out % h == 0]
+    return view.Settings(
+        s.labels,
+        s.embeddings,
+        "Custom",
+        kind,
+        draw(st.sampled_from(fits)),
+        draw(st.sampled_from(view.WIDTHS[:20])),
+        d_out,
+        draw(st.integers(0, view.MAX_SEED)),
+        draw(st.integers(0, n - 1)),
+        draw(st.none() | st.integers(0, n - 1)),
+        draw(st.integers(0, view.MAX_HEADS - 1)),
+    )
+
+
+def _floats(text: str) -> list[float]:
+    return [float(x.replace("−", "-")) for x in re.findall(r"[-−]?\d+\.\d+", text)]
+
+
+def _close(shown: float, value: float) -> bool:
+    """A 4-decimal print of ``value`` (computed by another evaluation order: within float noise)."""
+    return abs(shown - value) <= 5e-5 + 1e-9 * abs(value)
+
+
+def _shown_vector(text: str, z: np.ndarray) -> None:
+    """``short_vec``'s print (``[a, b, …, z] (64 numbers)``) holds ``z``'s entries."""
+    body = text.split("[", 1)[1].split("]", 1)[0]
+    if "…" in body:
+        first, last = body.split("…")
+        assert all(_close(a, b) for a, b in zip(_floats(first), z, strict=False)), (text, z)
+        assert _close(_floats(last)[0], z[-1]), (text, z)
+    else:
+        assert len(_floats(body)) == len(z) and all(
+            _close(a, b) for a, b in zip(_floats(body), z, strict=True)
+        )
+
+
+@settings(max_examples=50, deadline=None)
+@given(cell_settings())
+def test_the_cell_panel_shows_the_pages_matrices_and_every_line_holds(s: view.Settings) -> None:
+    v = view.build(s, run=cheap_run, book_run=book)
+    r, cfg, i, n = v.run, v.config, s.focus, len(s.labels)
+    assert i is not None
+    if r is None or r.error is not None or r.weights is None:
+        assert v.cell is None and v.cell_key is None
+        return
+    p, h = v.cell, (s.head if s.head < s.heads else 0)
+    assert p is not None and v.cell_head == h
+    shown = r.weights[h, i]  # the row of the heatmap the panel works out
+    j = s.cell if s.cell is not None else int(np.argmax(shown))
+    assert v.cell_key == j and p.heading == f"head {h + 1}, {fmt.md(s.labels[i])} → {fmt.md(s.labels[j])}"
+
+    # The weight: the heatmap's, or exactly 0 for a future key (the causal mask).
+    if j > i:
+        assert shown[j] == 0.0 and "−∞" in p.weight[0] and "exactly **0**" in p.weight[0]
+    else:
+        assert _close(_floats(p.weight[-1].split("**")[1])[0], shown[j])
+        divisor = f"√d_out = √{cfg.d_out}" if s.kind == "wrapper" else f"√head_dim = √{cfg.head_dim}"
+        assert p.weight[0].startswith(f"Divided by {divisor} = {fmt.num(r.head_width**0.5)}:")
+    listed = {row[0].removeprefix("▸ "): row[1] for row in p.terms.rows if row[0].startswith("▸ ")}
+    assert list(listed.values()) == [fmt.num(shown[j])]
+    if n <= 8:
+        assert [row[1] for row in p.terms.rows] == [fmt.num(w) for w in shown]
+
+    # The stripe the notes name is the one q comes from: x_i times those columns of the drawn W_q.
+    stripe, divisor_note, mask, context = p.notes
+    if s.heads == 1:
+        a, b = 0, r.head_width
+    elif s.kind == "split":
+        a, b = map(int, re.search(r"`\[:, (\d+):(\d+)\]`", stripe).groups())  # type: ignore[union-attr]
+    else:
+        found = re.search(r"its columns? (\d+)(?:–(\d+))?\.", stripe)
+        assert found is not None, stripe
+        a, b = int(found[1]) - 1, int(found[2] or found[1])
+    assert b - a == r.head_width and a == h * r.head_width
+    assert r.w_query is not None
+    if r.w_query.cells.shape == r.w_query.shape:  # drawn whole, not thinned
+        x = sent.example_batch(s.x, cfg.d_in)[0, i].astype(np.float64)
+        q = x @ r.w_query.cells[:, a:b].astype(np.float64)
+        for row in p.products.rows:
+            assert _close(float(row[1]), q[int(row[0]) - 1]), (row, q)
+
+    # The context vector: the head's, before out_proj (split) or glued unchanged (wrapper).
+    if s.kind == "wrapper" and r.output is not None and r.output.cells.shape == r.output.shape:
+        _shown_vector(p.context, r.output.cells[i, a:b])
+        assert "no `out_proj`" in context
+    elif s.kind == "split":
+        params = mh.init_params("split", cfg, s.seed)
+        before = mh.forward(sent.example_batch(s.x, cfg.d_in), params).heads_output[0, i, a:b]
+        _shown_vector(p.context, before)
+        assert "before `out_proj`" in context
+
+    # The notes state only the view's numbers, and the mask line says how many keys the query sees.
+    numbers = [h + 1, s.heads, a, b, a + 1, cfg.d_in, cfg.d_out, r.head_width, i + 1, n]
+    for note in p.notes:
+        assert not unexplained(note, [str(k) for k in numbers], ("0", "1", "2", "-1")), note
+    assert ("sees only key 1, itself" in mask) == (i == 0)
+    assert i == 0 or f"sees keys 1 to {i + 1} of {n}." in mask
+    assert ("Head " in stripe) == (s.heads > 1) and ("not d_out" in divisor_note) == (
+        s.kind == "split" and s.heads > 1
+    )

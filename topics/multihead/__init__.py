@@ -8,6 +8,17 @@ PAGE = PageInfo(
     ":material/view_column:",
     "multi-head",
     "One W_q sliced into stripes: the wrapper against the split class, and a stopwatch.",
-    keys=(*SENTENCE_KEYS, "preset", "kind", "heads", "d_in", "d_out", "mh_seed", "mh_focus"),
+    keys=(
+        *SENTENCE_KEYS,
+        "preset",
+        "kind",
+        "heads",
+        "d_in",
+        "d_out",
+        "mh_seed",
+        "mh_focus",
+        "mh_cell",
+        "mh_head",
+    ),
     legacy=renamed("mh_", ("seed",)),
 )

@@ -117,80 +117,45 @@ def striped_matrix(
     return figures.figure(data, spec)
 
 
-def head_grid(
+def head_heatmap(
     weights: np.ndarray,
     labels: Sequence[str],
+    head: int,
     *,
-    per_row: int = 4,
-    title: str | None = None,
+    chosen: bool = False,
     focus: int | None = None,
+    cell: int | None = None,
 ) -> go.Figure:
-    """Every head's attention weights ``[H, n, n]`` as one tiled heatmap (one trace: fast).
+    """One head's attention weights ``[n, n]``, a tile of the per-head heatmaps drawn with
+    ``ui.figures.grid``: every cell clickable (its marker carries ``tile = head``, so a click picks
+    the head too), its text black or white by its fill, values printed up to ``figures.TEXT_MAX``
+    tokens and a colour bar past them. ``focus`` outlines the same query's row in every head; only
+    the ``chosen`` head (the cell panel's) outlines the chosen ``cell`` and says so in its title.
 
-    Heads are laid out ``per_row`` to a row with a blank column and row between tiles; the
-    blank cells are null, which Plotly leaves undrawn. Each tile keeps the token labels, rows are
-    queries and columns keys, on the fixed 0–1 scale; ``focus`` picks out the same query's row in
-    every tile. Tiles grow with the tokens, and past ``figures.TEXT_MAX`` tokens they hold fewer
-    per row.
+    One figure per head, not one tiled figure: the page lays the heads out in columns, which a
+    phone stacks, so each head keeps a cell wide enough for four decimals at any width.
     """
     w = np.asarray(weights, dtype=np.float64)
-    h, n, _ = w.shape
-    if n > figures.TEXT_MAX:
-        per_row = min(per_row, 2)
-    cols = min(h, per_row)
-    rows = -(-h // cols)
-    z = np.full((rows * (n + 1) - 1, cols * (n + 1) - 1), np.nan)
-    for i in range(h):
-        r0, c0 = (i // cols) * (n + 1), (i % cols) * (n + 1)
-        z[r0 : r0 + n, c0 : c0 + n] = w[i]
-    xt = [c * (n + 1) + j for c in range(cols) for j in range(n)]
-    yt = [r * (n + 1) + j for r in range(rows) for j in range(n)]
-    printed = h <= per_row and n <= figures.TEXT_MAX
-    cells = z.astype(object)
-    cells[np.isnan(z)] = None  # the gaps between tiles: null, which Plotly leaves undrawn
-    trace = {
-        "type": "heatmap",
-        "z": cells.tolist(),
-        "zmin": 0.0,
-        "zmax": 1.0,
-        "colorscale": figures.SEQUENTIAL,
-        "showscale": not printed,
-        "colorbar": {"thickness": 10, "len": 0.9, "outlinewidth": 0, "tickfont": {"size": 10}},
-        "xgap": 1,
-        "ygap": 1,
-        "hovertemplate": "%{z:.4f}<extra></extra>",
-    }
-    if printed:
-        # Left to Plotly's own fit: four tiles in a row leave a phone ~10 px a cell, a desktop ~30.
-        trace["texttemplate"] = "%{z:.2f}"
-    notes = [
-        dict(x=(i % cols) * (n + 1) + (n - 1) / 2, y=(i // cols) * (n + 1) - 0.6, text=f"head {i + 1}",
-             showarrow=False, yanchor="bottom", font=dict(size=13))
-        for i in range(h)
-    ]  # fmt: skip
-    shapes = [
-        shape
-        for i in range(h)
-        for shape in figures.focus_shapes(focus, n, n, x0=(i % cols) * (n + 1), y0=(i // cols) * (n + 1))
-    ]
-    size = 10 if n <= figures.TEXT_MAX else 8
-    axis = {"tickfont": {"size": size}, "showgrid": False, "zeroline": False, "automargin": True}
-    title_font = {"size": 12}
-    names = [figures.plain(t) for t in labels]
-    xticks = [names[j] for _ in range(cols) for j in range(n)]
-    yticks = [f"▸ {names[j]}" if j == focus else names[j] for _ in range(rows) for j in range(n)]
-    spec = figures.layout(
-        title,
-        90 + max(230, 15 * n) * rows,
-        annotations=notes,
-        shapes=shapes,
-        xaxis={"tickvals": xt, "ticktext": xticks, "tickangle": -45, **axis,
-               "title": {"text": "key", "font": title_font}},
-        yaxis={"tickvals": yt, "ticktext": yticks, "autorange": "reversed", **axis,
-               "title": {"text": "query", "font": title_font}},
-    )  # fmt: skip
-    spec["margin"]["t"] = 70 if title else 30
-    return figures.figure([trace], spec)
+    g = figures.grid(
+        w, labels, labels, zmin=0.0, zmax=1.0, focus=focus, cell=cell if chosen else None, tile=head
+    )
+    xaxis, yaxis = figures.heatmap_axes(labels, labels, focus=focus)
+    title = f"▸ Head {head + 1} (worked out below)" if chosen and focus is not None else f"Head {head + 1}"
+    spec = figures.layout(title, figures.heatmap_height(len(labels)), xaxis=xaxis, yaxis=yaxis)
+    spec["margin"].update(l=0, r=2)
+    spec.update(shapes=g.shapes, annotations=g.annotations, hovermode="closest", hoverdistance=-1)
+    return figures.figure(g.traces, spec)
+
+
+def head_heatmaps(
+    weights: np.ndarray, labels: Sequence[str], *, focus: int | None, cell: int | None, head: int
+) -> tuple[go.Figure, ...]:
+    """Every head's heatmap of ``weights`` [H, n, n] (:func:`head_heatmap`), ``head`` the cell
+    panel's. Not cached: a quarter of a second at the largest (16 heads of 32 tokens, 1,024
+    clickable cells each), and 6 MB a cache entry would hold."""
+    return tuple(
+        head_heatmap(w, labels, h, chosen=h == head, focus=focus, cell=cell) for h, w in enumerate(weights)
+    )
 
 
 def speedup_plot(results: Sequence[Paired], *, title: str | None = None, height: int = 360) -> go.Figure:

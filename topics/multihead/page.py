@@ -5,7 +5,9 @@ import streamlit as st
 from core import book
 from core import multihead as mh
 from topics.multihead import checks as mh_checks
-from topics.multihead import presets, script, stopwatch, study, view
+from topics.multihead import figures as mf
+from topics.multihead import pick, presets, script, stopwatch, study, view
+from ui import cell as cell_ui
 from ui import checks, controls, figures
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
@@ -35,10 +37,12 @@ d_out = controls.select_slider(
 seed = controls.slider(
     "Seed", 0, view.MAX_SEED, D.seed, key="mh_seed", help="torch.manual_seed(seed); the book uses 123."
 )
-fq = focus_control(s.labels, key="mh_focus")
+fq = focus_control(s.labels, key=pick.FOCUS)
+cell = cell_ui.cell_control(s.labels, key=pick.CELL)
+head = pick.head_control(heads)
 presets.rerun_if_stale(preset)
-settings = view.Settings(s.labels, s.embeddings, preset, kind, heads, d_in, d_out, seed, fq)
-v = view.build(settings, run=study.run, book_run=study.book_numbers)
+settings = view.Settings(s.labels, s.embeddings, preset, kind, heads, d_in, d_out, seed, fq, cell, head)
+v = view.build(settings, run=study.run, book_run=study.book_numbers, head_run=study.head_projections)
 
 st.title("One matrix, sliced into stripes")
 st.markdown(
@@ -63,14 +67,25 @@ elif v.run is not None:
         st.warning(view.HEAD_DIM_1, icon=":material/visibility_off:")
     if v.run.error is not None:
         st.info(v.run.error, icon=":material/info:")
-    else:
-        wq, attn, out = study.figures_for(
+    elif v.run.weights is not None:
+        wq, out = study.figures_for(
             kind, d_in, d_out, heads, seed, v.config.context_length, s.embeddings, s.labels, fq
         )
         figures.show(wq, key="mh_wq")
         if v.thinned:
             st.caption("Thinned for the screen: every k-th row and column of each head is drawn.")
-        figures.show(attn, key="mh_a")
+        st.markdown("**Attention weights, one heatmap per head** (rows are queries, columns keys)")
+        maps = mf.head_heatmaps(v.run.weights, s.labels, focus=fq, cell=v.cell_key, head=v.cell_head)
+        for start in range(0, heads, 3):  # three a row; a phone stacks them, so cells stay legible
+            for col, h in zip(st.columns(3), range(start, min(start + 3, heads)), strict=False):
+                with col:
+                    figures.show(maps[h], key=pick.chart_key(h), pick=pick.picker(h))
+        if v.cell is not None:
+            cell_ui.panel(v.cell)
+        else:
+            st.caption(
+                "Click any cell of a head, or pick a query to focus on, to see its arithmetic step by step."
+            )
         figures.show(out, key="mh_o")
         if fq is not None and v.focus_context is not None:
             context_note(s.labels, fq, v.focus_context, extra="That is its row of the output above.")

@@ -1,4 +1,5 @@
-"""The Multi-head page's caches: the forward pass per setting, its three figures, the book's numbers.
+"""The Multi-head page's caches: the forward pass per setting, its figures, one head's projections,
+the book's numbers.
 
 The computations are :mod:`topics.multihead.view`'s plain functions; here they are only cached,
 so the page (``view.build(..., run=run, book_run=book_numbers)``) and the tests get the same
@@ -14,7 +15,7 @@ from core import tokens
 from topics.multihead import figures as mf
 from topics.multihead import view
 from ui import cache
-from ui.cache import KB, MB
+from ui.cache import KB
 
 
 def _run_worst() -> list[tuple[object, ...]]:
@@ -42,15 +43,17 @@ def run(
     return view.forward(kind, d_in, d_out, heads, seed, context_length, x)
 
 
-# The three figures built from a run: 1.7 MB held at the largest run.
+def _figures_worst() -> list[tuple[object, ...]]:
+    labels = (tokens.TOKENS, cache.largest_sentence()[0]) * 2
+    return [(*args, words) for args, words in zip(_run_worst(), labels, strict=True)]
+
+
+# The two striped figures built from a run: 660 KB held at the largest run.
 @cache.resource(
-    entry_bytes=2 * MB,
+    entry_bytes=768 * KB,
     entries=6,
-    worst=lambda: [
-        (*args, labels)
-        for args, labels in zip(_run_worst(), (tokens.TOKENS, cache.largest_sentence()[0]) * 2, strict=True)
-    ],
-    show_spinner="Drawing W_q's stripes and every head's weights…",
+    worst=_figures_worst,
+    show_spinner="Drawing W_q's stripes and the output…",
 )
 def figures_for(
     kind: str,
@@ -62,14 +65,14 @@ def figures_for(
     x: np.ndarray,
     labels: tuple[str, ...],
     focus: int | None = None,
-) -> tuple[go.Figure, go.Figure, go.Figure]:
-    """W_q's stripes, the per-head weights and the output, built once per setting and focus from
-    the cached :func:`run` the view holds.
+) -> tuple[go.Figure, go.Figure]:
+    """W_q's stripes and the output, built once per setting and focus from the cached :func:`run`
+    the view holds.
 
     A resource cache (no copy): ``st.plotly_chart`` serialises a figure without changing it.
     """
     r = run(kind, d_in, d_out, heads, seed, context_length, x)
-    assert r.weights is not None and r.output is not None and r.w_query is not None  # drawable only
+    assert r.output is not None and r.w_query is not None  # drawable only
     cols = "1 column" if r.head_width == 1 else f"{r.head_width} columns"
     stripes = "1 stripe" if heads == 1 else f"{heads} stripes"
     wq = mf.striped_matrix(
@@ -79,7 +82,6 @@ def figures_for(
         x_title="column of W_q, head by head",
         y_title="row (input feature)",
     )
-    attn = mf.head_grid(r.weights, labels, title="Attention weights, one heatmap per head", focus=focus)
     out = mf.striped_matrix(
         r.output,
         r.output.head_width,
@@ -90,10 +92,24 @@ def figures_for(
         y_title="query",
         focus=focus,
     )
-    return wq, attn, out
+    return wq, out
 
 
 @cache.data(entry_bytes=2 * KB, entries=1, worst=lambda: [()])  # 1.7 KB, one entry
 def book_numbers() -> view.Book:
     """:func:`topics.multihead.view.book_numbers`, cached: the same for every reader."""
     return view.book_numbers()
+
+
+# One head's q, k and v [n, head width] each: 768 KB at 32 tokens of a 1,024-wide head.
+@cache.data(
+    entry_bytes=800 * KB,
+    entries=2,
+    worst=lambda: [("wrapper", 1, 1024, 16, 123, 32, cache.largest_sentence()[1], 0)],
+)
+def head_projections(
+    kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int, x: np.ndarray, head: int
+) -> view.Head:
+    """:func:`topics.multihead.view.head_projections`, cached: GPT-2's W_q takes a tenth of a second
+    to draw."""
+    return view.head_projections(kind, d_in, d_out, heads, seed, context_length, x, head)

@@ -13,19 +13,22 @@ No Streamlit and no Plotly here (``tests/test_imports.py``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from core import book, tokens
+from core import book, cell, tokens
 from core import multihead as mh
 from core import sentence as sent
 from core.config import GPT2_SMALL, AttentionConfig
 from topics.multihead import speed
 from topics.multihead.thinning import MAX_CELLS, Thinned, thinned
+from ui import cell_text
 from ui import format as fmt
+from ui.cell_text import Panel, chosen_key
 
 CUSTOM = "Custom"
 PRESETS: dict[str, dict[str, object]] = {
@@ -66,6 +69,8 @@ class Settings:
     d_out: int = 2
     seed: int = 123
     focus: int | None = None  # the focused query's row
+    cell: int | None = None  # the key of the cell panel's cell, or None: the query's largest weight
+    head: int = 0  # the head of the cell panel's cell (0-based); one the class lacks means head 1
 
     @property
     def config(self) -> AttentionConfig:
@@ -129,6 +134,42 @@ def forward(
         thinned(w, width),
         width,
     )
+
+
+@dataclass(frozen=True)
+class Head:
+    """One head's queries, keys and values for the first batch item, each [n, head width]: what
+    the cell panel works a cell of that head out from."""
+
+    queries: np.ndarray
+    keys: np.ndarray
+    values: np.ndarray
+
+
+def head_projections(
+    kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int, x: np.ndarray, head: int
+) -> Head:
+    """Head ``head``'s q, k and v, projected as :func:`forward` projects them (the same float64
+    products on the same batch), so the panel's numbers are the heatmap's.
+
+    The split class projects once and hands head h the columns ``h·head_dim`` to
+    ``(h+1)·head_dim − 1`` (``.view`` then ``.transpose(1, 2)``, section 3.6.2); each of the
+    wrapper's heads is its own ``CausalAttention`` with its own three matrices (section 3.6.1).
+    """
+    cfg = AttentionConfig(d_in, d_out, heads, context_length)
+    params = mh.init_params(_kind(kind), cfg, seed)
+    batch = sent.example_batch(x, d_in).astype(np.float64)  # [2, n, d_in]
+    if isinstance(params, mh.WrapperParams):
+        p, cols = params.heads[head], slice(None)
+    else:
+        p, cols = params.qkv, slice(head * cfg.head_dim, (head + 1) * cfg.head_dim)
+
+    def project(lin: mh.Linear) -> np.ndarray:
+        y = batch @ lin.weight.astype(np.float64).T  # [2, n, width], as forward computes it
+        y = y if lin.bias is None else y + lin.bias.astype(np.float64)
+        return np.ascontiguousarray(y[0][:, cols])
+
+    return Head(project(p.query), project(p.key), project(p.value))
 
 
 def _kind(kind: str) -> mh.Kind:
@@ -219,6 +260,9 @@ class View:
     run: Run | None  # the figures' values; None when the class cannot be built
     thinned: bool  # W_q is drawn every k-th row and column
     focus_context: str | None  # the focused query's output row
+    cell_head: int  # the head of the panel's cell (0-based): the settings' head, or 0 if the class lacks it
+    cell_key: int | None  # the column of the panel's cell (None without a focus or a drawn run)
+    cell: Panel | None  # that cell's arithmetic, step by step
     trace: pd.DataFrame | None  # the shape trace, as it ran
     comparison: pd.DataFrame | None  # both classes at matched width (split divisible only)
     wrapper_matmuls: int  # 3H, quoted under the comparison
@@ -233,9 +277,11 @@ def build(
     *,
     run: Callable[..., Run] = forward,
     book_run: Callable[[], Book] = book_numbers,
+    head_run: Callable[..., Head] = head_projections,
 ) -> View:
-    """The page's numbers for ``s``; ``run`` and ``book_run`` are the page's cached
-    :func:`forward` and :func:`book_numbers` (the same numbers, computed once per setting)."""
+    """The page's numbers for ``s``; ``run``, ``book_run`` and ``head_run`` are the page's cached
+    :func:`forward`, :func:`book_numbers` and :func:`head_projections` (the same numbers, computed
+    once per setting)."""
     cfg, n = s.config, len(s.labels)
     can_split = cfg.divisible
     width = mh.head_width(s.kind, cfg) if s.kind == "wrapper" or can_split else None
@@ -249,6 +295,14 @@ def build(
     projection_matmuls = mh.counts("wrapper", cfg).projection_matmuls if s.kind == "wrapper" else 3
     wrapper_matmuls = mh.counts("wrapper", cfg).projection_matmuls
     out_proj_params = mh.counts("split", cfg).out_proj_params if can_split else None
+    head = s.head if 0 <= s.head < s.heads else 0
+    j, panel = None, None
+    if drawn and r is not None and r.weights is not None and s.focus is not None and 0 <= s.focus < n:
+        shown = r.weights[head]  # [n, n] the heatmap of this head
+        j = chosen_key(s.cell, shown[s.focus])
+        q = head_run(s.kind, s.d_in, s.d_out, s.heads, s.seed, cfg.context_length, s.x, head)
+        c = cell.cell(q.queries, q.keys, q.values, s.focus, j, r.head_width**0.5, causal=True, weights=shown)
+        panel = cell_panel(c, s.labels, s.kind, cfg, head)
     return View(
         config=cfg,
         readouts=readouts(s.kind, width, output_wrapper, output_split, projection_matmuls, params),
@@ -272,6 +326,9 @@ def build(
         run=r,
         thinned=drawn and r is not None and r.w_query is not None and max(r.w_query.shape) > MAX_CELLS,
         focus_context=r.output_rows[s.focus] if drawn and r is not None and s.focus is not None else None,
+        cell_head=head,
+        cell_key=j,
+        cell=panel,
         trace=trace_table(r.steps, s.kind, s.heads) if drawn and r is not None else None,
         comparison=comparison_table(cfg) if can_split else None,
         wrapper_matmuls=wrapper_matmuls,
@@ -280,6 +337,88 @@ def build(
         exercise=exercise_table(b),
         measure_intro=measure_intro(),
     )
+
+
+def _columns(a: int, b: int) -> str:
+    """``columns 3–4`` (1-based, as the W_q figure numbers them), or ``column 3`` for one."""
+    return f"column {a + 1}" if b - a == 1 else f"columns {a + 1}–{b}"
+
+
+def cell_notes(kind: str, cfg: AttentionConfig, head: int, query: str, i: int, n: int) -> tuple[str, ...]:
+    """The panel's own lines for a cell of head ``head``: the stripe of W_q and W_k that made its q
+    and k, its divisor, the causal mask, and where its context vector goes (before ``out_proj``).
+
+    True at every setting: one head has no stripes to pick from, a head one column wide has one
+    column, and the first query sees only itself.
+    """
+    h, heads = head + 1, cfg.num_heads
+    width = cfg.d_out if kind == "wrapper" else cfg.head_dim
+    a, b = head * width, (head + 1) * width
+    cols = _columns(a, b)
+    if kind == "wrapper":
+        stripe = (
+            f"Head {h} of {heads} is the wrapper's `CausalAttention` number {h}, with its own `W_query` and "
+            f"`W_key` ({cfg.d_in} × {cfg.d_out} each). The W_q figure lays every head's matrix side by "
+            f"side, so this head's W_q is its {cols}."
+            if heads > 1
+            else f"One head: its W_q (the whole W_q figure) and its W_k are {cfg.d_in} × {cfg.d_out} each."
+        )
+        divisor = (
+            f"Each `CausalAttention` divides by √d_out = √{cfg.d_out}: "
+            "`keys.shape[-1]` is its own keys' width."
+        )
+        context = (
+            f"This z is head {h}'s output before anything else touches it: the wrapper has no `out_proj`, "
+            f"and `torch.cat` places it unchanged in {cols} of the output's row for *{query}*."
+        )
+    else:
+        stripe = (
+            f"Head {h} of {heads}: its q and k are {cols} of XW_q and XW_k, made by the same {cols} of "
+            f"W_q and W_k ({cfg.d_in} × {cfg.d_out}; `[:, {a}:{b}]` in code): "
+            f"`.view(b, num_tokens, {heads}, {cfg.head_dim})` cuts each projection into {heads} stripes of "
+            f"{cfg.head_dim} and `.transpose(1, 2)` puts the heads first."
+            if heads > 1
+            else f"One head: its stripe is the whole of W_q and W_k ({cfg.d_in} × {cfg.d_out})."
+        )
+        divisor = (
+            f"The split class divides by √head_dim = √{cfg.head_dim}: `keys.shape[-1]` is read after the "
+            + (f"reshape, so it is one head's width, not d_out = {cfg.d_out}." if heads > 1 else "reshape.")
+        )
+        mixes = "every head's columns" if heads > 1 else "its columns"
+        context = (
+            f"This z is head {h}'s context vector before `out_proj`: {cols} of the merged `context_vec` for "
+            f"*{query}*. `out_proj` then mixes {mixes} and adds its bias, so the output figure's row is not "
+            "this vector."
+        )
+    seen = "only key 1, itself" if i == 0 else f"keys 1 to {i + 1} of {n}"
+    mask = (
+        "Both classes are causal: `masked_fill_` sets every score of a key after the query to −∞ before "
+        f"the softmax, so its weight is exactly 0. Query {i + 1}, *{query}*, sees {seen}."
+    )
+    return stripe, divisor, mask, context
+
+
+def cell_panel(c: cell.Cell, labels: tuple[str, ...], kind: str, cfg: AttentionConfig, head: int) -> Panel:
+    """The arithmetic of one cell of head ``head``'s weights, as section 3.4 works ω_22 out, with the
+    stripe, the divisor and the mask of the class on screen."""
+    width = cfg.d_out if kind == "wrapper" else cfg.head_dim
+    a, b = head * width, (head + 1) * width
+    query = fmt.md(labels[c.i])
+    if kind == "wrapper":
+        projected = f"x_{{i}} W_q and k_{{j}} = x_{{j}} W_k, with head {head + 1}'s own W_q and W_k"
+        divisor_name = f"√d_out = √{cfg.d_out}"
+    else:
+        projected = f"x_{{i}} W_q[:, {a}:{b}] and k_{{j}} = x_{{j}} W_k[:, {a}:{b}], head {head + 1}'s stripe"
+        divisor_name = f"√head_dim = √{cfg.head_dim}"
+    p = cell_text.panel(
+        c,
+        labels,
+        labels,
+        projected=projected,
+        divisor_name=divisor_name,
+        notes=cell_notes(kind, cfg, head, query, c.i, len(labels)),
+    )
+    return dataclasses.replace(p, heading=f"head {head + 1}, {p.heading}")
 
 
 HEAD_WIDTH = {"split": "head_dim", "wrapper": "Head width = d_out"}
