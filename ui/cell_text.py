@@ -106,11 +106,12 @@ def panel(
         tuple((str(k + 1), fmt.num(c.query[k]), fmt.num(c.key[k]), fmt.num(c.products[k])) for k in order),
     )
     summands = " + ".join(fmt.num(p) for p in c.products[order]).replace("+ -", "− ")
-    score = (
-        f"ω = {summands}{rest} = **{fmt.num(c.score)}**"
-        if d <= SHOWN_DIMS
-        else (f"ω = **{fmt.num(c.score)}**{rest}")
-    )
+    if d > SHOWN_DIMS:
+        score = f"ω = **{fmt.num(c.score)}**{rest}"
+    elif d == 1:
+        score = f"ω = its one product = **{fmt.num(c.score)}**"
+    else:
+        score = f"ω = {summands} = **{fmt.num(c.score)}**"
     weight: list[str] = []
     if c.masked:
         weight.append(
@@ -143,7 +144,7 @@ def panel(
                 ("▸ " if k == c.j else "") + labels[k],
                 fmt.num(c.row_weights[k]),
                 fmt.short_vec(c.values[k], show=TERM_WIDTH),
-                fmt.short_vec(c.terms[k], show=TERM_WIDTH),
+                "0 (weight 0)" if c.row_weights[k] == 0 else fmt.short_vec(c.terms[k], show=TERM_WIDTH),
             )
             for k in keys
         ),

@@ -154,7 +154,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
     v = build(Settings(weights=seed_789, stage=2, fill="zero", focus=2, cell=4, logits="0, 0"))
     assert metrics(at) == _readouts(v)
     assert v.cell is not None and f"**One cell, step by step: {v.cell.heading}**" in _text(at)
-    assert v.cell.heading == "starts → one" and v.cell.notes[0] in " ".join(c.value for c in at.caption)
+    assert v.cell.heading == "starts → one" and v.cell.notes[0] in " ".join(m.value for m in at.markdown)
     assert metrics(at)["Efficient path masks (first entry)"] == "0.2899"  # seed 789, nn.Linear is sa_v2
     assert v.focus is not None and v.focus.extra in _text(at) and "**Focus: starts**" in _text(at)
     assert _bars_title(at) == "softmax → [0.5000, 0.5000]"
