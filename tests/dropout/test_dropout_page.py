@@ -54,7 +54,9 @@ def test_the_default_page_draws_its_view(default):
     charts = [json.loads(c.proto.spec) for c in default.get("plotly_chart")]
     assert len(charts) == 4
     _, dropped, running, zero = charts
-    assert dropped["data"][1]["text"] == [[f"{s:.4f}"] for s in v.row_sums]
+    sums = [a["text"] for a in dropped["layout"]["annotations"] if a["xref"] == "x2"]
+    assert sums == [f"{s:.4f}" for s in v.row_sums]  # each printed in its cell, legible on its fill
+    assert dropped["data"][-1]["hovertext"] == sums  # and on hover
     assert running["data"][2]["y"] == v.running_mean.tolist()
     assert running["data"][2]["x"] == v.running_at.astype(float).tolist()
     assert zero["data"][0]["y"] == v.zero_rate.tolist() and zero["data"][1]["y"] == v.zero_theory.tolist()

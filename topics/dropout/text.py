@@ -185,3 +185,78 @@ def code_caption(book_draw: bool) -> str:
         f"The book's code (section 3.5.2), at its seed 123 and p = {rate(BOOK_P)}: it prints the run in "
         "the checks below. The Reproduce expander holds the code of the view on screen."
     )
+
+
+def cell_notes(
+    query: str,
+    key: str,
+    *,
+    row: int,
+    masked: bool,
+    kept: bool,
+    softmax_weight: str,
+    dropped_weight: str,
+    p: float,
+    scale: bool,
+    keep: float,
+    factor: float,
+    generator_name: str,
+    seed: int,
+    row_dead: bool,
+    zero_theory: str,
+    zero_measured: str,
+    draws: int,
+    before: str,
+) -> tuple[str, ...]:
+    """The cell panel's dropout lines for cell ``query → key`` (tokens already escaped), in the
+    order the forward pass goes: the keep mask's bit, the factor, their product with the softmax
+    weight (the cell the heatmap after dropout prints), and the context vector of this draw.
+
+    ``row`` counts from 1; the weights arrive as the page prints them (4 decimals)."""
+    bit = 1 if kept else 0
+    if p == 0:
+        mask = (
+            f"Dropout, this draw: at p = 0 nothing is dropped, so the keep mask is **1** at {query} → {key}."
+        )
+    else:
+        mask = (
+            f"Dropout, this draw ({generator_name}, seed {seed}): the keep mask is **{bit}** at "
+            f"{query} → {key}, so this weight is {'kept' if kept else 'dropped'} (each is kept with "
+            f"probability 1 − p = {keep:g})."
+        )
+    if not scale:
+        scaled = "Scaling is off: a survivor keeps its value, with no factor"
+        scaled += (
+            "." if p == 0 else f", so over many draws a weight averages only 1 − p = {keep:g} of its value."
+        )
+        times = f"{softmax_weight} × {bit}"
+    else:
+        scaled = f"Survivors are multiplied by 1/(1 − p) = {worked_factor(keep, factor)}"
+        scaled += (
+            "."
+            if p == 0
+            else ", so over many draws a weight averages (1 − p) × 1/(1 − p) = 1 times its value."
+        )
+        times = f"{softmax_weight} × {bit} × {factor:.4g}"
+    if masked:
+        product = (
+            f"Dropout comes after the softmax, so this future cell is already exactly 0: {times} = "
+            f"**{dropped_weight}**, whatever the mask says."
+        )
+    else:
+        product = (
+            f"The weight this draw uses: {times} = **{dropped_weight}**, the cell of the heatmap "
+            "after dropout."
+        )
+    if row_dead:
+        context = (
+            f"Every weight of row {row} was dropped in this draw, so z_{query.replace(' ', '_')} is the zero "
+            f"vector: a row of {row} live weights dies whole on a share p^{row} = {zero_theory} of draws "
+            f"(measured over {draws:,} draws: {zero_measured})."
+        )
+    else:
+        context = (
+            f"The context vector above sums this draw's weights, after dropout; before dropout it was "
+            f"{before}."
+        )
+    return mask, scaled, product, context
