@@ -19,6 +19,7 @@ from fractions import Fraction
 from core import book
 
 BOOK_P = 0.5  # book section 3.5.2's demo rate (``sampling.BOOK_P``; repeated to keep this module light)
+POWER = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")  # p² as the page writes pᶦ
 GPT_RATES = tuple(float(r) for r in re.findall(r"\d+\.\d+", book.FIGURE_04["gpt_rates"]))  # (0.1, 0.2)
 
 
@@ -218,25 +219,26 @@ def cell_notes(
         mask = (
             f"Dropout, this draw: at p = 0 nothing is dropped, so the keep mask is **1** at {query} → {key}."
         )
+    elif masked:
+        mask = (
+            f"Dropout, this draw ({generator_name}, seed {seed}): the keep mask is **{bit}** at "
+            f"{query} → {key}. Dropout draws a bit for every cell, the future's too, each 1 with "
+            f"probability 1 − p = {keep:g}."
+        )
     else:
         mask = (
             f"Dropout, this draw ({generator_name}, seed {seed}): the keep mask is **{bit}** at "
             f"{query} → {key}, so this weight is {'kept' if kept else 'dropped'} (each is kept with "
             f"probability 1 − p = {keep:g})."
         )
+    average = "" if p == 0 else ", so over many draws a weight averages "
     if not scale:
         scaled = "Scaling is off: a survivor keeps its value, with no factor"
-        scaled += (
-            "." if p == 0 else f", so over many draws a weight averages only 1 − p = {keep:g} of its value."
-        )
+        scaled += f"{average}only 1 − p = {keep:g} of its value." if average else "."
         times = f"{softmax_weight} × {bit}"
     else:
         scaled = f"Survivors are multiplied by 1/(1 − p) = {worked_factor(keep, factor)}"
-        scaled += (
-            "."
-            if p == 0
-            else ", so over many draws a weight averages (1 − p) × 1/(1 − p) = 1 times its value."
-        )
+        scaled += f"{average}(1 − p) × 1/(1 − p) = 1 times its value before dropout." if average else "."
         times = f"{softmax_weight} × {bit} × {factor:.4g}"
     if masked:
         product = (
@@ -251,7 +253,7 @@ def cell_notes(
     if row_dead:
         context = (
             f"Every weight of row {row} was dropped in this draw, so z_{query.replace(' ', '_')} is the zero "
-            f"vector: a row of {row} live weights dies whole on a share p^{row} = {zero_theory} of draws "
+            f"vector: a row of {row} live weights dies whole on a share p{str(row).translate(POWER)} = {zero_theory} of draws "
             f"(measured over {draws:,} draws: {zero_measured})."
         )
     else:

@@ -12,7 +12,7 @@ default, the page's cached copy of it (``topics.dropout.study``) on the page: on
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from topics.dropout.sampling import GENERATORS as GENERATORS  # the Random numbe
 from topics.dropout.uncertainty import estimate, estimate_percent, exact_percent
 from ui import cell_text
 from ui import format as fmt
-from ui.cell_text import Panel, chosen_key
+from ui.cell_text import Panel, Table, chosen_key
 
 DRAWS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)  # the Draws control's ladder
 DEFAULT_DRAWS = 10_000
@@ -35,6 +35,8 @@ MAX_CELLS = DRAWS[-1] * 6 * 6  # draws × n²: the book's 100,000 draws of 6 × 
 MAX_POINTS = 600  # a 100,000-draw running mean is recorded and drawn at this many log-spaced counts
 CHECK_DRAWS = 20_000  # the post's zero-row figure is over 20,000 draws
 CHECK_MEAN_DRAWS = 10_000  # and its mean row sums are read after 10,000
+
+ZERO = " (the zero vector)"  # what ui.format.short_vec appends to a zero vector
 
 GENERATOR_NAMES: dict[Generator, str] = {"numpy": "NumPy", "torch": "PyTorch"}  # the URL holds these
 
@@ -220,7 +222,7 @@ def cell_panel(
         draws=draws,
         before=fmt.short_vec(before),
     )
-    return cell_text.panel(
+    panel = cell_text.panel(
         c,
         labels,
         labels,
@@ -228,6 +230,10 @@ def cell_panel(
         divisor_name=f"√d_k = √{d_k}",
         notes=notes,
     )
+    # A dropped or future key's term is [0, 0] by the handful here: the table prints it plainly,
+    # and only the context line says "the zero vector", when it is one.
+    plain = tuple(tuple(t.removesuffix(ZERO) for t in row) for row in panel.terms.rows)
+    return replace(panel, terms=Table(panel.terms.header, plain))
 
 
 def build(s: Settings, *, run: Run = monte_carlo) -> View:
