@@ -251,9 +251,10 @@ def cell_notes(
             "after dropout."
         )
     if row_dead:
+        power = f"p{str(row).translate(POWER)}"
         context = (
             f"Every weight of row {row} was dropped in this draw, so z_{query.replace(' ', '_')} is the zero "
-            f"vector: a row of {row} live weights dies whole on a share p{str(row).translate(POWER)} = {zero_theory} of draws "
+            f"vector: a row of {row} live weights dies whole on a share {power} = {zero_theory} of draws "
             f"(measured over {draws:,} draws: {zero_measured})."
         )
     else:
