@@ -158,7 +158,7 @@ UNREADABLE_SEEDS = ("inf", "-inf", "1e999")  # Streamlit's own int(float(v)) wou
 
 @pytest.mark.parametrize("junk", GARBAGE)
 def test_hostile_urls_render_the_default_view(default, junk):
-    keys = ("p", "scaling", "generator", "drop_seed", "drop_draws", "resample", "drop_focus")
+    keys = ("p", "scaling", "generator", "drop_seed", "drop_draws", "resample", "drop_focus", "drop_cell")
     at = open_page(PAGE, {k: junk for k in keys})
     assert_clean(at)
     assert metrics(at) == metrics(default)
