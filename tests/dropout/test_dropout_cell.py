@@ -23,24 +23,27 @@ from tests.app.conftest import assert_clean, metrics, open_page, widget
 from tests.prose import unexplained
 from tests.strategies import sentences
 from topics.dropout import figures as dfig
-from topics.dropout import text, view
+from topics.dropout import sampling, text, view
 from topics.dropout.sampling import GENERATORS, DropoutStats, Generator
-from topics.dropout.view import Settings, View
+from topics.dropout.view import Settings
 from ui import format as fmt
 from ui.cell import TOP
+from ui.cell_text import Panel
 
 PAGE = "topics/dropout/page.py"
 TITLE = "**One cell, step by step"
 
 
-def panel_text(v: View) -> str:
-    """The view's panel as one string, in the order the page draws it."""
-    p = v.cell
-    assert p is not None
-    rows = [" | ".join(r) for t in (p.products, p.terms) for r in t.rows]
-    return "\n".join(
-        [p.heading, p.score_intro, p.score, *p.weight, p.context_intro, *rows, p.context, *p.notes]
-    )
+def softmax_lines(p: Panel) -> tuple[str, ...]:
+    """The panel's steps through the causal softmax: the weight before dropout."""
+    return p.weight[:-3]
+
+
+def dropout_lines(p: Panel) -> tuple[str, str, str, str]:
+    """Its dropout steps (the mask's bit, the factor, their product), then the context's note."""
+    mask, scaled, product = p.weight[-3:]
+    (context,) = p.notes
+    return mask, scaled, product, context
 
 
 def test_the_default_cell_is_the_querys_largest_weight_before_dropout():
@@ -57,7 +60,7 @@ def test_the_books_draw_keeps_starts_to_your_and_doubles_it():
     assert p is not None and p.heading == "starts → Your"
     assert p.products.rows == (("1", "0.8960", "0.3147", "0.2820"), ("2", "-0.4419", "-0.4016", "0.1775"))
     assert p.score == "ω = 0.2820 + 0.1775 = **0.4594**"
-    assert p.weight == (
+    assert softmax_lines(p) == (
         "Divided by √d_k = √2 = 1.4142: 0.3249",
         "exp(0.3249) = 1.3839",
         "The row's denominator, Σ exp over its keys: 3.64",
@@ -66,7 +69,7 @@ def test_the_books_draw_keeps_starts_to_your_and_doubles_it():
     assert [r[1] for r in p.terms.rows] == ["0.7599", "0.6194", "0.6206", "0.0000", "0.0000", "0.0000"]
     assert p.terms.rows[3][3] == "[0.0000, 0.0000]"  # a dropped term, printed plainly
     assert p.context == f"z_starts = **{fmt.short_vec(v.first[2] @ v_values())}**"
-    mask, factor, product, context = p.notes
+    mask, factor, product, context = dropout_lines(p)
     assert "(PyTorch, seed 123): the keep mask is **1** at starts → Your, so this weight is kept" in mask
     assert "1 − p = 0.5" in mask
     assert factor.startswith("Survivors are multiplied by 1/(1 − p) = 1/0.5 = 2,")
@@ -86,12 +89,13 @@ def v_values() -> np.ndarray:
 def test_row_two_of_the_books_draw_is_dropped_whole_and_the_panel_says_how_often():
     v = view.build(Settings(generator="torch", focus=1, cell=0))
     p = v.cell
-    assert p is not None and p.weight[-1] == "a_journey,Your = 1.3899 / 2.52 = **0.5517**"
-    assert "the keep mask is **0** at journey → Your, so this weight is dropped" in p.notes[0]
-    assert p.notes[2].startswith("The weight this draw uses: 0.5517 × 0 × 2 = **0.0000**")
+    assert p is not None and softmax_lines(p)[-1] == "a_journey,Your = 1.3899 / 2.52 = **0.5517**"
+    mask, _, product, context = dropout_lines(p)
+    assert "the keep mask is **0** at journey → Your, so this weight is dropped" in mask
+    assert product.startswith("The weight this draw uses: 0.5517 × 0 × 2 = **0.0000**")
     assert p.context == "z_journey = **[0.0000, 0.0000] (the zero vector)**"
     measured = v.zero_rate_text[1]
-    assert p.notes[3] == (
+    assert context == (
         "Every weight of row 2 was dropped in this draw, so z_journey is the zero vector: a row of 2 live "
         f"weights dies whole on a share p² = 25% of draws (measured over 10,000 draws: {measured})."
     )
@@ -102,9 +106,11 @@ def test_a_future_cell_is_zero_before_dropout_whatever_its_mask_bit():
     v = view.build(Settings(generator="torch", focus=1, cell=3))
     p = v.cell
     assert p is not None and bool(v.first_keep[1, 3])  # the book's mask keeps this future cell
-    assert len(p.weight) == 1 and "−∞" in p.weight[0] and "exactly **0**" in p.weight[0]
-    assert "the keep mask is **1** at journey → with. Dropout draws a bit for every cell" in p.notes[0]
-    assert p.notes[2] == (
+    (masked,) = softmax_lines(p)
+    assert "−∞" in masked and "exactly **0**" in masked
+    mask, _, product, _ = dropout_lines(p)
+    assert "the keep mask is **1** at journey → with. Dropout draws a bit for every cell" in mask
+    assert product == (
         "Dropout comes after the softmax, so this future cell is already exactly 0: 0.0000 × 1 × 2 = "
         "**0.0000**, whatever the mask says."
     )
@@ -114,18 +120,19 @@ def test_scaling_off_has_no_factor_and_p_zero_keeps_everything():
     v = view.build(Settings(scale=False, focus=2, cell=1))
     p = v.cell
     assert p is not None and v.first_keep[2, 1]
-    assert p.notes[1] == (
+    _, scaled, product, _ = dropout_lines(p)
+    assert scaled == (
         "Scaling is off: a survivor keeps its value, with no factor, so over many draws a weight averages "
         "only 1 − p = 0.5 of its value."
     )
-    assert p.notes[2].startswith("The weight this draw uses: 0.3097 × 1 = **0.3097**")
+    assert product.startswith("The weight this draw uses: 0.3097 × 1 = **0.3097**")
     v = view.build(Settings(p=0.0, focus=3, cell=1))
     assert v.cell is not None and v.first_keep.all()
     assert (
-        v.cell.notes[0]
+        dropout_lines(v.cell)[0]
         == "Dropout, this draw: at p = 0 nothing is dropped, so the keep mask is **1** at with → journey."
     )
-    assert v.cell.notes[1] == "Survivors are multiplied by 1/(1 − p) = 1/1 = 1."
+    assert dropout_lines(v.cell)[1] == "Survivors are multiplied by 1/(1 − p) = 1/1 = 1."
 
 
 # ---- the page ----------------------------------------------------------------------------------
@@ -262,11 +269,13 @@ def test_the_panels_numbers_are_the_pages_matrices(s):
     if j > i:
         assert v.weights[i, j] == 0.0 and "−∞" in p.weight[0] and "exactly **0**" in p.weight[0]
     else:
-        assert p.weight[-1].endswith(f"= **{fmt.num(v.weights[i, j])}**")
+        assert softmax_lines(p)[-1].endswith(f"= **{fmt.num(v.weights[i, j])}**")
     # This draw: the keep bit and the factor give the right heatmap's cell
+    n = len(v.labels)
+    np.testing.assert_array_equal(v.first_keep, sampling.keep_masks(s.seed, 1, n, s.p, s.generator)[0])
     kept = bool(v.first_keep[i, j])
     assert v.first[i, j] == pytest.approx(v.weights[i, j] * kept * v.survivor_factor, rel=1e-12, abs=0)
-    mask, scaled, product, context = p.notes
+    mask, scaled, product, context = dropout_lines(p)
     assert f"**{int(kept)}**" in mask and (v.p > 0 or kept)
     assert product.split(" = ")[-1].startswith(f"**{fmt.num(v.first[i, j])}**")
     assert product.count(" × ") == (2 if v.scale else 1) and ("Scaling is off" in scaled) == (not v.scale)
@@ -281,11 +290,11 @@ def test_the_panels_numbers_are_the_pages_matrices(s):
         assert row[1] in {fmt.num(v.first[i, k]) for k in keys}
     dead = not v.first[i].any()
     assert ("dropped in this draw, so" in context) == dead
-    # Every number the notes state is one of the view's, formatted as the page formats it
+    # Every number the dropout lines state is one of the view's, formatted as the page formats it
     pool = [
         fmt.num(v.weights[i, j]), fmt.num(v.first[i, j]), str(int(kept)), f"{v.keep:g}", f"{v.factor:.4g}",
         text.worked_factor(v.keep, v.factor), str(s.seed), str(i + 1), f"{v.draws:,}",
         v.zero_rate_text[i], v.zero_theory_text[i], fmt.short_vec(v.weights[i] @ tr.values),
     ]  # fmt: skip
-    for note in p.notes:
+    for note in dropout_lines(p):
         assert not unexplained(note, pool, ("0", "1")), (note, unexplained(note, pool, ("0", "1")))

@@ -230,10 +230,16 @@ def cell_panel(
         divisor_name=f"√d_k = √{d_k}",
         notes=notes,
     )
-    # A dropped or future key's term is [0, 0] by the handful here: the table prints it plainly,
-    # and only the context line says "the zero vector", when it is one.
+    # The dropout lines are steps of the arithmetic, so they follow the softmax's, before the context
+    # vector that sums their result; the table's weights are this draw's, and its header says so. A
+    # dropped or future key's term is [0, 0] by the handful: the table prints it plainly, and only
+    # the context line says "the zero vector", when it is one.
+    mask, scaled, product, context = notes
     plain = tuple(tuple(t.removesuffix(ZERO) for t in row) for row in panel.terms.rows)
-    return replace(panel, terms=Table(panel.terms.header, plain))
+    header = ("key", "weight after dropout", *panel.terms.header[2:])
+    return replace(
+        panel, weight=(*panel.weight, mask, scaled, product), terms=Table(header, plain), notes=(context,)
+    )
 
 
 def build(s: Settings, *, run: Run = monte_carlo) -> View:
