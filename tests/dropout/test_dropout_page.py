@@ -54,7 +54,9 @@ def test_the_default_page_draws_its_view(default):
     charts = [json.loads(c.proto.spec) for c in default.get("plotly_chart")]
     assert len(charts) == 4
     _, dropped, running, zero = charts
-    assert dropped["data"][1]["text"] == [[f"{s:.4f}"] for s in v.row_sums]
+    sums = [a["text"] for a in dropped["layout"]["annotations"] if a["xref"] == "x2"]
+    assert sums == [f"{s:.4f}" for s in v.row_sums]  # each printed in its cell, legible on its fill
+    assert dropped["data"][-1]["hovertext"] == sums  # and on hover
     assert running["data"][2]["y"] == v.running_mean.tolist()
     assert running["data"][2]["x"] == v.running_at.astype(float).tolist()
     assert zero["data"][0]["y"] == v.zero_rate.tolist() and zero["data"][1]["y"] == v.zero_theory.tolist()
@@ -156,7 +158,7 @@ UNREADABLE_SEEDS = ("inf", "-inf", "1e999")  # Streamlit's own int(float(v)) wou
 
 @pytest.mark.parametrize("junk", GARBAGE)
 def test_hostile_urls_render_the_default_view(default, junk):
-    keys = ("p", "scaling", "generator", "drop_seed", "drop_draws", "resample", "drop_focus")
+    keys = ("p", "scaling", "generator", "drop_seed", "drop_draws", "resample", "drop_focus", "drop_cell")
     at = open_page(PAGE, {k: junk for k in keys})
     assert_clean(at)
     assert metrics(at) == metrics(default)

@@ -11,6 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from topics.dropout.view import View
+from ui.cell import TOP
 from ui.figures import (
     ACCENT,
     MUTED,
@@ -18,10 +19,9 @@ from ui.figures import (
     TEXT_MAX,
     cell_text,
     figure,
-    focus_shapes,
+    grid,
     heatmap_axes,
     heatmap_height,
-    heatmap_trace,
     layout,
     log_ticks,
     plain,
@@ -38,18 +38,21 @@ def dropped_heatmap(
     title: str | None = None,
     height: int = 360,
     focus: int | None = None,
+    cell: int | None = None,
 ) -> go.Figure:
-    """One dropped matrix beside a column of its row sums.
+    """One dropped matrix beside a column of its row sums, both drawn by ``ui.figures.grid``.
 
     The weights keep the 0–1 scale of the matrix before dropout, so a survivor scaled up by
     1/(1 − p) reads darker than it was (past 1 it saturates; its cell still prints the value).
     The sums are coloured around 1: white sums to 1, blue falls short, red overshoots. Both
-    panels share the query axis, so a focused row runs through the matrix and its sum.
+    panels share the query axis, so a focused row runs through the matrix and its sum; ``cell``
+    outlines one key of it. A click on a weight picks its query and key; a click on a row sum
+    picks that query and its largest weight (the cell control's ``TOP``), since a sum has no key.
     """
     m, s = np.asarray(matrix, dtype=np.float64), np.asarray(row_sums, dtype=np.float64)
-    weights = heatmap_trace(m, labels, labels, zmin=0.0, zmax=1.0)
+    weights = grid(m, labels, labels, zmin=0.0, zmax=1.0, focus=focus, cell=cell)
     bound = max(float(np.max(np.abs(s - 1.0))), 1e-12)
-    sums = heatmap_trace(
+    sums = grid(
         (s - 1.0)[:, None],
         labels,
         ["sum"],
@@ -58,8 +61,13 @@ def dropped_heatmap(
         zmax=bound,
         text=[[cell_text(v, 4)] for v in s],
         colorbar=False,  # the column prints its sums
+        focus=focus,
+        xref="x2",
+        tile=1,
     )
-    sums.update(xaxis="x2", hovertemplate="%{y}: row sum %{text}<extra></extra>")
+    marker = sums.traces[-1]  # the clickable markers: a sum names its row, and picks no key
+    marker["customdata"] = [[1, i, TOP] for i in range(len(labels))]
+    marker["text"] = [f"{plain(t)}: row sum" for t in labels]
     xaxis, yaxis = heatmap_axes(labels, labels, focus=focus)
     xaxis2, _ = heatmap_axes(labels, ["sum"], x_title="row sum")
     n = len(labels)
@@ -69,9 +77,13 @@ def dropped_heatmap(
         xaxis={**xaxis, "domain": [0.0, SPLIT]},
         yaxis=yaxis,
         xaxis2={**xaxis2, "domain": [SPLIT + 0.03, 1.0], "anchor": "y", "showticklabels": False},
-        shapes=focus_shapes(focus, n, n) + focus_shapes(focus, n, 1, xref="x2"),
+        shapes=weights.shapes + sums.shapes,
+        annotations=weights.annotations + sums.annotations,
+        hovermode="closest",
+        hoverdistance=-1,  # a click anywhere in a cell picks its marker (see ui.figures.grid)
     )
-    return figure([weights, sums], spec)
+    spec["margin"].update(l=0, r=2)
+    return figure(weights.traces + sums.traces, spec)
 
 
 def running_mean_chart(

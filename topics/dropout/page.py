@@ -5,6 +5,7 @@ import streamlit as st
 from topics.dropout import checks as dchecks
 from topics.dropout import figures as dfig
 from topics.dropout import script, study, view
+from ui import cell as cell_ui
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
@@ -44,7 +45,10 @@ draws = controls.select_slider(
     + ("" if fits == view.DRAWS else f"; at most {fits[-1]:,} for {len(T)} tokens"),
 )
 fq = focus_control(T, key="drop_focus")
-v = view.build(view.Settings(T, sentence.embeddings, p, scale, generator, seed, draws, fq), run=study.study)
+fc = cell_ui.cell_control(T, key="drop_cell")
+v = view.build(
+    view.Settings(T, sentence.embeddings, p, scale, generator, seed, draws, fq, fc), run=study.study
+)
 
 st.title("Dropout: the row that sums to zero")
 st.markdown(v.lead)
@@ -59,18 +63,26 @@ for column, r in zip((*st.columns(3, wrap=False), *st.columns(2, wrap=False)), v
 c1, c2 = st.columns([1, 1.15])
 with c1:
     figures.show(
-        figures.heatmap(v.weights, T, T, title="Causal weights, before dropout", focus=fq),
+        figures.heatmap(v.weights, T, T, title="Causal weights, before dropout", focus=fq, cell=v.cell_key),
         key="fig04_weights",
+        pick=cell_ui.picker("fig04_weights", "drop_focus", "drop_cell"),
     )
 with c2:
     figures.show(
-        dfig.dropped_heatmap(v.first, v.row_sums, T, title="One draw after dropout, row sums", focus=fq),
+        dfig.dropped_heatmap(
+            v.first, v.row_sums, T, title="One draw after dropout, row sums", focus=fq, cell=v.cell_key
+        ),
         key="fig04_dropped",
+        pick=cell_ui.picker("fig04_dropped", "drop_focus", "drop_cell"),
     )
     st.caption(v.draw_caption)
 if (f := v.focus) is not None:
     before = f"Before dropout: {fmt.vec(f.before)}."
     context_note(T, f.row, f.after, weights=f.weights, what="this draw's A", extra=before)
+if v.cell is not None:
+    cell_ui.panel(v.cell)
+else:
+    st.caption("Click any cell, or pick a query to focus on, to see its arithmetic step by step.")
 
 st.subheader(f"{v.draws:,} draws")
 d1, d2 = st.columns(2)

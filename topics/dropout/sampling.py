@@ -170,6 +170,7 @@ class DropoutStats:
     scale: bool
     draws: int
     first: np.ndarray  # one dropped matrix, the first draw (its own array, not a view)  [n, n]
+    first_keep: np.ndarray  # that draw's keep mask, True where the weight survived  [n, n] bool
     running_at: np.ndarray  # the draw counts k the running mean is recorded at, increasing  [m]
     running_mean: np.ndarray  # mean row sum averaged over draws 1..k, for each recorded k  [m]
     row_sum_mean: np.ndarray  # each row's mean sum over all draws  [n]
@@ -214,7 +215,7 @@ def summarise(
     """
     w = np.asarray(weights, dtype=np.float64)
     n = w.shape[-1]
-    total, draws, first = 0.0, 0, None
+    total, draws, first, first_keep = 0.0, 0, None, None
     sums, zeros = np.zeros(n), np.zeros(n)
     recorded: list[np.ndarray] = []
     for keep in chunks:
@@ -224,6 +225,7 @@ def summarise(
         dropped = apply_dropout(w, keep, p, scale)  # [c, n, n]
         if first is None:
             first = dropped[0].copy()  # a view would keep the whole chunk alive in a cache
+            first_keep = keep[0].copy()  # a future cell's bit too: it is drawn, though its weight is 0
         row_sums = dropped.sum(axis=-1)  # [c, n]
         # Prepending the total so far keeps the cumulative sum sequential across chunks.
         cum = np.cumsum(np.concatenate([[total], row_sums.mean(axis=-1)]))[1:]  # [c]
@@ -233,7 +235,7 @@ def summarise(
         sums += row_sums.sum(axis=0)
         zeros += np.count_nonzero(~np.any(dropped != 0.0, axis=-1), axis=0)
         total, draws = float(cum[-1]), draws + len(keep)
-    if first is None:
+    if first is None or first_keep is None:
         raise ValueError("dropout needs at least one draw")
     running = np.concatenate(recorded, axis=1)
     return DropoutStats(
@@ -241,6 +243,7 @@ def summarise(
         scale=bool(scale),
         draws=draws,
         first=first,
+        first_keep=first_keep,
         running_at=running[0].astype(np.int64),
         running_mean=running[1],
         row_sum_mean=sums / draws,

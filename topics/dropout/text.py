@@ -19,6 +19,7 @@ from fractions import Fraction
 from core import book
 
 BOOK_P = 0.5  # book section 3.5.2's demo rate (``sampling.BOOK_P``; repeated to keep this module light)
+POWER = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")  # p² as the page writes pᶦ
 GPT_RATES = tuple(float(r) for r in re.findall(r"\d+\.\d+", book.FIGURE_04["gpt_rates"]))  # (0.1, 0.2)
 
 
@@ -185,3 +186,80 @@ def code_caption(book_draw: bool) -> str:
         f"The book's code (section 3.5.2), at its seed 123 and p = {rate(BOOK_P)}: it prints the run in "
         "the checks below. The Reproduce expander holds the code of the view on screen."
     )
+
+
+def cell_notes(
+    query: str,
+    key: str,
+    *,
+    row: int,
+    masked: bool,
+    kept: bool,
+    softmax_weight: str,
+    dropped_weight: str,
+    p: float,
+    scale: bool,
+    keep: float,
+    factor: float,
+    generator_name: str,
+    seed: int,
+    row_dead: bool,
+    zero_theory: str,
+    zero_measured: str,
+    draws: int,
+    before: str,
+) -> tuple[str, ...]:
+    """The cell panel's dropout lines for cell ``query → key`` (tokens already escaped), in the
+    order the forward pass goes: the keep mask's bit, the factor, their product with the softmax
+    weight (the cell the heatmap after dropout prints), and the context vector of this draw.
+
+    ``row`` counts from 1; the weights arrive as the page prints them (4 decimals)."""
+    bit = 1 if kept else 0
+    if p == 0:
+        mask = (
+            f"Dropout, this draw: at p = 0 nothing is dropped, so the keep mask is **1** at {query} → {key}."
+        )
+    elif masked:
+        mask = (
+            f"Dropout, this draw ({generator_name}, seed {seed}): the keep mask is **{bit}** at "
+            f"{query} → {key}. Dropout draws a bit for every cell, the future's too, each 1 with "
+            f"probability 1 − p = {keep:g}."
+        )
+    else:
+        mask = (
+            f"Dropout, this draw ({generator_name}, seed {seed}): the keep mask is **{bit}** at "
+            f"{query} → {key}, so this weight is {'kept' if kept else 'dropped'} (each is kept with "
+            f"probability 1 − p = {keep:g})."
+        )
+    average = "" if p == 0 else ", so over many draws a weight averages "
+    if not scale:
+        scaled = "Scaling is off: a survivor keeps its value, with no factor"
+        scaled += f"{average}only 1 − p = {keep:g} of its value." if average else "."
+        times = f"{softmax_weight} × {bit}"
+    else:
+        scaled = f"Survivors are multiplied by 1/(1 − p) = {worked_factor(keep, factor)}"
+        scaled += f"{average}(1 − p) × 1/(1 − p) = 1 times its value before dropout." if average else "."
+        times = f"{softmax_weight} × {bit} × {factor:.4g}"
+    if masked:
+        product = (
+            f"Dropout comes after the softmax, so this future cell is already exactly 0: {times} = "
+            f"**{dropped_weight}**, whatever the mask says."
+        )
+    else:
+        product = (
+            f"The weight this draw uses: {times} = **{dropped_weight}**, the cell of the heatmap "
+            "after dropout."
+        )
+    if row_dead:
+        power = f"p{str(row).translate(POWER)}"
+        context = (
+            f"Every weight of row {row} was dropped in this draw, so z_{query.replace(' ', '_')} is the zero "
+            f"vector: a row of {row} live weights dies whole on a share {power} = {zero_theory} of draws "
+            f"(measured over {draws:,} draws: {zero_measured})."
+        )
+    else:
+        context = (
+            f"The context vector above sums this draw's weights, after dropout; before dropout it was "
+            f"{before}."
+        )
+    return mask, scaled, product, context

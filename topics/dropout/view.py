@@ -12,18 +12,20 @@ default, the page's cached copy of it (``topics.dropout.study``) on the page: on
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from core import attention, masking, tokens, weights
+from core import attention, cell, masking, tokens, weights
 from core.sentence import weights_for
 from core.weights import WeightSet
 from topics.dropout import sampling, text
 from topics.dropout.sampling import BOOK_DROPOUT_SEED, BOOK_P, DropoutStats, Generator
 from topics.dropout.sampling import GENERATORS as GENERATORS  # the Random numbers control's choices
 from topics.dropout.uncertainty import estimate, estimate_percent, exact_percent
+from ui import cell_text
 from ui import format as fmt
+from ui.cell_text import Panel, Table, chosen_key
 
 DRAWS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)  # the Draws control's ladder
 DEFAULT_DRAWS = 10_000
@@ -33,6 +35,8 @@ MAX_CELLS = DRAWS[-1] * 6 * 6  # draws × n²: the book's 100,000 draws of 6 × 
 MAX_POINTS = 600  # a 100,000-draw running mean is recorded and drawn at this many log-spaced counts
 CHECK_DRAWS = 20_000  # the post's zero-row figure is over 20,000 draws
 CHECK_MEAN_DRAWS = 10_000  # and its mean row sums are read after 10,000
+
+ZERO = " (the zero vector)"  # what ui.format.short_vec appends to a zero vector
 
 GENERATOR_NAMES: dict[Generator, str] = {"numpy": "NumPy", "torch": "PyTorch"}  # the URL holds these
 
@@ -81,6 +85,7 @@ class Settings:
     seed: int = DEFAULT_SEED
     draws: int = DEFAULT_DRAWS
     focus: int | None = None  # the query row picked out, if any
+    cell: int | None = None  # the key of the cell panel's cell, or None: the query's largest weight
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,6 +128,7 @@ class View:
     weight_set: WeightSet  # section 3.5's sa_v2 at the sentence's width (the script rebuilds it)
     weights: np.ndarray  # causal weights before dropout  [n, n]
     first: np.ndarray  # the first draw after dropout  [n, n]
+    first_keep: np.ndarray  # its keep mask, True where a weight survived  [n, n] bool
     row_sums: np.ndarray  # the first draw's row sums  [n]
     dead_rows: tuple[int, ...]  # the first draw's zero rows, numbered from 1
     book_draw: bool  # the first draw is the tensor section 3.5.2 prints
@@ -141,6 +147,8 @@ class View:
     factor: float  # 1/(1 − p), whether or not the survivors are scaled
     survivor_factor: float  # what a survivor is multiplied by: the factor, or 1 with scaling off
     focus: Focus | None  # None without a focused query
+    cell_key: int | None  # the column of the cell the panel works out (None without a focus)
+    cell: Panel | None  # that cell through the softmax and this draw's dropout (None without a focus)
     checks: BookChecks
     # Standard errors of the Monte Carlo figures, from the exact variance of one draw
     mean_row_sum_se: float  # std/√draws
@@ -178,17 +186,73 @@ def book_checks(seed: int, generator: Generator, run: Run = monte_carlo) -> Book
     )
 
 
+def cell_panel(
+    c: cell.Cell,
+    labels: tuple[str, ...],
+    kept: bool,
+    s: Settings,
+    before: np.ndarray,
+    zero_theory: str,
+    zero_measured: str,
+    draws: int,
+) -> Panel:
+    """Cell ``(i, j)`` through the causal softmax, then through this draw's dropout: the softmax
+    weight (a future key's is −∞, then exactly 0, before any dropout), the keep mask's bit, the
+    factor, and the context vector summed from the dropped weights (``c`` was built from them)."""
+    p, scale = float(s.p), bool(s.scale)
+    keep, factor = 1.0 - p, sampling.scale_factor(p)
+    d_k = len(c.key)
+    notes = text.cell_notes(
+        fmt.md(labels[c.i]),
+        fmt.md(labels[c.j]),
+        row=c.i + 1,
+        masked=c.masked,
+        kept=kept,
+        softmax_weight=fmt.num(c.softmax_weight),
+        dropped_weight=fmt.num(c.weight),
+        p=p,
+        scale=scale,
+        keep=keep,
+        factor=factor,
+        generator_name=GENERATOR_NAMES[s.generator],
+        seed=s.seed,
+        row_dead=not c.row_weights.any(),
+        zero_theory=zero_theory,
+        zero_measured=zero_measured,
+        draws=draws,
+        before=fmt.short_vec(before),
+    )
+    panel = cell_text.panel(
+        c,
+        labels,
+        labels,
+        projected="x_{i} W_q and k_{j} = x_{j} W_k, with section 3.5's weights (sa_v2, seed 789)",
+        divisor_name=f"√d_k = √{d_k}",
+        notes=notes,
+    )
+    # The dropout lines are steps of the arithmetic, so they follow the softmax's, before the context
+    # vector that sums their result; the table's weights are this draw's, and its header says so. A
+    # dropped or future key's term is [0, 0] by the handful: the table prints it plainly, and only
+    # the context line says "the zero vector", when it is one.
+    mask, scaled, product, context = notes
+    plain = tuple(tuple(t.removesuffix(ZERO) for t in row) for row in panel.terms.rows)
+    header = ("key", "weight after dropout", *panel.terms.header[2:])
+    return replace(
+        panel, weight=(*panel.weight, mask, scaled, product), terms=Table(header, plain), notes=(context,)
+    )
+
+
 def build(s: Settings, *, run: Run = monte_carlo) -> View:
     """The page's view of settings ``s``; ``run`` draws and summarises (the page passes its cache)."""
     x = np.asarray(s.x, dtype=np.float64)
     ws = weights_for(weights.section_3_5(), x.shape[1])
-    w = masking.causal_weights(x, ws)
+    tr = masking.causal_attention(x, ws)
+    w = tr.weights
     stats = run(s.p, s.scale, s.seed, s.draws, s.generator, x)
     book_sentence = tuple(s.labels) == tokens.TOKENS and np.array_equal(x, tokens.inputs())
     focus = None
     if s.focus is not None:
-        values = attention.self_attention(x, ws).values
-        before, after = attention.mix(w, values)[s.focus], attention.mix(stats.first, values)[s.focus]
+        before, after = attention.mix(w, tr.values)[s.focus], attention.mix(stats.first, tr.values)[s.focus]
         focus = Focus(s.focus, stats.first[s.focus], before, after)
     p, scale, draws = float(s.p), bool(s.scale), stats.draws
     keep, factor = 1.0 - p, sampling.scale_factor(p)
@@ -204,6 +268,18 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
     zero_se = sampling.zero_row_std(p, len(x)) / root
     row_se = sampling.row_sum_std(w, p, scale) / root
     mean = float(stats.running_mean[-1])
+    zero_rate_text = tuple(estimate_percent(r, e) for r, e in zip(stats.zero_rate, zero_se, strict=True))
+    zero_theory_text = tuple(exact_percent(t) for t in stats.zero_theory)
+    cell_key = None if focus is None else chosen_key(s.cell, w[focus.row])
+    panel = None
+    if focus is not None and cell_key is not None:
+        the_cell = cell.cell(
+            tr.queries, tr.keys, tr.values, focus.row, cell_key, tr.divisor, True, stats.first
+        )
+        panel = cell_panel(
+            the_cell, tuple(s.labels), bool(stats.first_keep[focus.row, cell_key]), s, focus.before,
+            zero_theory_text[focus.row], zero_rate_text[focus.row], draws,
+        )  # fmt: skip
     row_sums = stats.first.sum(axis=1)
     readouts = (
         Readout(
@@ -225,6 +301,7 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
         weight_set=ws,
         weights=w,
         first=stats.first,
+        first_keep=stats.first_keep,
         row_sums=row_sums,
         dead_rows=dead_rows,
         book_draw=book_draw,
@@ -243,6 +320,8 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
         factor=factor,
         survivor_factor=sampling.scale_factor(p, scale),
         focus=focus,
+        cell_key=cell_key,
+        cell=panel,
         checks=book_checks(s.seed, s.generator, run),
         mean_row_sum_se=mean_se,
         zero_rate_se=zero_se,
@@ -251,8 +330,8 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
         caption=text.weights_caption(x.shape[1], GENERATOR_NAMES[s.generator], s.seed),
         readouts=readouts,
         draw_caption=text.draw_caption(p, scale, keep, factor, dead_rows, book_sentence, book_draw),
-        zero_rate_text=tuple(estimate_percent(r, e) for r, e in zip(stats.zero_rate, zero_se, strict=True)),
-        zero_theory_text=tuple(exact_percent(t) for t in stats.zero_theory),
+        zero_rate_text=zero_rate_text,
+        zero_theory_text=zero_theory_text,
         row_sum_text=tuple(estimate(m, e) for m, e in zip(stats.row_sum_mean, row_se, strict=True)),
         running_text=tuple(
             estimate(m, stats.std / np.sqrt(k))
