@@ -67,7 +67,7 @@ def test_the_books_draw_keeps_starts_to_your_and_doubles_it():
         "a_starts,Your = 1.3839 / 3.64 = **0.3800**",  # the book's masked row 3: [0.3800, 0.3097, 0.3103]
     )
     assert [r[1] for r in p.terms.rows] == ["0.7599", "0.6194", "0.6206", "0.0000", "0.0000", "0.0000"]
-    assert p.terms.rows[3][3] == "[0.0000, 0.0000]"  # a dropped term, printed plainly
+    assert p.terms.rows[3][3] == "0 (weight 0)"  # a dropped term, printed plainly
     assert p.context == f"z_starts = **{fmt.short_vec(v.first[2] @ v_values())}**"
     mask, factor, product, context = dropout_lines(p)
     assert "(PyTorch, seed 123): the keep mask is **1** at starts → Your, so this weight is kept" in mask
@@ -75,7 +75,7 @@ def test_the_books_draw_keeps_starts_to_your_and_doubles_it():
     assert factor.startswith("Survivors are multiplied by 1/(1 − p) = 1/0.5 = 2,")
     assert (
         product
-        == "The weight this draw uses: 0.3800 × 1 × 2 = **0.7599**, the cell of the heatmap after dropout."
+        == "The weight this draw uses: 0.37997 × 1 × 2 = **0.7599**, the cell of the heatmap after dropout."
     )
     assert context.startswith("The context vector above sums this draw's weights")
     assert fmt.short_vec(v.weights[2] @ v_values()) in context  # before dropout
@@ -141,7 +141,7 @@ def test_scaling_off_has_no_factor_and_p_zero_keeps_everything():
 def _panel(at: AppTest) -> str:
     texts = [m.value for m in at.markdown]
     start = next(i for i, t in enumerate(texts) if t.startswith(TITLE))
-    return "\n".join([*texts[start : start + 8], *(c.value for c in at.caption)])
+    return "\n".join(texts[start:])  # the panel and what follows it, its notes included
 
 
 def test_a_cell_link_draws_the_views_panel_and_marks_the_cell_in_both_heatmaps():
@@ -153,7 +153,7 @@ def test_a_cell_link_draws_the_views_panel_and_marks_the_cell_in_both_heatmaps()
     shown = _panel(at)
     for line in (v.cell.heading, v.cell.score, *v.cell.weight, v.cell.context, *v.cell.notes):
         assert line in shown, line
-    assert "| ▸ Your | 0.0000 | [-0.0872, 0.0286] | [0.0000, 0.0000] |" in shown
+    assert "| ▸ Your | 0.0000 | [-0.0872, 0.0286] | 0 (weight 0) |" in shown
     before, dropped = (json.loads(c.proto.spec) for c in at.get("plotly_chart")[:2])
     for fig in (before, dropped):
         cells = [s for s in fig["layout"]["shapes"] if s.get("xref", "x") == "x" and s["x1"] - s["x0"] == 1]
@@ -296,5 +296,15 @@ def test_the_panels_numbers_are_the_pages_matrices(s):
         text.worked_factor(v.keep, v.factor), str(s.seed), str(i + 1), f"{v.draws:,}",
         v.zero_rate_text[i], v.zero_theory_text[i], fmt.short_vec(v.weights[i] @ tr.values),
     ]  # fmt: skip
+    shown_factor = float(f"{v.factor:.4g}") if s.scale else 1.0
+    pool.append(view.operand(v.weights[i, j], int(kept) * shown_factor, v.first[i, j]))
     for note in dropout_lines(p):
         assert not unexplained(note, pool, ("0", "1")), (note, unexplained(note, pool, ("0", "1")))
+
+
+def test_the_product_line_prints_the_softmax_weight_to_the_digits_its_product_needs():
+    from topics.dropout.view import operand
+
+    assert operand(0.379953, 2.0, 0.759906) == "0.37995"  # 0.3800 × 2 would read 0.7600
+    assert operand(0.25, 2.0, 0.5) == "0.2500"
+    assert operand(0.3, 0.0, 0.0) == "0.3000"

@@ -36,7 +36,6 @@ MAX_POINTS = 600  # a 100,000-draw running mean is recorded and drawn at this ma
 CHECK_DRAWS = 20_000  # the post's zero-row figure is over 20,000 draws
 CHECK_MEAN_DRAWS = 10_000  # and its mean row sums are read after 10,000
 
-ZERO = " (the zero vector)"  # what ui.format.short_vec appends to a zero vector
 
 GENERATOR_NAMES: dict[Generator, str] = {"numpy": "NumPy", "torch": "PyTorch"}  # the URL holds these
 
@@ -186,6 +185,16 @@ def book_checks(seed: int, generator: Generator, run: Run = monte_carlo) -> Book
     )
 
 
+def operand(weight: float, times: float, product: float) -> str:
+    """The softmax weight as the panel's product line prints it: 4 decimals, as the book prints,
+    or as many more as it takes for ``weight × times`` (``times`` as printed) to read as the printed
+    ``product`` (the book's 0.7599 is 0.37995… × 2; "0.3800 × 2 = 0.7599" would read as a slip)."""
+    for decimals in range(4, 10):
+        if fmt.num(round(weight, decimals) * times) == fmt.num(product):
+            return fmt.num(weight, decimals)
+    return fmt.num(weight, 10)
+
+
 def cell_panel(
     c: cell.Cell,
     labels: tuple[str, ...],
@@ -208,7 +217,9 @@ def cell_panel(
         row=c.i + 1,
         masked=c.masked,
         kept=kept,
-        softmax_weight=fmt.num(c.softmax_weight),
+        softmax_weight=operand(
+            c.softmax_weight, float(kept) * (float(f"{factor:.4g}") if scale else 1.0), c.weight
+        ),
         dropped_weight=fmt.num(c.weight),
         p=p,
         scale=scale,
@@ -231,14 +242,14 @@ def cell_panel(
         notes=notes,
     )
     # The dropout lines are steps of the arithmetic, so they follow the softmax's, before the context
-    # vector that sums their result; the table's weights are this draw's, and its header says so. A
-    # dropped or future key's term is [0, 0] by the handful: the table prints it plainly, and only
-    # the context line says "the zero vector", when it is one.
+    # vector that sums their result; the table's weights are this draw's, and its header says so.
     mask, scaled, product, context = notes
-    plain = tuple(tuple(t.removesuffix(ZERO) for t in row) for row in panel.terms.rows)
     header = ("key", "weight after dropout", *panel.terms.header[2:])
     return replace(
-        panel, weight=(*panel.weight, mask, scaled, product), terms=Table(header, plain), notes=(context,)
+        panel,
+        weight=(*panel.weight, mask, scaled, product),
+        terms=Table(header, panel.terms.rows),
+        notes=(context,),
     )
 
 
