@@ -255,7 +255,7 @@ def title(rows: Sequence[Check]) -> str:
 
 def parse_title(label: str) -> dict[Verdict, int]:
     """The counts back from a :func:`title` (the tests read what the reader reads)."""
-    body = label.removeprefix(f"{TITLE}: ")
+    body = label[label.index(f"{TITLE}: ") + len(TITLE) + 2 :].strip()  # after any icon text
     out = {}
     for part in body.split(", "):
         n, words = part.split(" ", 1)
