@@ -22,8 +22,8 @@ from tests.app.conftest import WIDGET_KINDS, open_page
 from topics import PAGES
 from ui.pages import PageInfo
 
-EXAMPLES_PER_KEY = 5
-MIN_EXAMPLES = 8  # unknown keys only, on a page that binds none
+EXAMPLES_PER_KEY = 3
+MIN_EXAMPLES = 6  # unknown keys only, on a page that binds none
 
 
 def page_keys(info: PageInfo) -> list[str]:
