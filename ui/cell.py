@@ -16,13 +16,13 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ui import controls
 from ui.cell_text import Panel, Table
 from ui.figures import picked
+from ui.focus import NONE, token_control
 
-# The "largest weight" option: an index, not None (a selectbox reads None as "nothing selected"),
-# with a label no token can have, since a token holds no space.
-TOP, TOP_LABEL = -1, "its largest weight"
+# The "largest weight" option: the focus control's unset index, with a label no token can have,
+# since a token holds no space.
+TOP, TOP_LABEL = NONE, "its largest weight"
 HELP = "The key of the cell the panel works out. A click on any heatmap cell picks its query and key."
 
 
@@ -31,17 +31,7 @@ def cell_control(
 ) -> int | None:
     """The sidebar control: the chosen key's column index, or ``None`` for the focused query's
     largest weight (``ui.cell_text.chosen_key``)."""
-    names = list(labels)
-    start = default if default is not None and 0 <= default < len(names) else TOP
-    choice = controls.select(
-        label,
-        (TOP, *range(len(names))),
-        key=key,
-        default=start,
-        format_func=lambda i: TOP_LABEL if i == TOP else names[i],
-        help=HELP,
-    )
-    return None if choice == TOP else int(choice)
+    return token_control(labels, key=key, label=label, unset_label=TOP_LABEL, help=HELP, default=default)
 
 
 def picker(

@@ -207,64 +207,6 @@ def prints_values(n_rows: int, n_cols: int) -> bool:
     return max(n_rows, n_cols) <= TEXT_MAX
 
 
-def heatmap_trace(
-    matrix: np.ndarray,
-    rows: Sequence[str],
-    cols: Sequence[str],
-    *,
-    diverging: bool = False,
-    decimals: int = 4,
-    zmin: float | None = None,
-    zmax: float | None = None,
-    text: Sequence[Sequence[str]] | None = None,
-    colorbar: bool | None = None,
-) -> dict[str, Any]:
-    """The trace of :func:`heatmap`, for figures that place several heatmaps or change a key.
-
-    Labels are plain text (:func:`plain`). Non-finite cells (a ``-inf`` mask fill) are shown
-    blank with their text kept, never as a colour, so no NaN or inf reaches the colour scale. The
-    scale is :func:`value_range`'s. Cells print their values up to ``TEXT_MAX`` a side; a larger
-    heatmap shows its values on hover and a colour bar instead (``colorbar`` forces the bar
-    either way).
-    """
-    m = np.asarray(matrix, dtype=np.float64)
-    finite = np.isfinite(m)
-    printed = prints_values(len(rows), len(cols))
-    # Unprinted and all finite: the hover formats z itself, and no 32 × 32 text array is built,
-    # copied twice by Plotly and shipped.
-    hover_z = text is None and not printed and bool(finite.all())
-    if text is None and not hover_z:
-        text = [[cell_text(v, decimals) for v in row] for row in m]
-    lo, hi, signed = value_range(m, diverging=diverging, zmin=zmin, zmax=zmax)
-    trace: dict[str, Any] = {
-        "type": "heatmap",
-        "z": [
-            [float(v) if ok else None for v, ok in zip(r, f, strict=True)]
-            for r, f in zip(m, finite, strict=True)
-        ],
-        "x": axis_labels(cols),
-        "y": axis_labels(rows),
-        "hovertemplate": f"%{{y}} → %{{x}}: %{{z:.{decimals}f}}<extra></extra>"
-        if hover_z
-        else "%{y} → %{x}: %{text}<extra></extra>",
-        "colorscale": DIVERGING if signed else SEQUENTIAL,
-        "zmin": lo,
-        "zmax": hi,
-        "showscale": (not printed) if colorbar is None else colorbar,
-        "colorbar": {"thickness": 10, "len": 0.9, "outlinewidth": 0, "tickfont": {"size": 10}},
-        "xgap": 1 if len(cols) <= 16 else 0,
-        "ygap": 1 if len(rows) <= 16 else 0,
-    }
-    if text is not None:
-        trace["text"] = [list(r) for r in text]
-    if printed and text is not None:
-        longest = max((len(t) for r in text for t in r), default=0)
-        trace["texttemplate"] = "%{text}"
-        # An explicit size: left to itself Plotly shrinks the text to fit the cell, down to ~7 px.
-        trace["textfont"] = {"size": 11 if longest <= 5 and len(cols) <= 6 else 10}
-    return trace
-
-
 @dataclass(frozen=True)
 class Grid:
     """One token heatmap's pieces, for a figure that places them (:func:`grid`)."""

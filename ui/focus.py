@@ -27,10 +27,17 @@ NONE, NONE_LABEL = -1, "no focus"
 HELP = "Picks out this query's row in every heatmap on the page and shows its context vector."
 
 
-def focus_control(
-    labels: Sequence[str], *, key: str, label: str = "Focus on a query", default: int | None = None
+def token_control(
+    labels: Sequence[str],
+    *,
+    key: str,
+    label: str,
+    unset_label: str,
+    help: str,
+    default: int | None = None,
 ) -> int | None:
-    """The sidebar control: the focused query's row index, or ``None`` for no focus."""
+    """A sidebar selectbox over a sentence's tokens, plus one "unset" option: the chosen token's
+    index, or ``None``. The URL holds the token's label, so a link names the token, not a position."""
     names = list(labels)
     start = default if default is not None and 0 <= default < len(names) else NONE
     choice = controls.select(
@@ -38,10 +45,17 @@ def focus_control(
         (NONE, *range(len(names))),
         key=key,
         default=start,
-        format_func=lambda i: NONE_LABEL if i == NONE else names[i],
-        help=HELP,
+        format_func=lambda i: unset_label if i == NONE else names[i],
+        help=help,
     )
     return None if choice == NONE else int(choice)
+
+
+def focus_control(
+    labels: Sequence[str], *, key: str, label: str = "Focus on a query", default: int | None = None
+) -> int | None:
+    """The sidebar control: the focused query's row index, or ``None`` for no focus."""
+    return token_control(labels, key=key, label=label, unset_label=NONE_LABEL, help=HELP, default=default)
 
 
 def marked(labels: Sequence[str], row: int | None) -> list[str]:

@@ -77,3 +77,47 @@ def all_match(label: str, rows: int) -> bool:
 
     counts = checks.parse_title(label)
     return sum(counts.values()) == rows and counts[checks.Verdict.DIFFERS] == 0
+
+
+PANEL_TITLE = "**One cell, step by step"
+
+
+def panel_text(at) -> str:
+    """The cell panel's text as drawn, from its title on (its page's own notes included)."""
+    texts = [m.value for m in at.markdown]
+    start = next(i for i, t in enumerate(texts) if t.startswith(PANEL_TITLE))
+    return "\n".join(texts[start:])
+
+
+def clicked(
+    chart: str,
+    focus_key: str,
+    cell_key: str,
+    point: dict,
+    by_label: bool = False,
+    cell_before: int | None = None,
+) -> None:
+    """A script for ``AppTest.from_function``: a page's focus and cell controls under a chart whose
+    selection reports ``point`` clicked, the chart's ``ui.cell.picker`` run once as Streamlit runs
+    ``on_select`` before a rerun. ``by_label``: the controls hold token labels (Recap's query and
+    key), not indices. ``cell_before``: a cell picked before the click."""
+    import streamlit as st
+
+    from ui import cell as cell_ui
+    from ui import controls
+    from ui.focus import focus_control
+
+    labels = ("Your", "journey", "starts", "with", "one", "step")
+    st.session_state[chart] = {"selection": {"points": [point]}}
+    if not st.session_state.get("done"):
+        st.session_state["done"] = True
+        if cell_before is not None:
+            st.session_state[cell_key] = cell_before
+        names = labels if by_label else None
+        cell_ui.picker(chart, focus_key, cell_key, rows=names, cols=names)()
+    if by_label:
+        controls.select("Query token", labels, key=focus_key, default="journey")
+        controls.select("Key token", labels, key=cell_key, default="starts")
+    else:
+        focus_control(labels, key=focus_key)
+        cell_ui.cell_control(labels, key=cell_key)

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from core import masking, tokens
 from core.sentence import Sentence
-from tests.app.conftest import assert_clean, metrics, open_page, widget
+from tests.app.conftest import assert_clean, clicked, metrics, open_page, panel_text, widget
 from tests.prose import unexplained
 from tests.strategies import sentences
 from topics.dropout import figures as dfig
@@ -138,19 +138,13 @@ def test_scaling_off_has_no_factor_and_p_zero_keeps_everything():
 # ---- the page ----------------------------------------------------------------------------------
 
 
-def _panel(at: AppTest) -> str:
-    texts = [m.value for m in at.markdown]
-    start = next(i for i, t in enumerate(texts) if t.startswith(TITLE))
-    return "\n".join(texts[start:])  # the panel and what follows it, its notes included
-
-
 def test_a_cell_link_draws_the_views_panel_and_marks_the_cell_in_both_heatmaps():
     at = open_page(PAGE, {"generator": "PyTorch", "drop_focus": "journey", "drop_cell": "Your"})
     assert_clean(at)
     assert widget(at, "drop_focus").value == 1 and widget(at, "drop_cell").value == 0
     v = view.build(Settings(generator="torch", focus=1, cell=0))
     assert v.cell is not None
-    shown = _panel(at)
+    shown = panel_text(at)
     for line in (v.cell.heading, v.cell.score, *v.cell.weight, v.cell.context, *v.cell.notes):
         assert line in shown, line
     assert "| ▸ Your | 0.0000 | [-0.0872, 0.0286] | 0 (weight 0) |" in shown
@@ -165,7 +159,7 @@ def test_a_focus_alone_takes_its_largest_weight_and_no_focus_shows_no_panel():
     at = open_page(PAGE, {"drop_focus": "step"})
     assert_clean(at)
     v = view.build(Settings(focus=5))
-    assert v.cell is not None and v.cell.heading in _panel(at)
+    assert v.cell is not None and v.cell.heading in panel_text(at)
     assert widget(at, "drop_cell").value == TOP
     bare = open_page(PAGE, {"drop_cell": "one"})  # a key without a query: nothing to work out
     assert_clean(bare)
@@ -180,23 +174,6 @@ def test_a_garbage_cell_falls_back_to_the_largest_weight(junk):
     assert metrics(at) == {r.label: r.value for r in view.build(Settings()).readouts}
 
 
-def _clicked(point: dict) -> None:
-    """The Dropout page's two controls, with its chart reporting ``point`` as clicked."""
-    import streamlit as st
-
-    from ui import cell as cell_ui
-    from ui.focus import focus_control
-
-    labels = ("Your", "journey", "starts", "with", "one", "step")
-    st.session_state["fig04_dropped"] = {"selection": {"points": [point]}}
-    if not st.session_state.get("done"):
-        st.session_state["done"] = True
-        st.session_state["drop_cell"] = 2  # a cell picked before the click
-        cell_ui.picker("fig04_dropped", "drop_focus", "drop_cell")()
-    focus_control(labels, key="drop_focus")
-    cell_ui.cell_control(labels, key="drop_cell")
-
-
 def _marker_point(i: int, j: int | None) -> dict:
     """The point a click on the dropped figure reports: a weight's marker (``j``), or a row sum's."""
     v = view.build(Settings(draws=1_000))
@@ -207,12 +184,16 @@ def _marker_point(i: int, j: int | None) -> dict:
 
 
 def test_a_click_on_a_weight_picks_its_query_and_key():
-    at = AppTest.from_function(_clicked, args=(_marker_point(4, 3),)).run()
+    at = AppTest.from_function(
+        clicked, args=("fig04_dropped", "drop_focus", "drop_cell", _marker_point(4, 3), False, 2)
+    ).run()
     assert at.selectbox(key="drop_focus").value == 4 and at.selectbox(key="drop_cell").value == 3
 
 
 def test_a_click_on_a_row_sum_picks_its_query_and_its_largest_weight():
-    at = AppTest.from_function(_clicked, args=(_marker_point(3, None),)).run()
+    at = AppTest.from_function(
+        clicked, args=("fig04_dropped", "drop_focus", "drop_cell", _marker_point(3, None), False, 2)
+    ).run()
     assert at.selectbox(key="drop_focus").value == 3 and at.selectbox(key="drop_cell").value == TOP
 
 

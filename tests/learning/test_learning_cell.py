@@ -21,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 from core import cell, sentence, tokens
 from core.attention import log_softmax
-from tests.app.conftest import assert_clean, open_page
+from tests.app.conftest import assert_clean, clicked, open_page, panel_text
 from tests.learning.test_learning_properties import cheap_limits, legal
 from topics.learning import one_cell, training, view
 from ui import format as fmt
@@ -182,18 +182,12 @@ def test_score_gradient_refuses_what_is_not_an_attention_matrix():
 # The running page.
 
 
-def _panel(at: AppTest) -> str:
-    texts = [m.value for m in at.markdown]
-    start = next(i for i, t in enumerate(texts) if t.startswith("**One cell, step by step"))
-    return "\n".join(texts[start : start + 8])
-
-
 def test_a_cell_link_shows_the_cell_at_the_step_and_its_gradient():
     at = open_page(PAGE, {"learn_focus": "journey", "learn_cell": "starts", "steps": "100", "step": "60"})
     assert_clean(at)
     v = view.build(view.Settings(steps=100, step=60, focus=JOURNEY, cell=STARTS))
     assert v.cell is not None
-    panel = _panel(at)
+    panel = panel_text(at)
     for line in (v.cell.heading, v.cell.score, *v.cell.weight, v.cell.context):
         assert line in panel, line
     shown = [m.value for m in at.markdown]
@@ -206,29 +200,17 @@ def test_without_a_focus_there_is_no_panel_and_a_focus_alone_takes_its_largest_w
     at = open_page(PAGE, {"steps": "100", "learn_focus": "step"})
     v = view.build(view.Settings(steps=100, step=100, focus=5))
     assert v.cell is not None and v.cell_key == int(v.attention[5].argmax())
-    assert v.cell.heading in _panel(at)
-
-
-def _clicked(point: dict) -> None:
-    """A page with Learning's focus and cell controls whose chart reports ``point`` as clicked."""
-    import streamlit as st
-
-    from ui import cell as cell_ui
-    from ui.focus import focus_control
-
-    labels = ("Your", "journey", "starts")
-    st.session_state["learn_attention"] = {"selection": {"points": [point]}}
-    if not st.session_state.get("done"):
-        st.session_state["done"] = True
-        cell_ui.picker("learn_attention", "learn_focus", "learn_cell")()
-    focus_control(labels, key="learn_focus")
-    cell_ui.cell_control(labels, key="learn_cell")
+    assert v.cell.heading in panel_text(at)
 
 
 def test_a_click_sets_the_focus_and_the_cell():
-    at = AppTest.from_function(_clicked, args=({"customdata": [0, 2, 1]},)).run()
+    at = AppTest.from_function(
+        clicked, args=("learn_attention", "learn_focus", "learn_cell", {"customdata": [0, 2, 1]})
+    ).run()
     assert at.selectbox(key="learn_focus").value == 2 and at.selectbox(key="learn_cell").value == 1
-    at = AppTest.from_function(_clicked, args=({"x": "journey"},)).run()  # a cleared selection
+    at = AppTest.from_function(
+        clicked, args=("learn_attention", "learn_focus", "learn_cell", {"x": "journey"})
+    ).run()  # a cleared selection
     assert at.selectbox(key="learn_focus").value == -1 and at.selectbox(key="learn_cell").value == -1
 
 

@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from core import weights
 from core.cell import EXP_LIMIT
 from core.rounding import round_up
-from tests.app.conftest import assert_clean, open_page, widget
+from tests.app.conftest import assert_clean, clicked, open_page, widget
 from tests.masking.test_masking_properties import settings_
 from tests.prose import unexplained
 from topics.masking import text, view
@@ -290,24 +290,12 @@ def test_a_key_the_sentence_has_not_falls_back_to_the_querys_largest_weight(junk
     assert "**One cell, step by step: journey → Your**" in _drawn(at)
 
 
-def _clicked(point: dict) -> None:
-    """A page with masking's focus and cell controls whose chart reports ``point`` as clicked."""
-    import streamlit as st
-
-    from ui import cell as cell_ui
-    from ui.focus import focus_control
-
-    labels = ("Your", "journey", "starts")
-    st.session_state["fig03_diff"] = {"selection": {"points": [point]}}
-    if not st.session_state.get("done"):
-        st.session_state["done"] = True
-        cell_ui.picker("fig03_diff", "mask_focus", "mask_cell")()
-    focus_control(labels, key="mask_focus")
-    cell_ui.cell_control(labels, key="mask_cell")
-
-
 def test_a_click_sets_the_focus_and_the_cell_and_a_cleared_selection_changes_nothing():
-    at = AppTest.from_function(_clicked, args=({"customdata": [0, 0, 2]},)).run()
+    at = AppTest.from_function(
+        clicked, args=("fig03_diff", "mask_focus", "mask_cell", {"customdata": [0, 0, 2]})
+    ).run()
     assert at.selectbox(key="mask_focus").value == 0 and at.selectbox(key="mask_cell").value == 2
-    at = AppTest.from_function(_clicked, args=({"x": "journey"},)).run()
+    at = AppTest.from_function(
+        clicked, args=("fig03_diff", "mask_focus", "mask_cell", {"x": "journey"})
+    ).run()
     assert at.selectbox(key="mask_focus").value == -1 and at.selectbox(key="mask_cell").value == -1

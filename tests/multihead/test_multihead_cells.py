@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from core import multihead as mh
 from core import sentence as sent
-from tests.app.conftest import assert_clean, open_page, widget
+from tests.app.conftest import assert_clean, open_page, panel_text, widget
 from topics.multihead import figures as mf
 from topics.multihead import view
 from ui import format as fmt
@@ -125,12 +125,6 @@ def test_a_head_the_class_lacks_means_head_1_and_no_focus_means_no_panel():
     assert view.build(view.Settings(preset="Custom", d_out=3, focus=2)).cell is None  # cannot split
 
 
-def _panel(at: AppTest) -> str:
-    texts = [m.value for m in at.markdown]
-    start = next(i for i, t in enumerate(texts) if t.startswith("**One cell, step by step"))
-    return "\n".join(texts[start:])  # the panel and what follows it, its notes included
-
-
 def test_a_link_with_the_three_cell_keys_shows_that_heads_cell():
     at = open_page(
         PAGE, {"preset": "Custom", "d_out": "8", "mh_focus": "with", "mh_cell": "journey", "mh_head": "2"}
@@ -143,7 +137,7 @@ def test_a_link_with_the_three_cell_keys_shows_that_heads_cell():
     )
     v = view.build(view.Settings(preset="Custom", d_out=8, focus=3, cell=1, head=1))
     assert v.cell is not None
-    shown = _panel(at)
+    shown = panel_text(at)
     for line in (
         f"**One cell, step by step: {v.cell.heading}**",
         v.cell.score,
@@ -179,7 +173,7 @@ def test_a_head_the_class_lacks_in_a_link_falls_back_to_head_1():
     at = open_page(PAGE, {"mh_focus": "with", "mh_head": "5"})  # two heads
     assert_clean(at)
     assert widget(at, "mh_head").value == 0
-    assert "**One cell, step by step: head 1, with →" in _panel(at)
+    assert "**One cell, step by step: head 1, with →" in panel_text(at)
 
 
 def _clicked(head: int, point: dict) -> None:

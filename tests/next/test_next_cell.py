@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from core.attention import self_attention
-from tests.app.conftest import assert_clean, open_page
+from tests.app.conftest import assert_clean, open_page, panel_text
 from tests.prose import unexplained
 from tests.strategies import sentences
 from topics.next import equivariance, view
@@ -114,12 +114,6 @@ def test_seen_both_ways_with_the_same_prefix_keeps_its_weight():
 # --- The page -----------------------------------------------------------------------------------
 
 
-def _panel(at: AppTest) -> str:
-    texts = [m.value for m in at.markdown]
-    start = next(i for i, t in enumerate(texts) if t.startswith("**One cell, step by step"))
-    return "\n".join(texts[start : start + 8])
-
-
 def _weights_layout(at: AppTest) -> dict:
     (spec,) = [
         json.loads(c.proto.spec)
@@ -134,7 +128,7 @@ def test_a_cell_link_shows_its_panel_and_outlines_it():
     assert_clean(at)
     v = view.build(Settings(focus=1, cell=2))
     assert v.shuffle.cell is not None
-    panel = _panel(at)
+    panel = panel_text(at)
     for line in ("journey → starts", v.shuffle.cell.score, "z_journey = **[0.3274, 0.8104]**"):
         assert line in panel, line
     assert at.selectbox(key="next_focus").value == 1 and at.selectbox(key="next_cell").value == 2
@@ -150,7 +144,7 @@ def test_a_junk_cell_is_the_rows_largest_weight(junk):
     at = open_page(PAGE, {"next_focus": "journey", "next_cell": junk})
     assert_clean(at)
     v = view.build(Settings(focus=1))
-    assert v.shuffle.cell is not None and v.shuffle.cell.heading in _panel(at)
+    assert v.shuffle.cell is not None and v.shuffle.cell.heading in panel_text(at)
 
 
 def test_without_a_focus_the_page_says_how_to_pick_a_cell():

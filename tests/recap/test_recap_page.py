@@ -11,7 +11,7 @@ import pytest
 
 from core import sentence as core_sentence
 from core import tokens
-from tests.app.conftest import assert_clean, metrics, open_page, widget
+from tests.app.conftest import assert_clean, clicked, metrics, open_page, panel_text, widget
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics.recap import script, view
 from ui import checks as checks_ui
@@ -155,18 +155,11 @@ def test_the_prose_speaks_to_a_reader_who_has_not_read_the_post(default):
     assert "figure 01" not in _md(default).lower()
 
 
-def _panel(at) -> str:
-    """The cell panel's text, from its title to the context vector."""
-    texts = [m.value for m in at.markdown]
-    start = next(i for i, t in enumerate(texts) if t.startswith("**One cell, step by step"))
-    return "\n".join(texts[start : start + 8])
-
-
 def test_a_cell_link_shows_the_pairs_arithmetic_with_no_divisor():
     # Issue #22's example on Recap: journey → starts, the raw affinity worked out.
     at = open_page(PAGE, {"query": "journey", "key": "starts"})
     assert_clean(at)
-    panel = _panel(at)
+    panel = panel_text(at)
     for shown in (
         "**One cell, step by step: journey → starts**",
         "| 1 | 0.5500 | 0.5700 | 0.3135 |",
@@ -187,31 +180,17 @@ def test_a_16_wide_sentence_shows_all_16_products():
     at = open_page(PAGE, WIDE)
     assert_clean(at)
     (table,) = [m.value for m in at.markdown if m.value.startswith("| d |")]
-    assert table in _panel(at) and "**One cell, step by step: Your → journey**" in _panel(at)
+    assert table in panel_text(at) and "**One cell, step by step: Your → journey**" in panel_text(at)
     assert len(table.splitlines()) == 2 + 16  # header, rule, one row per dimension
-
-
-def _clicked(point: dict) -> None:
-    """Recap's two controls (token labels, not indices) under a chart that reports ``point`` clicked."""
-    import streamlit as st
-
-    from ui import cell as cell_ui
-    from ui import controls
-
-    labels = ("Your", "journey", "starts")
-    st.session_state["recap_w"] = {"selection": {"points": [point]}}
-    if not st.session_state.get("done"):
-        st.session_state["done"] = True
-        cell_ui.picker("recap_w", "query", "key", rows=labels, cols=labels)()
-    controls.select("Query token", labels, key="query", default="journey")
-    controls.select("Key token", labels, key="key", default="starts")
 
 
 def test_a_click_sets_the_query_and_the_key_and_a_cleared_selection_changes_nothing():
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_function(_clicked, args=({"customdata": [0, 2, 0]},)).run()
+    at = AppTest.from_function(
+        clicked, args=("recap_w", "query", "key", {"customdata": [0, 2, 0]}, True)
+    ).run()
     assert_clean(at)
     assert at.selectbox(key="query").value == "starts" and at.selectbox(key="key").value == "Your"
-    at = AppTest.from_function(_clicked, args=({"x": "journey"},)).run()
+    at = AppTest.from_function(clicked, args=("recap_w", "query", "key", {"x": "journey"}, True)).run()
     assert at.selectbox(key="query").value == "journey" and at.selectbox(key="key").value == "starts"

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core import weights
-from tests.app.conftest import APP, all_match, assert_clean, metrics, open_page, widget
+from tests.app.conftest import APP, all_match, assert_clean, clicked, metrics, open_page, panel_text, widget
 from topics.three_matrices import readouts, script
 from topics.three_matrices.view import Settings, View, build
 from ui import format as fmt
@@ -188,18 +188,11 @@ def test_the_checks_note_speaks_to_a_learner(default):
     assert "computed here" in note
 
 
-def _panel(at: AppTest) -> str:
-    """The cell panel's text, from its title to the context vector."""
-    texts = [m.value for m in at.markdown]
-    start = next(i for i, t in enumerate(texts) if t.startswith("**One cell, step by step"))
-    return "\n".join(texts[start : start + 8])
-
-
 def test_a_cell_link_shows_the_cells_arithmetic_with_the_numbers_on_screen():
     # Issue #22's example: journey → starts at the book's defaults.
     at = open_page(PAGE, {"focus": "journey", "cell": "starts"})
     assert_clean(at)
-    panel = _panel(at)
+    panel = panel_text(at)
     for shown in (
         "journey → starts",
         "| 1 | 0.4306 | 0.4361 | 0.1878 |",
@@ -221,27 +214,11 @@ def test_without_a_focus_there_is_no_panel_and_a_focus_alone_takes_its_largest_w
     at = open_page(PAGE, {"focus": "step"})
     v = build(Settings(focus=5))
     assert v.cell is not None and v.cell_key == int(v.trace.weights[5].argmax())
-    assert v.cell.heading in _panel(at)
-
-
-def _clicked(focus_key: str, cell_key: str, point: dict) -> None:
-    """A page with the focus and cell controls whose chart reports ``point`` as clicked."""
-    import streamlit as st
-
-    from ui import cell as cell_ui
-    from ui.focus import focus_control
-
-    labels = ("Your", "journey", "starts")
-    st.session_state["chart"] = {"selection": {"points": [point]}}
-    if not st.session_state.get("done"):
-        st.session_state["done"] = True
-        cell_ui.picker("chart", focus_key, cell_key)()
-    focus_control(labels, key=focus_key)
-    cell_ui.cell_control(labels, key=cell_key)
+    assert v.cell.heading in panel_text(at)
 
 
 def test_a_click_sets_the_focus_and_the_cell_and_a_cleared_selection_changes_nothing():
-    at = AppTest.from_function(_clicked, args=("focus", "cell", {"customdata": [0, 2, 1]})).run()
+    at = AppTest.from_function(clicked, args=("chart", "focus", "cell", {"customdata": [0, 2, 1]})).run()
     assert at.selectbox(key="focus").value == 2 and at.selectbox(key="cell").value == 1
-    at = AppTest.from_function(_clicked, args=("focus", "cell", {"x": "journey"})).run()
+    at = AppTest.from_function(clicked, args=("chart", "focus", "cell", {"x": "journey"})).run()
     assert at.selectbox(key="focus").value == -1 and at.selectbox(key="cell").value == -1
