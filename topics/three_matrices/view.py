@@ -210,8 +210,11 @@ def build(s: Settings) -> View:
     (a, at_a), (b, at_b) = PAIR
     pair = position(labels, a, at_a), position(labels, b, at_b)
     f = s.focus
-    j = None if f is None else chosen_key(s.cell, tr.weights[f])
-    cell_of = None if f is None or j is None else cell.cell(tr.queries, tr.keys, tr.values, f, j, tr.divisor)
+    j: int | None = None
+    cell_of: cell.Cell | None = None
+    if f is not None:  # the panel's cell: the focused query and its chosen key
+        j = chosen_key(s.cell, tr.weights[f])
+        cell_of = cell.cell(tr.queries, tr.keys, tr.values, f, j, tr.divisor)
     return View(
         labels=labels,
         is_book=s.is_book,
