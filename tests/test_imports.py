@@ -83,6 +83,7 @@ def topic_of(module: str) -> str | None:
     return parts[1] if parts[0] == "topics" and len(parts) > 1 else None
 
 
+TOUR = "read_along"  # the guided tour (topics/read_along), the one topic that reads the others
 TOPICS = sorted(p.name for p in (ROOT / "topics").iterdir() if (p / "page.py").exists())
 
 
@@ -94,10 +95,26 @@ def test_every_topic_is_a_folder_with_a_page_and_a_view():
 
 @pytest.mark.parametrize("module", sorted(m for m in modules() if topic_of(m)))
 def test_no_topic_imports_another(module):
-    """A topic's modules import core, ui, their own folder, and at most the table of contents."""
+    """A topic's modules import core, ui, their own folder, and at most the table of contents.
+
+    The one exception is the guided tour: Read along draws each step from the topic's own view,
+    the function that topic's page runs, and may draw it with that topic's figures. Its steps
+    (pure) import views only; its drawings import figures too; nothing of it imports a page.
+    """
     own = topic_of(module)
     others = {m for m in direct(module) if topic_of(m) not in (None, own)}
+    if own == TOUR:
+        allowed = ("view",) if ".steps" in module else ("view", "figures")
+        # ``from topics.recap import view`` names the package too: its PAGE is public anyway
+        others = {m for m in others if m.count(".") == 2 and m.rsplit(".", 1)[-1] not in allowed}
     assert not others, f"{module} imports {sorted(others)}"
+
+
+def test_the_tour_reads_views_and_figures_only():
+    """The exception above is real: the tour's steps do read other topics' views."""
+    steps = {m for m in modules() if m.startswith(f"topics.{TOUR}.steps.")}
+    read = {m for s in steps for m in direct(s) if topic_of(m) not in (None, TOUR) and m.count(".") == 2}
+    assert read and all(m.endswith(".view") for m in read), read
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from ui.pages import PageInfo
 # The chapter's reading order: the navigation, and the previous/next links.
 ORDER: tuple[str, ...] = (
     "overview",
+    "read_along",
     "recap",
     "three_matrices",
     "learning",
@@ -36,3 +37,8 @@ def page_at(url_path: str) -> PageInfo:
         if p.url_path == url_path or (url_path == "" and p is PAGES[0]):
             return p
     raise KeyError(url_path)
+
+
+def page_of(topic: str) -> PageInfo:
+    """The page of the topic folder ``topic`` (``"three_matrices"``)."""
+    return dict(zip(ORDER, PAGES, strict=True))[topic]

@@ -1,0 +1,54 @@
+"""The read-along page in AppTest: every step opens from its link, a prediction reveals its
+computed answer, Back and Next move the bound ``step``, a bad ``step`` falls back with a message,
+and the reader's sentence carries into the steps."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.app.conftest import assert_clean, open_page
+from topics.read_along.steps import STEPS
+
+PAGE = "topics/read_along/page.py"
+
+
+def shown_text(at) -> str:
+    return " ".join(m.value for m in at.markdown) + " ".join(h.value for h in at.header)
+
+
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1), ids=[d.key for d in STEPS])
+def test_every_step_opens_from_its_link_and_reveals_its_answer(number):
+    d = STEPS[number - 1]
+    at = open_page(PAGE, {"step": str(number)})
+    assert_clean(at)
+    assert at.slider(key="step").value == number
+    assert d.title in [h.value for h in at.header]
+    check = f"_read_along_check_{d.key}"
+    if any(b.key == check for b in at.button):
+        at.button(key=check).click().run()
+        assert_clean(at)
+        assert any("answer" in (b.value or "") for b in (*at.info, *at.success, *at.warning))
+
+
+def test_back_and_next_move_the_step_and_the_link():
+    at = open_page(PAGE, {"step": "2"})
+    at.button(key="read_along_next").click().run()
+    assert at.slider(key="step").value == 3 and at.query_params["step"] == ["3"]
+    at.button(key="read_along_back").click().run()
+    at.button(key="read_along_back").click().run()
+    assert at.slider(key="step").value == 1 and at.query_params["step"] == ["1"]
+    assert at.button(key="read_along_back").disabled
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("999", len(STEPS)), ("0", 1), ("abc", 1), ("2.6", 3)])
+def test_a_bad_step_falls_back_to_the_nearest_with_a_message(raw, expected):
+    at = open_page(PAGE, {"step": raw})
+    assert_clean(at)
+    assert at.slider(key="step").value == expected
+    assert any("step" in w.value for w in at.warning)
+
+
+def test_the_readers_sentence_carries_into_the_steps():
+    at = open_page(PAGE, {"step": "1", "text": "the cat sat on the mat"})
+    assert_clean(at)
+    assert "cat" in shown_text(at) or any("cat" in str(c.proto) for c in at.get("plotly_chart"))

@@ -1,0 +1,12 @@
+"""Read along: its entry in the table of contents, and the URL keys it owns."""
+
+from ui.pages import SENTENCE_KEYS, PageInfo
+
+PAGE = PageInfo(
+    "topics/read_along/page.py",
+    "Read along",
+    ":material/school:",
+    "read-along",
+    "The whole chapter in order, one short step at a time: predict, then see the answer computed.",
+    keys=(*SENTENCE_KEYS, "step"),
+)
