@@ -1,7 +1,107 @@
-"""Read-along drawings (being written)."""
+"""Drawings of the tour's closing steps (``steps/cost_next.py``): the cost page's memory chart and
+cost table, and the What-comes-next page's shuffle heatmap, KV-cache chart and parameter split,
+each drawn by that page's own figure code."""
 
 from __future__ import annotations
 
-from topics.read_along.drawings.drawn import Draw
+import pandas as pd
 
-DRAWINGS: dict[str, Draw] = {}
+from topics.cost import figures as cost_figures
+from topics.cost.view import View as CostView
+from topics.next import figures as next_figures
+from topics.next import view as next_view
+from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table
+from topics.read_along.step import Figure
+from ui.figures import FOCUS
+
+CHART_HEIGHT = 400  # the pages' charts are 440-480 px: a phone keeps the caption in view
+
+
+def cost_doubling(f: Figure) -> Drawn:
+    """The memory chart at the doubled length (its marker), with the base length marked too."""
+    base: CostView = f.data.base
+    doubled: CostView = f.data.doubled
+    fig = cost_figures.memory_chart(doubled, height=CHART_HEIGHT)
+    fig.add_scatter(
+        x=[base.n],
+        y=[base.row.nbytes],
+        mode="markers",
+        name=f"n = {base.n:,}",
+        marker=dict(color=FOCUS, size=10, symbol="diamond"),
+        hovertemplate=f"n = {base.n:,}<br>{base.row.nbytes:,} bytes<extra></extra>",
+    )
+    table = pd.DataFrame({"n": list(doubled.ladder), "bytes": list(doubled.ladder_bytes)})
+    table["marked"] = table["n"].isin([base.n, doubled.n])
+    return Drawn(fig, table)
+
+
+def cost_table(f: Figure) -> Drawn:
+    """The cost page's table, the columns a phone can hold: exact counts as text, as the page has them."""
+    v: CostView = f.data
+    table = pd.DataFrame(
+        {
+            "n": [f"{r.n:,}" for r in v.table],
+            "bytes": [f"{r.nbytes:,}" for r in v.table],
+            "cards (ratio)": [round(float(r.cards), 2) for r in v.table],
+            "cards to buy": [r.cards_to_buy for r in v.table],
+            "current": ["current" if r.n == v.n else "" for r in v.table],
+        }
+    )
+    return Drawn(None, table)
+
+
+def next_shuffle(f: Figure) -> Drawn:
+    """Without the mask, P·f(X) − f(P·X) on the reversed sentence, the focused token's row outlined."""
+    v: next_view.View = f.data
+    sh = v.shuffle
+    row = None if sh.focus is None else sh.focus.row
+    fig = next_figures.difference_heatmap(
+        sh.free.difference, sh.rows, bound=sh.bound, title="Without the mask: P·f(X) − f(P·X)", focus=row
+    )
+    dims = [f"dim {j + 1}" for j in range(sh.free.difference.shape[1])]
+    return Drawn(fig, matrix_table(sh.free.difference, sh.rows, dims))
+
+
+def next_kv(f: Figure) -> Drawn:
+    """The KV-cache chart: bytes against tokens, the reader's sentence marked on the current line."""
+    v: next_view.View = f.data
+    kv = v.kv
+    fig = next_figures.kv_curves(
+        kv, title="KV cache against tokens cached", context_length=v.block.context_length, height=CHART_HEIGHT
+    )
+    table = pd.DataFrame({c.name: list(c.bytes) for c in kv.curves}, index=pd.Index(kv.grid, name="tokens"))
+    table["blocks' weights"] = kv.weight_bytes
+    return Drawn(fig, table)
+
+
+def next_block(f: Figure) -> Drawn:
+    """One block's parameters by component, attention's four matrices outlined."""
+    v: next_view.View = f.data
+    parts = next_view.block.SUBLAYER  # which sublayer each component belongs to, as the page colours them
+    counts = v.params.components()
+    fig = next_figures.param_split(counts, parts, title=f.name)
+    names = list(counts)
+    at = [len(names) - 1 - names.index(n) for n in names if parts[n] == "attention"]  # rows bottom up
+    fig.add_shape(
+        type="rect",
+        xref="paper",
+        yref="y",
+        x0=0,
+        x1=1,
+        y0=min(at) - 0.5,
+        y1=max(at) + 0.5,
+        line=dict(color=FOCUS, width=2),
+    )
+    table = pd.DataFrame(
+        {"part": [parts[n] for n in names], "parameters": list(counts.values())}, index=pd.Index(names)
+    )
+    return Drawn(fig, table)
+
+
+DRAWINGS: dict[str, Draw] = {
+    "cost_doubling": cost_doubling,
+    "cost_table": cost_table,
+    "next_shuffle": next_shuffle,
+    "next_kv": next_kv,
+    "next_block": next_block,
+}
