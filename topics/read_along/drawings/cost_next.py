@@ -14,6 +14,7 @@ from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table
 from topics.read_along.step import Figure
 from ui.figures import FOCUS
 
+TABLE_FROM = 1 << 16  # the cost table's rows from 65,536 tokens: the current one stays in view on a phone
 CHART_HEIGHT = 400  # the pages' charts are 440-480 px: a phone keeps the caption in view
 
 
@@ -36,16 +37,16 @@ def cost_doubling(f: Figure) -> Drawn:
 
 
 def cost_table(f: Figure) -> Drawn:
-    """The cost page's table, the columns a phone can hold: exact counts as text, as the page has them."""
+    """The cost page's table, the rows and columns a phone holds without scrolling: the 1,024-token
+    baseline and every length from :data:`TABLE_FROM` on, exact counts as text, as the page has them."""
     v: CostView = f.data
+    rows = [r for r in v.table if r.n == v.table[0].n or r.n >= TABLE_FROM]
     table = pd.DataFrame(
         {
-            "n": [f"{r.n:,}" for r in v.table],
-            "bytes": [f"{r.nbytes:,}" for r in v.table],
-            "cards (ratio)": [round(float(r.cards), 2) for r in v.table],
-            "cards to buy": [r.cards_to_buy for r in v.table],
-            "current": ["current" if r.n == v.n else "" for r in v.table],
-        }
+            "bytes": [f"{r.nbytes:,}" for r in rows],
+            "cards to buy": [r.cards_to_buy for r in rows],
+        },
+        index=pd.Index([f"{r.n:,}" + (" (current)" if r.n == v.n else "") for r in rows], name="n"),
     )
     return Drawn(None, table)
 

@@ -60,7 +60,7 @@ def n_squared(s: Sentence) -> Step:
     text = (
         "Every query is scored against every key, so one head of one layer holds an n × n matrix of "
         f"scores, even those that section 3.5's mask later hides. Your sentence's {s.n} "
-        f"token{'' if s.n == 1 else 's'} make {fmt.integer(here.row.scores)} "
+        f"token{' makes' if s.n == 1 else 's make'} {fmt.integer(here.row.scores)} "
         f"score{'' if here.row.scores == 1 else 's'}: {fmt.integer(here.row.nbytes)} bytes at {size} bytes a "
         f"score (bf16). GPT-2's context of {fmt.integer(b.n)} tokens makes {fmt.integer(b.scores)} scores, "
         f"{fmt.integer(b.nbytes)} bytes."
@@ -115,8 +115,8 @@ def frontier(s: Sentence) -> Step:
         figure=Figure(
             "cost_table",
             v,
-            f"The cost table: one head's score matrix at each context length, on {gpu} cards",
-            f"The row marked “current” is GPT-4.1's window, {fmt.integer(r.n)} tokens.",
+            f"The cost table: one head's score matrix at some context lengths, on {gpu} cards",
+            f"The row marked “(current)” is GPT-4.1's window, {fmt.integer(r.n)} tokens.",
         ),
         question=Question(
             prompt=f"How many {gpu} cards would this one matrix fill?",
@@ -140,7 +140,7 @@ def shuffle(s: Sentence) -> Step:
     sh = v.shuffle
     f = sh.focus
     assert f is not None  # a focus was asked for
-    first = fmt.md(s.labels[0])
+    first = f"**{fmt.md(s.labels[0])}**"
     free_gap = float(np.max(np.abs(f.free - f.free_shuffled)))
     same = free_gap <= sh.limit
     a, b = fmt.vec(f.free), fmt.vec(f.free_shuffled)
@@ -179,8 +179,8 @@ def shuffle(s: Sentence) -> Step:
     text = (
         "Chapter 3 never tells attention where a token sits: there are no position embeddings yet. "
         f"Reverse your sentence, {moves}, and run section 3.4's self-attention on both orders, with its "
-        "weights and without the causal mask. Rows are matched by token, not by position: a token's row "
-        "moves with it."
+        "weights and without the causal mask. The figure takes each token's output in the original "
+        "order minus its output in the reversed one."
     )
     return Step(
         text=text,
