@@ -11,7 +11,6 @@ from topics.learning.view import View as LearningView
 from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table
 from topics.read_along.step import Figure
 from topics.recap.view import View as RecapView
-from topics.three_matrices import figures as tm_figures
 from topics.three_matrices.view import View as ThreeView
 from ui import figures
 from ui.weights import MODE_LABELS
@@ -63,9 +62,14 @@ def tm_queries(f: Figure) -> Drawn:
 
 
 def tm_asymmetry(f: Figure) -> Drawn:
-    """Three matrices' Ω − Ωᵀ heatmap, as the page draws it."""
+    """Three matrices' Ω − Ωᵀ heatmap, drawn as its page draws it (``topics.three_matrices.figures``;
+    one heatmap of its three, since a 32 × 32 heatmap takes tens of milliseconds to build)."""
     v: ThreeView = f.data
-    return Drawn(tm_figures.heatmaps(v)["fig01_asym"], matrix_table(v.asymmetry, v.labels, v.labels))
+    t = v.labels
+    fig = figures.heatmap(
+        v.asymmetry, t, t, title="Ω − Ωᵀ", diverging=True, focus=v.focus_row, cell=v.cell_key
+    )
+    return Drawn(fig, matrix_table(v.asymmetry, t, t))
 
 
 def tm_context(f: Figure) -> Drawn:
@@ -85,7 +89,11 @@ def tm_context(f: Figure) -> Drawn:
         [[a.sum(), *v.focus.context, *v.focus.context]], index=["z = sum"], columns=rows.columns
     )
     table = pd.concat([rows, total])
-    return Drawn(tm_figures.heatmaps(v)["fig01_weights"], table)
+    t = v.labels
+    fig = figures.heatmap(  # as topics.three_matrices.figures draws it
+        v.trace.weights, t, t, title="Weights A = softmax(Ω/√d_k)", focus=v.focus_row, cell=v.cell_key
+    )
+    return Drawn(fig, table)
 
 
 def learn_loss(f: Figure) -> Drawn:
@@ -106,8 +114,11 @@ def learn_loss(f: Figure) -> Drawn:
 def learn_attention(f: Figure) -> Drawn:
     """Learning to attend's attention heatmap at the step shown, the focused row and cell outlined."""
     v: LearningView = f.data
-    T = v.settings.labels
-    return Drawn(learning_figures.heatmaps(v)["learn_attention"], matrix_table(v.attention, T, T))
+    t = v.settings.labels
+    fig = figures.heatmap(  # as topics.learning.figures draws it, the one heatmap of its four
+        v.attention, t, t, title="Attention A", zmin=0, zmax=1, focus=v.settings.focus, cell=v.cell_key
+    )
+    return Drawn(fig, matrix_table(v.attention, t, t))
 
 
 DRAWINGS: dict[str, Draw] = {
