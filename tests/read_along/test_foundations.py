@@ -106,7 +106,7 @@ def test_weightless_at_the_book_is_the_posts_pair():
     v = recap_view(BOOK)
     assert step.link == {"query": "journey", "key": "starts"}
     assert fmt.num(v.affinity) in step.text  # 1.4754, the post's raw affinity
-    assert fmt.num(v.weight) in step.question.explanation  # 0.2333
+    assert step.question is not None and fmt.num(v.weight) in step.question.explanation  # 0.2333
 
 
 @pytest.mark.parametrize(("s", "option"), [(BOOK, 2), (MIDDLE, 1), (SPREAD, 0)])
