@@ -223,7 +223,7 @@ def check_recap_steps(s: Sentence) -> None:
             assert v.huddled and v.centred
         if "nearest input embedding is that of" in q.explanation:
             assert len(set(c.nearest)) == 1
-        if "keep much of their spread" in q.explanation:
+        if "keep more of their spread" in q.explanation:
             assert not v.huddled
     assert wl.question is not None
     if "every token has the same embedding" in wl.question.explanation:

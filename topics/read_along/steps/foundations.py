@@ -95,7 +95,7 @@ def weightless(s: Sentence) -> Step:
         else:
             why = (
                 f"Softmax divides the row of {a} by its own sum of exponentials and the row of {b} by "
-                f"another, so {a} → {b} gets {fmt.num(v.weight)} while {b} → {a} gets "
+                f"another, so {a} → {b} gets {fmt.num(v.weight)} while {b} → {a} (the row of {b}) gets "
                 f"{fmt.num(float(w[k, q]))}, from the same score."
             )
     text = (
@@ -143,12 +143,12 @@ def huddle(s: Sentence) -> Step:
         "Nothing here can be trained: XXᵀ and the softmax are fixed by the embeddings, so there is no dial "
         "for gradient descent to turn."
     )
-    first = "" if v.width == 3 else f", in the first 3 of {v.width} dimensions"
+    first = "" if v.width == 3 else f" (it draws the first 3 of {v.width} dimensions)"
     chart = f"The chart puts the inputs X beside the outputs Z = AX, computed here{first}."
     figure = Figure(
         "recap_huddle",
         v,
-        "Inputs X and outputs Z = AX" + (f", the first 3 of {v.width} dimensions" if v.width > 3 else ""),
+        "Inputs X and outputs Z = AX" + (f", dims 1–3 of {v.width}" if v.width > 3 else ""),
         f"Enlarged and joined by a dashed line: the input of {T[q]} and its output z.",
     )
     link = {"query": T[q], "key": T[k]}
@@ -181,8 +181,9 @@ def huddle(s: Sentence) -> Step:
             why += f" Every output's nearest input embedding is that of {fmt.md(c.nearest[0])}."
     else:
         why = (
-            "Weights this uneven keep each output near the inputs it weighs most, so the outputs keep "
-            "much of their spread; still, which inputs those are was fixed by the embeddings, not learned."
+            f"Weights this uneven (up to {fmt.num(v.heaviest)}) pull each output toward the inputs it weighs "
+            "most rather than to one centre, so the outputs keep more of their spread; still, which inputs "
+            "those are was fixed by the embeddings, not learned."
         )
     return Step(
         text,
