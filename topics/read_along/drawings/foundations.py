@@ -1,11 +1,21 @@
-"""Drawings of the foundations' steps (``steps/foundations.py``)."""
+"""Drawings of the foundations' steps (``steps/foundations.py``): the Recap's, Three matrices' and
+Learning to attend's own figures, at the step's settings, each with its values as a table."""
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
+
+from topics.learning import figures as learning_figures
+from topics.learning.view import View as LearningView
 from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table
 from topics.read_along.step import Figure
 from topics.recap.view import View as RecapView
+from topics.three_matrices.view import View as ThreeView
 from ui import figures
+from ui.weights import MODE_LABELS
+
+PHONE_3D = 420  # the Recap draws its scatter 520 tall; a step keeps its figure in a phone's view
 
 
 def recap_weights(f: Figure) -> Drawn:
@@ -15,4 +25,108 @@ def recap_weights(f: Figure) -> Drawn:
     return Drawn(fig, matrix_table(v.collapse.weights, T, T))
 
 
-DRAWINGS: dict[str, Draw] = {"recap_weights": recap_weights}
+def recap_huddle(f: Figure) -> Drawn:
+    """The Recap's scatter of inputs and outputs, the followed token's pair joined."""
+    v: RecapView = f.data
+    T, c = v.labels, v.collapse
+    fig = figures.scatter3d_tokens(
+        [("inputs X", v.inputs), ("outputs Z = AX", c.context)],
+        T,
+        title=f.name,
+        focus=v.query,
+        height=PHONE_3D,
+    )
+    dims = range(1, min(3, v.width) + 1)
+    table = pd.DataFrame(
+        {
+            **{f"x{d}": v.inputs[:, d - 1] for d in dims},
+            **{f"z{d}": c.context[:, d - 1] for d in dims},
+            "nearest input to z": list(c.nearest),
+        },
+        index=list(T),
+    )
+    return Drawn(fig, table)
+
+
+def _dims(prefix: str, width: int) -> list[str]:
+    return [f"{prefix}{d}" for d in range(1, width + 1)]
+
+
+def tm_queries(f: Figure) -> Drawn:
+    """Q, a row per token, the followed token's row outlined."""
+    v: ThreeView = f.data
+    q, T = v.trace.queries, v.labels
+    cols = _dims("q", q.shape[1])
+    fig = figures.heatmap(q, T, cols, title=f.name, x_title="dimension", y_title="token", focus=v.focus_row)
+    return Drawn(fig, matrix_table(q, T, cols))
+
+
+def tm_asymmetry(f: Figure) -> Drawn:
+    """Three matrices' Ω − Ωᵀ heatmap, drawn as its page draws it (``topics.three_matrices.figures``;
+    one heatmap of its three, since a 32 × 32 heatmap takes tens of milliseconds to build)."""
+    v: ThreeView = f.data
+    t = v.labels
+    fig = figures.heatmap(
+        v.asymmetry, t, t, title="Ω − Ωᵀ", diverging=True, focus=v.focus_row, cell=v.cell_key
+    )
+    return Drawn(fig, matrix_table(v.asymmetry, t, t))
+
+
+def tm_context(f: Figure) -> Drawn:
+    """Three matrices' weights heatmap; the table works the followed row's z = Σ_j a_j v_j out, its
+    last row the sums (the weights' 1, and z in both the values' and the products' columns)."""
+    v: ThreeView = f.data
+    assert v.focus is not None
+    a, values = v.focus.weights, v.trace.values
+    parts = a[:, None] * values  # [n, d_v] each token's share of z
+    cols = _dims("v", values.shape[1])
+    rows = pd.DataFrame(
+        np.column_stack([a, values, parts]),
+        index=list(v.labels),
+        columns=["weight a", *cols, *(f"a·{c}" for c in cols)],
+    )
+    total = pd.DataFrame(
+        [[a.sum(), *v.focus.context, *v.focus.context]], index=["z = sum"], columns=rows.columns
+    )
+    table = pd.concat([rows, total])
+    t = v.labels
+    fig = figures.heatmap(  # as topics.three_matrices.figures draws it
+        v.trace.weights, t, t, title="Weights A = softmax(Ω/√d_k)", focus=v.focus_row, cell=v.cell_key
+    )
+    return Drawn(fig, table)
+
+
+def learn_loss(f: Figure) -> Drawn:
+    """Learning to attend's loss curves, every mode, the step read marked."""
+    v: LearningView = f.data
+    fig = learning_figures.loss_curves(v.runs, MODE_LABELS, step=v.step, entropy_floor=v.floor)
+    table = pd.DataFrame(
+        {
+            "loss at step 0": [r.first_loss for r in v.table],
+            f"loss at step {v.step}": [r.last_loss for r in v.table],
+            "rows right": [r.rows for r in v.table],
+        },
+        index=[MODE_LABELS[r.mode] for r in v.table],
+    )
+    return Drawn(fig, table)
+
+
+def learn_attention(f: Figure) -> Drawn:
+    """Learning to attend's attention heatmap at the step shown, the focused row and cell outlined."""
+    v: LearningView = f.data
+    t = v.settings.labels
+    fig = figures.heatmap(  # as topics.learning.figures draws it, the one heatmap of its four
+        v.attention, t, t, title="Attention A", zmin=0, zmax=1, focus=v.settings.focus, cell=v.cell_key
+    )
+    return Drawn(fig, matrix_table(v.attention, t, t))
+
+
+DRAWINGS: dict[str, Draw] = {
+    "recap_weights": recap_weights,
+    "recap_huddle": recap_huddle,
+    "tm_queries": tm_queries,
+    "tm_asymmetry": tm_asymmetry,
+    "tm_context": tm_context,
+    "learn_loss": learn_loss,
+    "learn_attention": learn_attention,
+}
