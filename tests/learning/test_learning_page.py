@@ -108,7 +108,7 @@ def test_every_control_moves_the_readouts():
         "lr": 0.1,
         "steps": 100,
         "learn_weights": "Section 3.5",
-        "step": 50,
+        "learn_step": 50,
         "learn_mode": "tied",
         "learn_width": 3,
     }
@@ -122,7 +122,7 @@ def test_every_control_moves_the_readouts():
 def test_the_step_slider_scrubs_the_recorded_trajectory():
     at = open_page(PAGE, SHORT)
     final = metrics(at)["Loss"]
-    widget(at, "step").set_value(0).run()
+    widget(at, "learn_step").set_value(0).run()
     assert at.subheader[0].value == "Three matrices at step 0"
     assert metrics(at)["Loss"] == table(at).loc["Three matrices", "loss at step 0"] != final
 
@@ -138,7 +138,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
         "learn_weights": "Any seed",
         "learn_seed": "3",
         "learn_init": "torch.rand",
-        "step": "250",
+        "learn_step": "250",
         "learn_width": "3",
         "learn_focus": "starts",
         "learn_cell": "one",
@@ -147,7 +147,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
     assert_clean(at)
     assert widget(at, "target").value == "token" and widget(at, "token").value == "step"
     assert widget(at, "optimiser").value == "gd" and widget(at, "lr").value == 0.5
-    assert widget(at, "steps").value == 500 and widget(at, "step").value == 250
+    assert widget(at, "steps").value == 500 and widget(at, "learn_step").value == 250
     assert at.subheader[0].value == "Tied W_q = W_k at step 250"
     assert "torch.rand, seed 3, drawn at width 3**. Matrices are (d_in, d_out) = (3, 3)" in captions(at)
     assert "loss at step 500" in table(at).columns
@@ -178,7 +178,7 @@ def test_a_step_beyond_a_shorter_run_or_off_the_record_grid_is_snapped():
     assert_clean(at)
     assert at.subheader[0].value == "Three matrices at step 330"
     at = open_page(PAGE, SHORT)
-    widget(at, "step").set_value(150).run()
+    widget(at, "learn_step").set_value(150).run()
     widget(at, "steps").set_value(100).run()
     assert_clean(at)
     assert at.subheader[0].value.endswith("at step 100")
@@ -253,3 +253,10 @@ def test_every_target_and_optimiser_has_its_label():
     """The options on offer are the training module's, in its order (a share link carries the label)."""
     assert tuple(readouts.TARGET_LABELS) == training.TARGETS
     assert tuple(readouts.OPTIMISER_LABELS) == training.OPTIMISERS
+
+
+def test_a_link_from_before_the_tour_took_step_still_opens_its_step():
+    """Learning's step key was ``step`` until the read-along tour took it; old links keep working."""
+    at = open_page(PAGE, {"steps": "500", "step": "250"})
+    assert_clean(at)
+    assert widget(at, "learn_step").value == 250

@@ -194,7 +194,7 @@ def test_links_name_the_learning_pages_options_as_its_url_holds_them():
     link = f.tied_limit(BOOK).link
     assert link["target"] == learning_readouts.TARGET_LABELS["pair"]
     assert link["learn_mode"] == ui_weights.MODE_LABELS["tied"]
-    assert link["steps"] == link["step"] == str(f.TRAIN_STEPS)
+    assert link["steps"] == link["learn_step"] == str(f.TRAIN_STEPS)
 
 
 # --- every number from the view, every claim's condition on the raw arrays -------------------------

@@ -16,11 +16,11 @@ PAGE = PageInfo(
         "optimiser",
         "lr",
         "steps",
-        "step",
+        "learn_step",
         "learn_width",
         *prefixed("learn_", WEIGHT_KEYS),
         "learn_focus",
         "learn_cell",
     ),
-    legacy=renamed("learn_", ("mode", *WEIGHT_KEYS)),
+    legacy=renamed("learn_", ("mode", "step", *WEIGHT_KEYS)),  # "step" is now the tour's
 )

@@ -72,7 +72,7 @@ step = controls.slider(
     0,
     steps,
     steps,
-    key="step",
+    key="learn_step",
     step=every,
     help=f"Weights and attention are recorded every {every} steps.",
 )

@@ -5,7 +5,7 @@ from ui.pages import SENTENCE_KEYS, PageInfo
 PAGE = PageInfo(
     "topics/read_along/page.py",
     "Read along",
-    ":material/school:",
+    ":material/menu_book:",
     "read-along",
     "The whole chapter in order, one short step at a time: predict, then see the answer computed.",
     keys=(*SENTENCE_KEYS, "step"),

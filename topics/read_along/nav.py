@@ -15,20 +15,24 @@ from ui import controls
 
 KEY = "step"
 NEXT_KEY, BACK_KEY = "read_along_next", "read_along_back"
+_PROBLEM = "_read_along_link_problem"  # what was wrong with the link, said on the run after
 
 
 def step_control(titles: tuple[str, ...]) -> int:
     """The step on screen (1-based): the sidebar's slider, bound to ``?step=``."""
     total = len(titles)
     values = st.query_params.get_all(KEY)
-    if values:
-        at, problem = nearest(values[-1], total) if len(values) == 1 else (1, None)
-        if len(values) > 1:
-            problem = "The link gives the step more than once, so the tour starts at step 1."
-        if problem:
-            st.query_params[KEY] = str(at)
-            st.session_state[KEY] = at
-            st.warning(problem, icon=":material/link_off:")
+    at, problem = 1, None
+    if len(values) > 1:
+        problem = "The link gives the step more than once, so the tour starts at step 1."
+    elif values:
+        at, problem = nearest(values[0], total)
+    if problem:  # write the nearest step into the link, then run again from it
+        st.query_params[KEY] = str(at)
+        st.session_state[_PROBLEM] = problem
+        st.rerun()
+    if (said := st.session_state.pop(_PROBLEM, None)) is not None:
+        st.warning(said, icon=":material/link_off:")
     st.sidebar.header("Read along")
     return int(
         controls.slider(

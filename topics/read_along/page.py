@@ -8,7 +8,6 @@ from topics.read_along import view
 from topics.read_along.drawings import draw
 from topics.read_along.nav import back_and_next, step_control
 from topics.read_along.steps import STEPS
-from ui.pages import SENTENCE_KEYS
 from ui.sentence import sentence_control
 
 s = sentence_control()
@@ -54,6 +53,7 @@ else:
             else st.number_input(
                 f"Your prediction{f' ({q.unit})' if q.unit else ''}",
                 value=None,
+                step=1 if q.whole else None,
                 key=f"_read_along_guess_{d.key}",
             )
         )
@@ -68,11 +68,10 @@ else:
     if st.session_state.get(shown_key):
         figure()
 
-sentence_params = {k: st.query_params[k] for k in SENTENCE_KEYS if k in st.query_params}
 st.page_link(
     topic.path,
     label=f"Open {topic.title} at these settings",
     icon=":material/open_in_new:",
-    query_params={**sentence_params, **step.link},
+    query_params=step.link,  # the sentence's keys are shared: Streamlit carries them itself
 )
 back_and_next(t.number, t.total)

@@ -39,6 +39,7 @@ class Question:
     explanation: str
     tolerance: float = 0.0  # for a number: |guess - answer| <= tolerance is right
     unit: str = ""  # for a number, after the input ("bytes")
+    whole: bool = False  # a number that counts (rows, bytes): the input takes integers only
 
     @property
     def is_choice(self) -> bool:

@@ -248,6 +248,7 @@ def kv_cache(s: Sentence) -> Step:
             ),
             tolerance=float(round(KV_TOLERANCE * kv.per_token)),
             unit="bytes",
+            whole=True,
         ),
         link={"block": v.name, "kv_tokens": str(kv.tokens), "kv_bytes": str(nbytes)},
     )

@@ -421,7 +421,7 @@ def training(s: Sentence) -> Step:
             f"Each line is named in the legend; the flat one is no matrices. The dotted line marks step "
             f"{v.step}.",
         ),
-        link={"target": TARGET_LABELS["previous"], "steps": str(st.steps), "step": str(v.step)},
+        link={"target": TARGET_LABELS["previous"], "steps": str(st.steps), "learn_step": str(v.step)},
     )
 
 
@@ -468,11 +468,12 @@ def tied_limit(s: Sentence) -> Step:
             answer_text=f"{v.tied_bound} of {n}",
             explanation=why,
             unit="rows",
+            whole=True,
         ),
         link={
             "target": TARGET_LABELS["pair"],
             "steps": str(v.settings.steps),
-            "step": str(v.step),
+            "learn_step": str(v.step),
             "learn_mode": MODE_LABELS["tied"],
             "learn_focus": T[0],
             "learn_cell": T[cell],
