@@ -48,23 +48,28 @@ def drop_running(f: Figure) -> Drawn:
 
 
 def heads_classes(f: Figure) -> Drawn:
-    """Both classes at the same arguments: what d_out means in each, and the shape each outputs."""
+    """Both classes at the same arguments, a column each (narrow enough for a phone): what d_out
+    means in each, and the shape each outputs."""
     c: Classes = f.data
     cfg = c.split.config
-    rows = {
-        "MultiHeadAttentionWrapper (3.6.1)": (c.wrapper.head_width, heads.shape(c.wrapper.output_wrapper)),
-        "MultiHeadAttention (3.6.2)": (c.split.head_width, heads.shape(c.split.output_split)),
-    }
     table = pd.DataFrame(
         {
-            "d_out given": [cfg.d_out] * 2,
-            "num_heads": [cfg.num_heads] * 2,
-            "one head's width": [w for w, _ in rows.values()],
-            MARK + "output shape": [shape for _, shape in rows.values()],
+            "Wrapper (3.6.1)": [
+                cfg.d_out,
+                cfg.num_heads,
+                c.wrapper.head_width,
+                heads.shape(c.wrapper.output_wrapper),
+            ],
+            "Split (3.6.2)": [
+                cfg.d_out,
+                cfg.num_heads,
+                c.split.head_width,
+                heads.shape(c.split.output_split),
+            ],
         },
-        index=list(rows),
+        index=["d_out given", "num_heads", "one head's width", MARK + "output shape"],
     )
-    return Drawn(None, table)
+    return Drawn(None, table.astype(str))
 
 
 def heads_trace(f: Figure) -> Drawn:
@@ -73,7 +78,9 @@ def heads_trace(f: Figure) -> Drawn:
     assert t.view.trace is not None
     table = t.view.trace.copy()
     table["step"] = [MARK + s if i == t.row else s for i, s in enumerate(table["step"])]
-    return Drawn(None, table.set_index("step"))
+    return Drawn(
+        None, table.set_index("step")[["shape", "contiguous", "code"]]
+    )  # the shape in view on a phone
 
 
 def heads_stripes(f: Figure) -> Drawn:

@@ -104,7 +104,7 @@ def factor(s: Sentence) -> Step:
         figure=Figure(
             "drop_draw",
             DropPick(v, shown[0], shown[1]),
-            "One draw of dropout on the causal weights, with each row's sum",
+            "One draw after dropout, row sums",
             f"Outlined: the row of {md(T[shown[0]])} and its weight for {md(T[shown[1]])}.",
         ),
         question=Question(
@@ -134,13 +134,13 @@ def one_draw(s: Sentence) -> Step:
     first = f"Row 1 holds a single weight, 1, so it ends as 0 or {f}: here {fmt.num(sums[0])}."
     if all_one:
         why = "Every row's kept weights happen to add up to 1 in this draw. " + first
-    elif v.dead_rows:
-        why = (
-            f"The row sums run from {lo} to {hi}. {first} Row {row + 1}, {md(T[row])}, lost every weight: "
-            "its context vector is the zero vector in this draw."
-        )
     else:
-        why = f"The row sums run from {lo} to {hi}: each row keeps a random subset of its weights. " + first
+        why = f"Each row keeps a random subset of its weights, each multiplied by {f}. " + first
+    if v.dead_rows:
+        why += (
+            f" Row {row + 1}, {md(T[row])}, lost every weight: its context vector is the zero vector in "
+            "this draw."
+        )
     text = (
         "Before dropout every row of causal weights sums to 1: the softmax makes it so. Dropout flips a "
         f"coin for each weight on its own, zeroing it with probability p = {p} and multiplying it by "
@@ -152,7 +152,7 @@ def one_draw(s: Sentence) -> Step:
         figure=Figure(
             "drop_draw",
             DropPick(v, row),
-            "One draw of dropout on the causal weights, with each row's sum",
+            "One draw after dropout, row sums",
             f"Outlined: the row of {md(T[row])} and its sum"
             + (", a row dropped whole." if v.dead_rows else ", row 1."),
         ),
@@ -184,7 +184,7 @@ def average(s: Sentence) -> Step:
         figure=Figure(
             "drop_running",
             DropPick(v, 0),
-            "Running mean row sum over the draws, with the expectation and its band",
+            "Running mean row sum",
             f"Marked: the mean after all {draws:,} draws, {mean} (± one standard error); dashed: "
             f"the expectation, {v.expectation:g}.",
         ),
@@ -196,8 +196,8 @@ def average(s: Sentence) -> Step:
             explanation=(
                 f"Each weight survives with probability 1 − p = {keep} and is multiplied by {f}, so it "
                 f"averages {keep} × {f} = 1 times its value, and each row keeps its sum of 1 on average. "
-                f"Without the factor it would average 1 − p = {keep}. The mean over {draws:,} draws is "
-                f"{mean} (± one standard error)."
+                f"Without the factor it would average 1 − p = {keep}. The band in the chart is ± 2 standard "
+                "errors around the expectation."
             ),
             tolerance=MEAN_TOLERANCE,
         ),
@@ -433,9 +433,9 @@ def one_big_projection(s: Sentence) -> Step:
     )
     if equal:
         why = (
-            f"A matrix product keeps columns apart: column j of XW_q is X times column j of W_q and nothing "
-            f"else. Over every head's queries, keys and values, the two ways differ by {gap}. So one "
-            f"matmul computes all {c.num_heads} heads at once."
+            "A matrix product keeps columns apart: column j of XW_q is X times column j of W_q and nothing "
+            "else. Over every head's queries, keys and values, the largest difference between the two "
+            f"ways is {gap}. So one matmul computes every head at once."
         )
     else:
         why = f"The two ways differ by {gap}, more than float64 rounding can explain here."
