@@ -90,7 +90,12 @@ def heads_stripes(f: Figure) -> Drawn:
     assert r is not None and r.w_query is not None
     w = r.w_query
     fig = mf.striped_matrix(
-        w, r.head_width, title=f.name, x_title="column of W_q, head by head", y_title="row (input feature)"
+        w,
+        r.head_width,
+        title=f.name,
+        height=max(320, 120 + 24 * len(w.rows)),  # 16 input rows keep their printed values legible
+        x_title="column of W_q, head by head",
+        y_title="row (input feature)",
     )
     left, right = s.head * r.head_width + 0.5, (s.head + 1) * r.head_width + 0.5  # columns are 1-based
     for color, width in ((figures.FOCUS, 4.0), ("#ffffff", 1.0)):  # dark outside, white inside
