@@ -1,7 +1,117 @@
-"""Read-along drawings (being written)."""
+"""Drawings of the dropout and multi-head steps (``steps/dropout_heads.py``), each by its page's own
+figure builder: the Dropout page's dropped heatmap and running mean, the Multi-head page's W_q
+stripes and shape trace."""
 
 from __future__ import annotations
 
-from topics.read_along.drawings.drawn import Draw
+import pandas as pd
 
-DRAWINGS: dict[str, Draw] = {}
+from topics.dropout import figures as dfig
+from topics.multihead import figures as mf
+from topics.multihead import view as heads
+from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table
+from topics.read_along.step import Figure
+from topics.read_along.steps.dropout_heads import Classes, DropPick, Stripe, Trace
+from ui import figures
+
+MARK = "▸ "  # marks the row or column a table step talks about (as ui.focus.marked does)
+
+
+def drop_draw(f: Figure) -> Drawn:
+    """One draw after dropout beside its row sums, the step's row (and cell) outlined."""
+    d: DropPick = f.data
+    v, T = d.view, d.view.labels
+    fig = dfig.dropped_heatmap(v.first, v.row_sums, T, title=f.name, focus=d.row, cell=d.cell)
+    table = matrix_table(v.first, T, T)
+    table["row sum"] = v.row_sums
+    return Drawn(fig, table)
+
+
+def drop_running(f: Figure) -> Drawn:
+    """The running mean row sum with its band, and a marker on the mean after every draw."""
+    v = f.data.view
+    fig = dfig.running_mean_chart(
+        v.running_at, v.running_mean, v.expectation, v.std, text=v.running_text, title=f.name
+    )
+    fig.add_scatter(
+        x=[float(v.running_at[-1])],
+        y=[float(v.running_mean[-1])],
+        mode="markers",
+        marker={"size": 14, "color": figures.ACCENT, "line": {"color": figures.FOCUS, "width": 3}},
+        name=f"after {v.draws:,} draws",
+        hovertemplate=f"after {v.draws:,} draws: {v.running_text[-1]}<extra></extra>",
+    )
+    table = pd.DataFrame(
+        {"draws": v.running_at, "running mean row sum": v.running_mean, "± standard error": v.running_text}
+    )
+    return Drawn(fig, table.iloc[::-1].reset_index(drop=True))  # the last count, the one marked, first
+
+
+def heads_classes(f: Figure) -> Drawn:
+    """Both classes at the same arguments, a column each (narrow enough for a phone): what d_out
+    means in each, and the shape each outputs."""
+    c: Classes = f.data
+    cfg = c.split.config
+    table = pd.DataFrame(
+        {
+            "Wrapper (3.6.1)": [
+                cfg.d_out,
+                cfg.num_heads,
+                c.wrapper.head_width,
+                heads.shape(c.wrapper.output_wrapper),
+            ],
+            "Split (3.6.2)": [
+                cfg.d_out,
+                cfg.num_heads,
+                c.split.head_width,
+                heads.shape(c.split.output_split),
+            ],
+        },
+        index=["d_out given", "num_heads", "one head's width", MARK + "output shape"],
+    )
+    return Drawn(None, table.astype(str))
+
+
+def heads_trace(f: Figure) -> Drawn:
+    """The split class's shape trace as it ran, the step's row marked."""
+    t: Trace = f.data
+    assert t.view.trace is not None
+    table = t.view.trace.copy()
+    table["step"] = [MARK + s if i == t.row else s for i, s in enumerate(table["step"])]
+    return Drawn(
+        None, table.set_index("step")[["shape", "contiguous", "code"]]
+    )  # the shape in view on a phone
+
+
+def heads_stripes(f: Figure) -> Drawn:
+    """W_q of the split class, head by head, with one head's stripe outlined."""
+    s: Stripe = f.data
+    r = s.view.run
+    assert r is not None and r.w_query is not None
+    w = r.w_query
+    fig = mf.striped_matrix(
+        w,
+        r.head_width,
+        title=f.name,
+        height=max(320, 120 + 24 * len(w.rows)),  # 16 input rows keep their printed values legible
+        x_title="column of W_q, head by head",
+        y_title="row (input feature)",
+    )
+    left, right = s.head * r.head_width + 0.5, (s.head + 1) * r.head_width + 0.5  # columns are 1-based
+    for color, width in ((figures.FOCUS, 4.0), ("#ffffff", 1.0)):  # dark outside, white inside
+        fig.add_shape(
+            type="rect", x0=left, x1=right, y0=0, y1=1, yref="paper", layer="above",
+            line={"color": color, "width": width},
+        )  # fmt: skip
+    rows = [str(i + 1) for i in w.rows]
+    cols = [f"h{c // r.head_width + 1}: {c + 1}" for c in w.cols]
+    return Drawn(fig, matrix_table(w.cells, rows, cols))
+
+
+DRAWINGS: dict[str, Draw] = {
+    "drop_draw": drop_draw,
+    "drop_running": drop_running,
+    "heads_classes": heads_classes,
+    "heads_trace": heads_trace,
+    "heads_stripes": heads_stripes,
+}
