@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from core import sentence
 from tests.app.conftest import assert_clean, open_page
 from topics.read_along.steps import STEPS
 
@@ -13,7 +14,7 @@ PAGE = "topics/read_along/page.py"
 
 
 def shown_text(at) -> str:
-    return " ".join(m.value for m in at.markdown) + " ".join(h.value for h in at.header)
+    return " ".join(m.value for m in at.markdown) + " ".join(h.value for h in at.title)
 
 
 @pytest.mark.parametrize("number", range(1, len(STEPS) + 1), ids=[d.key for d in STEPS])
@@ -22,7 +23,7 @@ def test_every_step_opens_from_its_link_and_reveals_its_answer(number):
     at = open_page(PAGE, {"step": str(number)})
     assert_clean(at)
     assert at.slider(key="step").value == number
-    assert d.title in [h.value for h in at.header]
+    assert [h.value for h in at.title] == [d.title]
     check = f"_read_along_check_{d.key}"
     if any(b.key == check for b in at.button):
         at.button(key=check).click().run()
@@ -52,3 +53,20 @@ def test_the_readers_sentence_carries_into_the_steps():
     at = open_page(PAGE, {"step": "1", "text": "the cat sat on the mat"})
     assert_clean(at)
     assert "cat" in shown_text(at) or any("cat" in str(c.proto) for c in at.get("plotly_chart"))
+
+
+def test_a_wrong_guess_is_told_so_and_the_reader_can_predict_again():
+    number, d = next((i, d) for i, d in enumerate(STEPS, 1) if d.key == "weightless")
+    at = open_page(PAGE, {"step": str(number)})
+    right = int(d.make(sentence.book()).question.answer)
+    at.radio(key=f"_read_along_guess_{d.key}").set_value(1 - right).run()
+    assert at.button(key=f"_read_along_check_{d.key}").label == "Check my answer"
+    at.button(key=f"_read_along_check_{d.key}").click().run()
+    assert_clean(at)
+    assert next(w.value for w in at.warning).startswith("**Not quite: you said")
+    assert not any(r.key == f"_read_along_guess_{d.key}" for r in at.radio)  # folded to the verdict
+    at.button(key=f"_read_along_again_{d.key}").click().run()
+    assert at.radio(key=f"_read_along_guess_{d.key}").value is None and not at.warning
+    at.radio(key=f"_read_along_guess_{d.key}").set_value(right).run()
+    at.button(key=f"_read_along_check_{d.key}").click().run()
+    assert next(b.value for b in at.success).startswith("**Right:")

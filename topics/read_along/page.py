@@ -7,6 +7,7 @@ from topics import page_of
 from topics.read_along import view
 from topics.read_along.drawings import draw
 from topics.read_along.nav import back_and_next, step_control
+from topics.read_along.predict import prediction
 from topics.read_along.steps import STEPS
 from ui.sentence import sentence_control
 
@@ -16,9 +17,8 @@ t = view.build(number, s)
 d, step = t.definition, t.step
 topic = page_of(d.topic)
 
-st.title("Read along")
-st.progress(t.number / t.total, text=t.progress)
-st.header(d.title)
+st.title(d.title)
+st.progress(t.number / t.total, text=f"Read along: {t.progress}")
 st.markdown(step.text)
 
 
@@ -34,39 +34,8 @@ def figure() -> None:
         st.dataframe(drawn.table, width="stretch")
 
 
-q = step.question
-if q is None:
+if step.question is None or prediction(step.question, d.key):
     figure()
-else:
-    shown_key = f"_read_along_shown_{d.key}"
-    with st.container(border=True):
-        st.markdown(f"**Predict first.** {q.prompt}")
-        guess = (
-            st.radio(
-                "Your prediction",
-                range(len(q.options)),
-                index=None,
-                format_func=q.options.__getitem__,
-                key=f"_read_along_guess_{d.key}",
-            )
-            if q.is_choice
-            else st.number_input(
-                f"Your prediction{f' ({q.unit})' if q.unit else ''}",
-                value=None,
-                step=1 if q.whole else None,
-                key=f"_read_along_guess_{d.key}",
-            )
-        )
-        if st.button(
-            "Check my answer" if guess is not None else "Show the answer", key=f"_read_along_check_{d.key}"
-        ):
-            st.session_state[shown_key] = True
-        if st.session_state.get(shown_key):
-            j = q.judge(guess)
-            box = st.success if j.right else st.info if j.right is None else st.warning
-            box(f"**{j.headline}** {j.explanation}")
-    if st.session_state.get(shown_key):
-        figure()
 
 st.page_link(
     topic.path,

@@ -32,7 +32,7 @@ class Tour:
 
     @property
     def progress(self) -> str:
-        return f"Step {self.number} of {self.total}: {self.definition.title}"
+        return f"step {self.number} of {self.total}"
 
 
 def nearest(raw: str, total: int) -> tuple[int, str | None]:
