@@ -58,7 +58,9 @@ def test_the_readers_sentence_carries_into_the_steps():
 def test_a_wrong_guess_is_told_so_and_the_reader_can_predict_again():
     number, d = next((i, d) for i, d in enumerate(STEPS, 1) if d.key == "weightless")
     at = open_page(PAGE, {"step": str(number)})
-    right = int(d.make(sentence.book()).question.answer)
+    q = d.make(sentence.book()).question
+    assert q is not None
+    right = int(q.answer)
     at.radio(key=f"_read_along_guess_{d.key}").set_value(1 - right).run()
     assert at.button(key=f"_read_along_check_{d.key}").label == "Check my answer"
     at.button(key=f"_read_along_check_{d.key}").click().run()
