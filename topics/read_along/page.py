@@ -37,10 +37,12 @@ def figure() -> None:
 if step.question is None or prediction(step.question, d.key):
     figure()
 
+st.caption("The whole page, at this step's settings:")
 st.page_link(
     topic.path,
-    label=f"Open {topic.title} at these settings",
+    label=topic.title,
     icon=":material/open_in_new:",
+    help=f"Open {topic.title} with this step's settings and your sentence.",
     query_params=step.link,  # the sentence's keys are shared: Streamlit carries them itself
 )
 back_and_next(t.number, t.total)
