@@ -17,6 +17,15 @@ from topics.scaling.view import View as ScalingView
 from ui import format as fmt
 from ui.figures import FOCUS
 
+LABEL_ROOM = 0.1  # a bar's outline reaches over its value label, so a bar of 0.03 is still seen
+
+
+def _outline_bar(fig: go.Figure, x: float, top: float) -> None:
+    """The bar at ``x`` outlined up to ``top``, dark outside and white inside as the heatmaps' cells."""
+    for colour, width in ((FOCUS, 4.0), ("#ffffff", 1.0)):
+        rect = dict(type="rect", xref="x", yref="y", x0=x - 0.5, x1=x + 0.5, y0=0, y1=top, layer="above")
+        fig.add_shape(**rect, line=dict(color=colour, width=width))
+
 
 def _circle(fig: go.Figure, x: float, y: float, label: str) -> go.Figure:
     """A point of a log-log chart circled twice (dark outside, white inside, as the heatmaps'
@@ -66,11 +75,7 @@ def scaling_bars(f: Figure) -> Drawn:
     fig = scaling_figures.weight_bars(v)
     j = int(np.argmax(v.log10_weights))
     top, height = j + 1, 10 ** v.log10_weights[j]  # the bars stand at 1..n
-    for colour, width in ((FOCUS, 4.0), ("#ffffff", 1.0)):
-        fig.add_shape(
-            type="rect", xref="x", yref="y", x0=top - 0.5, x1=top + 0.5, y0=0, y1=height,
-            line=dict(color=colour, width=width), layer="above",
-        )  # fmt: skip
+    _outline_bar(fig, top, height)
     n = len(v.scores)
     table = pd.DataFrame(
         {"score": v.scores, "log10 weight": v.log10_weights},
@@ -86,6 +91,8 @@ def scaling_jacobian(f: Figure) -> Drawn:
     fig = scaling_figures.jacobian_figure(
         c.d_k, c.median, c.mean, selected=s.d_k, divisor=s.divisor, threshold=v.threshold, tail=s.tail
     )
+    ticks = scaling_figures.DK_TICKS_NARROW  # the page's half-width ticks: level at 390 px too
+    fig.update_xaxes(tickvals=list(ticks), ticktext=[f"{t:,}" for t in ticks])
     summary = here.summary(s.divisor)
     _circle(fig, s.d_k, summary.median, f"median {median_text(v)}")
     table = pd.DataFrame(
@@ -123,11 +130,7 @@ def masking_softmax(f: Figure) -> Drawn:
     w = v.softmax.weights
     assert w is not None
     fig = masking_figures.softmax_bars(v.logits, w)
-    for colour, width in ((FOCUS, 4.0), ("#ffffff", 1.0)):
-        fig.add_shape(
-            type="rect", xref="x", yref="y", x0=d.col - 0.5, x1=d.col + 0.5, y0=0, y1=float(w[d.col]),
-            line=dict(color=colour, width=width), layer="above",
-        )  # fmt: skip
+    _outline_bar(fig, d.col, float(w[d.col]) + LABEL_ROOM)
     labels = [f"x{i + 1}" for i in range(len(w))]
     table = pd.DataFrame({"logit": v.logits, "softmax": w}, index=pd.Index(labels, name="entry"))
     return Drawn(fig, table)

@@ -382,7 +382,7 @@ def zero_score(s: Sentence) -> Step:
         figure=Figure(
             "masking_stage",
             Marked(v, 0, 1),
-            "Attention weights with the future filled with 0 instead of −∞",
+            "Weights with the future filled with 0",
             f"Outlined: the row of {a} and its cell for {b}, a token it must not see.",
         ),
         question=Question(
@@ -409,7 +409,7 @@ def two_ways(s: Sentence) -> Step:
         why = (
             "Both end at e^(ω_ij/√d_k) over the sum of the visible ones: the naive path's full-row "
             "denominator sits above and below the line and cancels. In float64 they sum in different "
-            f"orders and may round apart: the largest |naive − efficient| on your sentence is {bound}."
+            "orders and may round apart, so the page states their difference as a bound, not as digits."
         )
     else:
         why = (
