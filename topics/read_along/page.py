@@ -34,8 +34,15 @@ def figure() -> None:
         st.dataframe(drawn.table, width="stretch")
 
 
-if step.question is None or prediction(step.question, d.key):
+if step.question is None:
     figure()
+else:  # side by side on a desktop; on a phone the columns stack, so the figure comes first
+    drawing, asking = st.columns([3, 2], gap="medium")
+    with asking:
+        shown = prediction(step.question, d.key)
+    if shown:
+        with drawing:
+            figure()
 
 st.caption("The whole page, at this step's settings:")
 st.page_link(
