@@ -24,6 +24,7 @@ from ui import checks
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 
 IDS = [p.url_path for p in PAGES]
+NO_CHECKS = {"overview", "read-along"}  # a start page and the tour: they quote no source
 
 
 def page_url(server, info, query: dict | None = None) -> str:
@@ -114,7 +115,8 @@ def test_a_page_draws_whole_and_its_link_reproduces_the_view_in_a_fresh_browser(
     finally:
         fresh.close()
 
-    _assert_checks_tables_whole(page, info)
+    if info.url_path not in NO_CHECKS:
+        _assert_checks_tables_whole(page, info)
     assert console.errors == []
 
 

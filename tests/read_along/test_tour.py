@@ -119,3 +119,17 @@ def test_the_view_builds_only_the_step_asked_for():
     assert built == ["b"] and t.number == 2 and t.total == 3 and t.titles == ("a", "b", "c")
     with pytest.raises(ValueError):
         view.build(4, sentence.book(), fake)
+
+
+def test_the_readme_counts_the_tour_as_it_is():
+    """The README's first paragraph on the tour states its length and its predictions."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    steps = re.search(r"the chapter in (\d+) short steps", text)
+    asked = re.search(r"on (\d+) of them, a prediction", text)
+    assert steps and asked
+    book = sentence.book()
+    assert int(steps.group(1)) == len(STEPS)
+    assert int(asked.group(1)) == sum(d.make(book).question is not None for d in STEPS)
