@@ -38,8 +38,9 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "Focus",
-        "Pick a query in the sidebar, or click any cell of a heatmap, and the page works that cell "
-        "out step by step: the dot product, the division by √d_k, the softmax, the context vector.",
+        "On a page with token heatmaps, pick a query in the sidebar or click any cell, and the page "
+        "works that cell out step by step: the dot product, the division by √d_k, the softmax, the "
+        "context vector. Try it on Three matrices, linked under the figure.",
     ),
     Tool(
         "Reproduce in PyTorch",
