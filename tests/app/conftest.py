@@ -16,10 +16,14 @@ APP = str(ROOT / "streamlit_app.py")
 
 
 def open_page(
-    page: str, query: Mapping[str, str | Sequence[str]] | None = None, timeout: float = 60
+    page: str,
+    query: Mapping[str, str | Sequence[str]] | None = None,
+    timeout: float = 60,
+    state: Mapping[str, object] | None = None,
 ) -> AppTest:
     """A fresh session of ``streamlit_app.py`` opened on the page script ``page``
-    (``"topics/recap/page.py"``) with ``query``, as a shared link opens it: one run.
+    (``"topics/recap/page.py"``) with ``query``, as a shared link opens it: one run. ``state`` is
+    session state set before that run (an expander's key, as a click on it sets it).
 
     AppTest identifies a page by the hash ``st.Page`` gives its ``url_path``, and learns it only
     from a first run (``switch_page``'s docstring), which would run the Overview first in every
@@ -28,6 +32,8 @@ def open_page(
     url_path = next(p.url_path for p in PAGES if p.path == page)
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.query_params.update({k: v if isinstance(v, str) else list(v) for k, v in (query or {}).items()})
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
     at._page_hash = calc_hash(url_path)
     at.run()
     assert at._finished_page_script_hash == calc_hash(url_path), f"AppTest did not open {page}"

@@ -125,9 +125,15 @@ def token_heatmaps(at):
                 break
 
 
+# The Overview's heatmap is a preview of Three matrices' weights, whose focus it links to: the start
+# page has no controls but the sentence (and a focus key of its own would be one more to share).
+PREVIEWS = {"overview"}
+
+
 def test_every_page_with_token_heatmaps_declares_a_focus_control():
     pages = {info.url_path for info in PAGES if any(token_heatmaps(open_page(info.path, _fast(info))))}
-    assert pages <= set(FOCUS), pages - set(FOCUS)
+    assert pages >= PREVIEWS, "a preview that draws no token heatmap needs no exemption"
+    assert pages - PREVIEWS <= set(FOCUS), pages - PREVIEWS - set(FOCUS)
 
 
 def outlined_rows(lay: dict) -> list[tuple[float, float]]:

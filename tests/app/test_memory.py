@@ -43,7 +43,7 @@ def test_repeated_resamples_do_not_grow_memory():
     assert peak < 48 * MB, f"a resample allocated {peak / MB:.1f} MB at once"  # chunked draws
 
 
-@pytest.mark.parametrize("info", [p for p in PAGES if p.url_path != "overview"], ids=lambda p: p.url_path)
+@pytest.mark.parametrize("info", PAGES, ids=lambda p: p.url_path)
 def test_session_state_holds_no_large_values(info):
     # Per-session state is multiplied by the readers: after a few random settings (extremes
     # included) every value in it pickles to under 16 KB.

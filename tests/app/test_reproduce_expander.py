@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from core import tokens
 from tests import hostile
-from tests.app.conftest import APP, assert_clean
+from tests.app.conftest import APP, assert_clean, open_page
 from tests.reproduce.run import run_code
 from topics import PAGES
 
@@ -35,13 +35,11 @@ KEYS = {  # page script -> the expander's key, and its label
 
 
 def open_with_script(page: str, query: dict | None = None, timeout: float = 120) -> AppTest:
-    """The page, from a link with ``query``, with its Reproduce expander open."""
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    at.run()
-    at.query_params.clear()
-    at.query_params.update(query or {})
-    at.session_state[KEYS[page][0]] = True
-    return at.switch_page(page).run()
+    """The page, from a link with ``query``, with its Reproduce expander open.
+
+    Opened directly, as a link opens it: a session that ran the Overview first has its sentence
+    widgets bound already, which no fresh link has (the Overview follows the sentence)."""
+    return open_page(page, query, timeout, state={KEYS[page][0]: True})
 
 
 def script_shown(at: AppTest) -> str | None:

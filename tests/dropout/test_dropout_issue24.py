@@ -48,7 +48,7 @@ def test_p_zero_drops_nothing_and_says_so():
     assert "nothing is dropped" in text
 
 
-@pytest.mark.parametrize("query", [{}, {"p": "0.9", "scaling": "false", "generator": "PyTorch"}])
+@pytest.mark.parametrize("query", [{}, {"p": "0.9", "scaling": "false", "generator": "NumPy"}])
 def test_every_monte_carlo_figure_carries_its_standard_error(query):
     at = open_page(PAGE, query)
     assert_clean(at)
@@ -60,7 +60,7 @@ def test_every_monte_carlo_figure_carries_its_standard_error(query):
 
 
 @pytest.mark.parametrize(
-    "settings", [Settings(), Settings(generator="torch"), Settings(seed=7, p=0.2, scale=False, draws=1_000)]
+    "settings", [Settings(), Settings(generator="numpy"), Settings(seed=7, p=0.2, scale=False, draws=1_000)]
 )
 def test_the_statistical_checks_are_within_noise_and_the_printed_tensors_exact(settings):
     rows = checks.book_checks(view.build(settings).checks)

@@ -103,22 +103,34 @@ def test_each_control_moves_the_readouts_and_the_checks_stay():
     assert metrics(at) == readouts(view.build(Settings(p=0.2, draws=1_000)))
     widget(at, "scaling").set_value(False).run()
     assert metrics(at) == readouts(view.build(Settings(p=0.2, scale=False, draws=1_000)), scale=False)
-    widget(at, "generator").set_value("torch").run()
+    widget(at, "generator").set_value("numpy").run()
     widget(at, "drop_focus").set_value(1).run()
     assert_clean(at)
-    v = view.build(Settings(p=0.2, scale=False, generator="torch", draws=1_000, focus=1))
+    v = view.build(Settings(p=0.2, scale=False, generator="numpy", draws=1_000, focus=1))
     assert metrics(at) == readouts(v, scale=False) and metrics(at)["Expected mean row sum"] == "0.8000"
     assert v.focus is not None and f"Before dropout: {fmt.vec(v.focus.before)}." in markdown(at)
-    assert "Random numbers: **PyTorch**" in " ".join(c.value for c in at.caption)
+    assert "Random numbers: **NumPy**" in " ".join(c.value for c in at.caption)
     assert all_match(checks_box(at).label, 17)  # the checks stay at the book's settings
 
 
-def test_pytorch_at_seed_123_shows_the_books_draw_and_says_so():
-    at = open_page(PAGE, {"generator": "PyTorch"})
+@pytest.mark.parametrize("query", [{}, {"generator": "PyTorch"}], ids=["default", "link"])
+def test_the_page_opens_on_pytorch_at_seed_123_the_books_draw_and_says_so(query):
+    """Section 3.5.2's printed tensor is the page's first screen (issue 21), and a link naming
+    PyTorch opens it too; NumPy's generator is the other option of the same control."""
+    at = open_page(PAGE, query)
     assert_clean(at)
+    assert widget(at, "generator").value == "torch" and widget(at, "generator").options == [
+        "PyTorch",
+        "NumPy",
+    ]
     m = metrics(at)
     assert m["Row 1 sum in this draw"] == "2.0000" and m["Zero rows in this draw"] == "1 of 6"
     assert "This is the draw the book prints" in " ".join(c.value for c in at.caption)
+    dropped = json.loads(at.get("plotly_chart")[1].proto.spec)["layout"]["annotations"]
+    cells = [a["text"] for a in dropped if a["xref"] == "x"]
+    assert ["[" + ", ".join(cells[6 * i : 6 * i + 6]) + "]" for i in range(6)] == list(
+        book.FIGURE_04["book_dropped"]
+    )
 
 
 def test_resample_draws_again_and_the_url_keeps_the_seed(default):
@@ -203,14 +215,15 @@ def test_the_reproduce_expander_holds_the_script_of_the_view_on_screen():
         return code.value
 
     x, ws = tokens.inputs(), view.build(Settings()).weight_set
-    numpy = script.dropout(tokens.TOKENS, x, ws, 0.5, True, 123, 10_000, "numpy")
-    assert shown() == numpy.code.rstrip("\n")  # st.code drops the final newline; the download keeps it
-    (button,) = [b for b in at.get("download_button") if b.key == "reproduce_dropout_download"]
-    assert numpy.filename in button.proto.label
-    widget(at, "generator").set_value("torch").run()
+    torch = script.dropout(tokens.TOKENS, x, ws, 0.5, True, 123, 10_000, "torch")
     code = shown()
-    assert code == script.dropout(tokens.TOKENS, x, ws, 0.5, True, 123, 10_000, "torch").code.rstrip("\n")
+    assert code == torch.code.rstrip("\n")  # st.code drops the final newline; the download keeps it
     assert code.startswith("import torch") and "torch.nn.Dropout(p)" in code
+    (button,) = [b for b in at.get("download_button") if b.key == "reproduce_dropout_download"]
+    assert torch.filename in button.proto.label
+    widget(at, "generator").set_value("numpy").run()
+    numpy = script.dropout(tokens.TOKENS, x, ws, 0.5, True, 123, 10_000, "numpy")
+    assert shown() == numpy.code.rstrip("\n")
 
 
 def test_the_figures_stay_finite_at_both_ends_of_the_rate_slider():

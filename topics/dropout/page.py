@@ -27,9 +27,9 @@ generator = controls.radio(
     "Random numbers",
     view.GENERATORS,
     key="generator",
-    default="numpy",
+    default=view.DEFAULT_GENERATOR,
     format_func=view.GENERATOR_NAMES.__getitem__,
-    captions=("default_rng(seed): fast", "torch.manual_seed(seed): the book's stream"),
+    captions=tuple(view.GENERATOR_CAPTIONS[g] for g in view.GENERATORS),
 )
 seed = controls.integer(
     "Seed", 0, view.SEED_MAX, view.DEFAULT_SEED, key="drop_seed", help="The generator's seed"

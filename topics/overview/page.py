@@ -1,32 +1,62 @@
-"""Overview: what this app is, the notation, and the six tokens."""
+"""Overview: the start page. A live figure at the reader's sentence, where to start, the four tools,
+the sources, the notation and the six tokens. Layout only: the numbers come from ``view.build``."""
 
 import pandas as pd
 import streamlit as st
 
-from topics import PAGES
-from topics.overview import view
+from topics import PAGES, page_of
+from topics.overview import text, view
+from ui import figures
+from ui.pages import SENTENCE_KEYS
+from ui.sentence import sentence_control
 
-v = view.build()
+s = sentence_control()
+v = view.build(view.Settings(s.labels, s.embeddings, s.is_book))
+sentence_params = {k: st.query_params[k] for k in SENTENCE_KEYS if k in st.query_params}
 
 st.title("Attention, with weights")
-st.markdown(
-    "Chapter 3 of *Build a Large Language Model (From Scratch)* turns a parameter-free average "
-    "into the attention a GPT layer runs. Each page here is one step of that turn, computed live "
-    "from the book's own six tokens and its own seeded weights: move a control in the sidebar and "
-    "every number on the page is recomputed, and the address bar becomes a link to exactly that view."
-)
+st.markdown(text.LEAD)
+st.markdown(text.START)
+tour = page_of("read_along")
+st.page_link(tour.path, label=f"Start here: {tour.title}", icon=tour.icon, query_params=sentence_params)
+
+figure, tools = st.columns([1, 1], gap="large")
+with figure:
+    st.subheader("Your sentence, attended")
+    figures.show(
+        figures.heatmap(v.weights, v.labels, v.labels, title=v.title, focus=v.row), key="overview_weights"
+    )
+    st.caption(v.caption)
+    with st.expander("Values as a table"):
+        st.dataframe(
+            v.table,
+            column_config={c: st.column_config.NumberColumn(format="%.4f") for c in v.table.columns},
+            width="stretch",
+        )
+    matrices = page_of("three_matrices")
+    st.page_link(
+        matrices.path,
+        label=f"Open {matrices.title} at this sentence",
+        icon=":material/open_in_new:",
+        query_params=sentence_params,
+    )
+with tools:
+    st.subheader("Four tools on every page")
+    for tool in text.TOOLS:
+        st.markdown(f"**{tool.name}.** {tool.what}")
+
+st.subheader("The sources")
+st.markdown(text.SOURCES)
 
 st.subheader("Notation")
 st.markdown(
     "| symbol | meaning | in the book's toy |\n|---|---|---|\n"
     + "\n".join(f"| ${row.symbol}$ | {row.meaning} | {row.toy} |" for row in v.notation)
 )
-st.latex(
-    r"Q = XW_q,\quad K = XW_k,\quad V = XW_v,\qquad "
-    r"A = \mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right),\qquad Z = AV"
-)
+st.latex(r"Q = XW_q,\quad K = XW_k,\quad V = XW_v")  # two lines: one overflows a phone's width
+st.latex(r"A = \mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right),\quad Z = AV")
 
-st.subheader("The six tokens")
+st.subheader("The book's six tokens")
 st.dataframe(
     pd.DataFrame(v.inputs, index=list(v.tokens), columns=["dim 1", "dim 2", "dim 3"]),
     column_config={c: st.column_config.NumberColumn(format="%.2f") for c in ("dim 1", "dim 2", "dim 3")},
