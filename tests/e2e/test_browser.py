@@ -97,7 +97,7 @@ def test_a_page_draws_whole_and_its_link_reproduces_the_view_in_a_fresh_browser(
     total, drawn = charts_drawn(page)
     assert drawn == total, f"{total - drawn} of {total} charts did not draw"
     assert console.errors == []
-    if info is PAGES[0]:  # the Overview binds no control and checks nothing against the sources
+    if info is PAGES[0]:  # the Overview's only controls are the sentence's (test_sentence follows them)
         return
 
     before = readouts(page)
