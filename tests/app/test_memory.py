@@ -68,6 +68,9 @@ HEAVY = [
         {"sampler": "Brute force: q and keys", "keys": "64", "d_k": "65536", "draws": "100"},
     ),
     ("topics/dropout/page.py", {"generator": "PyTorch", "p": "0.9", "draws": "100000"}),
+    # Issue #25: 26 tokens at the most draws that fit, PyTorch's generator (84 MB before the
+    # pieces were bounded in cells rather than draws).
+    ("topics/dropout/page.py", {"text": " ".join(f"w{i}" for i in range(26)), "drop_draws": "5000"}),
     (
         "topics/multihead/page.py",
         {"preset": "Custom", "kind": "Wrapper", "d_in": "384", "d_out": "384", "heads": "9"},
@@ -75,7 +78,9 @@ HEAVY = [
 ]
 
 
-@pytest.mark.parametrize(("path", "query"), HEAVY, ids=["exact", "brute", "dropout", "multihead"])
+@pytest.mark.parametrize(
+    ("path", "query"), HEAVY, ids=["exact", "brute", "dropout", "dropout-26", "multihead"]
+)
 def test_no_computation_allocates_more_than_about_50_mb_at_once(path, query):
     # Ten readers at once multiply a transient; before the fix brute force took 128 MB chunks and
     # Dropout made 100,000 draws as whole arrays (over 100 MB).

@@ -27,7 +27,10 @@ from core.weights import WeightSet
 BOOK_DROPOUT_SEED = 123  # torch.manual_seed(123) before nn.Dropout(0.5), book section 3.5.2
 BOOK_P = 0.5  # the book's demo rate; GPT-2-style training uses 0.1 or 0.2
 MAX_DRAWS = 1_000_000  # a (draws, 6, 6) float64 array is 288 MB at this bound: never made whole
-CHUNK_DRAWS = 4_096  # masks drawn and summarised at once; [4096, 6, 6] float64 is 1.2 MB
+# Cells drawn and summarised at once: 4,096 draws of the book's 6 × 6 (1.2 MB as float64). A
+# piece is bounded in cells, not draws, so a 26-token sentence's piece is as small as the book's:
+# 4,096 draws of 26 × 26 would be 2.8M cells, and PyTorch's generator holds two words a cell.
+CHUNK_CELLS = 4_096 * 36
 
 Generator = Literal["numpy", "torch"]  # default_rng(seed), fast; or torch.manual_seed(seed), the book's
 # The page opens on PyTorch's stream, so its first draw is the tensor section 3.5.2 prints (issue 21);
@@ -84,16 +87,23 @@ def keep_masks(seed: int, draws: int, n: int, p: float, generator: Generator = "
     raise ValueError(f"generator must be 'numpy' or 'torch', got {generator!r}")
 
 
+def chunk_draws(n: int) -> int:
+    """How many ``[n, n]`` draws one piece holds: :data:`CHUNK_CELLS` cells, at least one draw."""
+    return max(1, CHUNK_CELLS // (n * n))
+
+
 def keep_mask_chunks(
-    seed: int, draws: int, n: int, p: float, generator: Generator = "numpy", chunk: int = CHUNK_DRAWS
+    seed: int, draws: int, n: int, p: float, generator: Generator = "numpy", chunk: int | None = None
 ) -> Iterator[np.ndarray]:
-    """:func:`keep_masks` in consecutive pieces of at most ``chunk`` draws, from the same stream.
+    """:func:`keep_masks` in consecutive pieces of at most ``chunk`` draws (by default
+    :func:`chunk_draws`), from the same stream.
 
     Both generators fill an array element by element in row-major order, so pieces drawn one
     after another concatenate to exactly the array one call would return; a summary of 100,000
     draws then never holds more than a piece of them (the whole float64 array would be 28.8 MB).
     """
     p, draws = _check_p(p), _check_draws(draws)
+    chunk = chunk_draws(n) if chunk is None else chunk
     if generator not in ("numpy", "torch"):
         raise ValueError(f"generator must be 'numpy' or 'torch', got {generator!r}")
     if generator == "numpy":
