@@ -7,18 +7,16 @@ import streamlit as st
 from topics import PAGES, page_of
 from topics.overview import text, view
 from ui import figures
-from ui.pages import SENTENCE_KEYS
 from ui.sentence import sentence_control
 
 s = sentence_control()
 v = view.build(view.Settings(s.labels, s.embeddings, s.is_book))
-sentence_params = {k: st.query_params[k] for k in SENTENCE_KEYS if k in st.query_params}
 
 st.title("Attention, with weights")
 st.markdown(text.LEAD)
 st.markdown(text.START)
 tour = page_of("read_along")
-st.page_link(tour.path, label=f"Start here: {tour.title}", icon=tour.icon, query_params=sentence_params)
+st.page_link(tour.path, label=f"Start here: {tour.title}", icon=tour.icon)  # the sentence follows
 
 figure, tools = st.columns([1, 1], gap="large")
 with figure:
@@ -38,7 +36,6 @@ with figure:
         matrices.path,
         label=f"Open {matrices.title} at this sentence",
         icon=":material/open_in_new:",
-        query_params=sentence_params,
     )
 with tools:
     st.subheader("Four tools on every page")
