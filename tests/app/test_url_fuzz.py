@@ -54,7 +54,8 @@ def check_query(info: PageInfo, query: Mapping[str, str | Sequence[str]]) -> Non
 
 
 def bound_widgets(at: AppTest) -> list:
-    return [w for kind in WIDGET_KINDS for w in getattr(at, kind) if getattr(w, "key", None)]
+    """The widgets bound to the URL (a prediction on the tour has a key but stays out of the link)."""
+    return [w for kind in WIDGET_KINDS for w in getattr(at, kind) if getattr(w.proto, "query_param_key", "")]
 
 
 def assert_valid(w) -> None:

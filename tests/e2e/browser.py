@@ -51,6 +51,25 @@ def settle(page, timeout_ms: int = 120_000) -> None:
         page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=100)
 
 
+def settle_on(page, title: str, timeout_ms: int = 60_000) -> None:
+    """Wait until the page's title reads ``title`` and the page has settled: after a click that
+    changes the title, the new title itself says the rerun has come, so no fixed pause is needed."""
+    page.wait_for_function(
+        "(t) => { const h = document.querySelector(\"[data-testid='stMain'] h1\"); "
+        "return h !== null && h.innerText.trim() === t; }",
+        arg=title,
+        timeout=timeout_ms,
+        polling=100,
+    )
+    page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=100)
+
+
+def settled_now(page, timeout_ms: int = 60_000) -> None:
+    """Wait for the page to read as settled once, with no pause first: for a caller that has already
+    seen the rerun's result arrive (a new title, a revealed answer)."""
+    page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=100)
+
+
 def open_settled(page, url: str) -> None:
     page.goto(url)
     settle(page)
@@ -93,7 +112,7 @@ def nudge(page, rng) -> bool:
     sidebar = page.locator("[data-testid='stSidebarUserContent']")
     radios = sidebar.locator("[data-testid='stRadio'] label").all()
     toggles = sidebar.locator("[data-testid='stCheckbox'] label").all()
-    thumbs = sidebar.locator("[role='slider']").all()
+    thumbs = sidebar.locator("input[type='range']").all()
     choices = [("click", x) for x in radios + toggles] + [("slide", x) for x in thumbs]
     if not choices:
         return False
