@@ -43,11 +43,11 @@ def settle(page, timeout_ms: int = 120_000) -> None:
     """Wait until the script run has finished and every Plotly chart has drawn its SVG.
 
     A rerun starts a moment after the click that asked for it, so the page must read as settled
-    on two checks 400 ms apart, with a wait for the run to begin in between.
+    on two checks 250 ms apart, with a wait for the run to begin in between.
     """
     page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=timeout_ms)
     for _ in range(2):
-        page.wait_for_timeout(400)
+        page.wait_for_timeout(250)
         page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=100)
 
 

@@ -81,12 +81,10 @@ def _perturb(page, limit: int = 2) -> int:
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
-def test_a_page_draws_whole_and_its_link_reproduces_the_view_in_a_fresh_browser(
-    server, browser, context, info
-):
+def test_a_page_draws_whole_and_its_link_reproduces_the_view_in_a_fresh_session(server, context, info):
     """One visit a page: no exception, no console error, every chart drawn; then a sidebar control
-    moved as a reader moves it, the address bar's link opened in a fresh browser (the same
-    numbers), and every checks table drawn whole."""
+    moved as a reader moves it, the address bar's link opened in a new tab, a fresh session (the
+    same numbers), and every checks table drawn whole."""
     page = context.new_page()
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
@@ -106,14 +104,13 @@ def test_a_page_draws_whole_and_its_link_reproduces_the_view_in_a_fresh_browser(
     link, after = page.url, readouts(page)
     assert "?" in link, "moving controls did not write them into the URL"
     assert after != before, "moving controls changed nothing on the page"
-    fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
+    other = context.new_page()  # a new tab is a new Streamlit session; the browser's cache is kept
     try:
-        other = fresh.new_page()
         open_settled(other, link)
         assert readouts(other) == after
         assert exceptions(other) == []
     finally:
-        fresh.close()
+        other.close()
 
     if info.url_path not in NO_CHECKS:
         _assert_checks_tables_whole(page, info)
@@ -123,15 +120,20 @@ def test_a_page_draws_whole_and_its_link_reproduces_the_view_in_a_fresh_browser(
 def test_a_sample_of_hostile_urls_never_breaks_a_page(server, context):
     """One hostile link a page (the AppTest fuzz covers every known-bad value on every page, and
     hundreds of generated links): each one renders its page, with no exception element and no
-    console error."""
+    console error. The links open four tabs at a time, as readers would: the waits overlap."""
     rng = random.Random(20261129)
-    page = context.new_page()
-    console = Console().attach(page)
-    for info in PAGES:
-        query = hostile.sample(_bound_keys(info), rng)
-        open_settled(page, page_url(server, info, query))
-        assert exceptions(page) == [], (info.url_path, query)
-        assert page.locator("h1").count() >= 1, (info.url_path, query)  # the page itself, drawn
+    console = Console()
+    links = [(info, hostile.sample(_bound_keys(info), rng)) for info in PAGES]
+    for start in range(0, len(links), 4):
+        batch = [(context.new_page(), info, query) for info, query in links[start : start + 4]]
+        for page, info, query in batch:
+            console.attach(page)
+            page.goto(page_url(server, info, query))
+        for page, info, query in batch:
+            settle(page)
+            assert exceptions(page) == [], (info.url_path, query)
+            assert page.locator("h1").count() >= 1, (info.url_path, query)  # the page itself, drawn
+            page.close()
     assert console.errors == []
 
 
