@@ -72,3 +72,19 @@ def test_a_wrong_guess_is_told_so_and_the_reader_can_predict_again():
     at.radio(key=f"_read_along_guess_{d.key}").set_value(right).run()
     at.button(key=f"_read_along_check_{d.key}").click().run()
     assert next(b.value for b in at.success).startswith("**Right:")
+
+
+@pytest.mark.parametrize("page", [PAGE, "topics/overview/page.py"])
+def test_no_link_repeats_the_sentences_keys(page):
+    """A link that wrote ``text`` itself put it in the address twice (Streamlit carries the shared
+    sentence keys across pages on its own), and the page it opened stopped with an exception."""
+    from urllib.parse import parse_qs
+
+    from ui.pages import SENTENCE_KEYS
+
+    for number in range(1, len(STEPS) + 1) if page == PAGE else [None]:
+        query = {"text": "the cat sat", "dim": "4"} | ({"step": str(number)} if number else {})
+        at = open_page(page, query)
+        assert_clean(at)
+        for link in at.get("page_link"):
+            assert not set(parse_qs(link.proto.query_string)) & set(SENTENCE_KEYS), link.proto.label

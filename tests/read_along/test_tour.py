@@ -133,3 +133,18 @@ def test_the_readme_counts_the_tour_as_it_is():
     book = sentence.book()
     assert int(steps.group(1)) == len(STEPS)
     assert int(asked.group(1)) == sum(d.make(book).question is not None for d in STEPS)
+
+
+@pytest.mark.parametrize("d", STEPS, ids=IDS)
+def test_no_step_names_the_posts_figures_or_an_audit(d):
+    """The page test reads step 1 only; every step's words, at the book's sentence, speak to a
+    learner too (tests/app/test_wording.py)."""
+    from tests.app.test_wording import UNREADABLE
+
+    step = d.make(sentence.book())
+    q = step.question
+    words = [d.title, step.text, step.figure.name, step.figure.highlight]
+    if q is not None:
+        words += [q.prompt, q.answer_text, q.explanation, *q.options]
+    found = [m.group(0) for w in words for m in UNREADABLE.finditer(w)]
+    assert found == [], found
