@@ -213,8 +213,9 @@ def rows_right(
     A target row with a single largest entry is met when the attention row's largest entry is
     on the target's word: the target's token, or a repeat of it (``words``, from :func:`words`;
     each token its own word when not given), since a repeat's key is the same key and gets the
-    same weight. A target row without one (the uniform target) has no token to point at, so it is
-    met when every weight is within ``tol`` of the target's.
+    same weight. An exact tie between two words (saturated weights) goes to the first largest, as
+    ``argmax`` reads it here and in the Reproduce script. A target row without one (the uniform target)
+    has no token to point at, so it is met when every weight is within ``tol`` of the target's.
 
     A repeated word's rows are the same row (one query): each is read from its word's first row,
     so float64 rounding in the matrix products can never split a near tie two ways.
