@@ -89,7 +89,7 @@ def test_weightless_answers_from_the_recaps_weights(s, symmetric):
     assert (gap <= f.SYMMETRY_TOLERANCE) is symmetric
     assert q.answer == (0 if symmetric else 1)
     assert q.answer_text.startswith("yes" if symmetric else "no")
-    assert f._small(gap) in q.answer_text
+    assert f._gap(gap) in q.answer_text
 
 
 def test_weightless_names_a_pair_whose_weights_differ_when_a_differs():
@@ -152,7 +152,7 @@ def test_asymmetry_answers_from_three_matrices_scores(s, equal):
     assert bool(om[j, k] == om[k, j]) is equal
     assert q.answer == (0 if equal else 1)
     assert fmt.num(om[j, k]) in q.explanation
-    assert f._small(v.row("tied").score_error) in q.explanation
+    assert f._gap(v.row("tied").score_error) in q.explanation
 
 
 def test_asymmetry_at_the_book_reads_the_pair_both_ways():

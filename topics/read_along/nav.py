@@ -18,9 +18,8 @@ NEXT_KEY, BACK_KEY = "read_along_next", "read_along_back"
 _PROBLEM = "_read_along_link_problem"  # what was wrong with the link, said on the run after
 
 
-def step_control(titles: tuple[str, ...]) -> int:
-    """The step on screen (1-based): the sidebar's slider, bound to ``?step=``."""
-    total = len(titles)
+def step_control(total: int) -> int:
+    """The step on screen (1-based, of ``total``): the sidebar's slider, bound to ``?step=``."""
     values = st.query_params.get_all(KEY)
     at, problem = 1, None
     if len(values) > 1:

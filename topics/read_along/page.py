@@ -12,7 +12,7 @@ from topics.read_along.steps import STEPS
 from ui.sentence import sentence_control
 
 s = sentence_control()
-number = step_control(tuple(d.title for d in STEPS))
+number = step_control(len(STEPS))
 t = view.build(number, s)
 d, step = t.definition, t.step
 topic = page_of(d.topic)

@@ -28,13 +28,8 @@ TARGET_LABELS = {"previous": "Previous token", "pair": "Tokens 1 ↔ 2, others t
 MODE_LABELS = {"none": "No matrices", "tied": "Tied W_q = W_k", "three": "Three matrices"}
 
 
-def _small(x: float) -> str:
-    """A non-negative gap: 4 decimals, or scientific below 1e-4, or 0."""
-    return fmt.num(x) if x >= 1e-4 else fmt.sci(x) if x else "0"
-
-
-def _signed(x: float) -> str:
-    """A difference: 4 decimals, or scientific below 1e-4, or 0."""
+def _gap(x: float) -> str:
+    """A difference or a gap: 4 decimals, or scientific below 1e-4 in size, or 0."""
     return fmt.num(x) if abs(x) >= 1e-4 else fmt.sci(x) if x else "0"
 
 
@@ -115,7 +110,7 @@ def weightless(s: Sentence) -> Step:
             prompt="Ω is symmetric. Is A = softmax(Ω), taken row by row, symmetric too?",
             options=("Yes: softmax keeps the symmetry", "No: not at this sentence"),
             answer=0 if symmetric else 1,
-            answer_text=f"{'yes' if symmetric else 'no'}, max|A − Aᵀ| = {_small(gap)} here",
+            answer_text=f"{'yes' if symmetric else 'no'}, max|A − Aᵀ| = {_gap(gap)} here",
             explanation=why,
         ),
         link={"query": T[q], "key": T[k]},
@@ -286,19 +281,17 @@ def asymmetry(s: Sentence) -> Step:
     forward, back = float(om[j, k]), float(om[k, j])
     equal = abs(forward - back) <= SYMMETRY_TOLERANCE * max(1.0, abs(forward))
     err, tied = v.score_error, v.row("tied").score_error
-    tie = (
-        f"Tie W_k = W_q and the score error is {_small(tied)}: ω(a, b) = q_a · q_b reads the same both ways."
-    )
+    tie = f"Tie W_k = W_q and the score error is {_gap(tied)}: ω(a, b) = q_a · q_b reads the same both ways."
     if not equal:
         why = (
             f"ω({a}, {b}) = {fmt.num(forward)} while ω({b}, {a}) = {fmt.num(back)}: a query of one matrix "
-            f"meets a key of the other. Over all pairs the score error max|Ω − Ωᵀ| is {_small(err)}. {tie}"
+            f"meets a key of the other. Over all pairs the score error max|Ω − Ωᵀ| is {_gap(err)}. {tie}"
         )
     elif np.array_equal(v.trace.queries[j], v.trace.queries[k]):
         whole = (
             "every token here has the same embedding, so Ω is symmetric in every mode"
             if err == 0
-            else f"over all pairs, the score error max|Ω − Ωᵀ| is {_small(err)}"
+            else f"over all pairs, the score error max|Ω − Ωᵀ| is {_gap(err)}"
         )
         why = (
             f"{a} and {b} have the same embedding, so the same query and the same key: ω = "
@@ -307,7 +300,7 @@ def asymmetry(s: Sentence) -> Step:
     else:
         why = (
             f"Here both read {fmt.num(forward)}, though the vectors differ; over all pairs the score error "
-            f"max|Ω − Ωᵀ| is {_small(err)}. {tie}"
+            f"max|Ω − Ωᵀ| is {_gap(err)}. {tie}"
         )
     return Step(
         text,
@@ -316,9 +309,7 @@ def asymmetry(s: Sentence) -> Step:
             prompt=f"With W_q ≠ W_k, is ω({a}, {b}) equal to ω({b}, {a})?",
             options=("Yes: the same number both ways", "No: they differ"),
             answer=0 if equal else 1,
-            answer_text=(
-                f"{'yes' if equal else 'no'}, ω({a}, {b}) − ω({b}, {a}) = {_signed(forward - back)}"
-            ),
+            answer_text=(f"{'yes' if equal else 'no'}, ω({a}, {b}) − ω({b}, {a}) = {_gap(forward - back)}"),
             explanation=why,
         ),
         link,
