@@ -7,6 +7,7 @@ import streamlit as st
 import allocator
 from topics import PAGES
 from topics.scaling import study as scaling_study
+from ui import chart_dom
 from ui.links import keep_history_clean, previous_and_next, upgrade_legacy_keys
 from ui.pages import ABOUT
 from ui.sentence import draw_for_page
@@ -38,6 +39,8 @@ root = st.Page(
 page = st.navigation([root, *pages])
 info = {p.url_path: i for p, i in zip(pages, PAGES, strict=True)}.get(page.url_path)
 if info is not None:
+    # Each page's own document title, so a tab, a bookmark and a screen reader name the page (WCAG 2.4.2).
+    st.set_page_config(page_title=f"{info.title} · Attention, with weights")
     upgrade_legacy_keys(info)
     if info.follows_sentence:
         draw_for_page()  # here, not in the page, so Back and Forward keep the sentence (ui.sentence)
@@ -45,4 +48,5 @@ page.run()
 if info is not None:
     previous_and_next(PAGES, info)
 keep_history_clean()
+chart_dom.install()
 apply_style()

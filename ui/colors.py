@@ -60,14 +60,15 @@ def fills(values: np.ndarray, scale: Sequence[Sequence[Any]], zmin: float, zmax:
     return np.where(np.isfinite(v)[..., None], out, 1.0)
 
 
-def dimmed(rgb: np.ndarray, mix: float = DIM_MIX) -> np.ndarray:
-    """A fill moved ``mix`` of the way to white: how an unfocused row recedes."""
-    return np.asarray(rgb, dtype=np.float64) * (1 - mix) + mix
+def dimmed(rgb: np.ndarray, mix: float = DIM_MIX, toward: str = WHITE) -> np.ndarray:
+    """A fill moved ``mix`` of the way to ``toward``, the page's background (white in the light
+    theme, near-black in the dark one): how an unfocused row recedes."""
+    return np.asarray(rgb, dtype=np.float64) * (1 - mix) + mix * np.array(parse(toward))
 
 
-def dim_scale(scale: Sequence[Sequence[Any]], mix: float = DIM_MIX) -> list[list[Any]]:
+def dim_scale(scale: Sequence[Sequence[Any]], mix: float = DIM_MIX, toward: str = WHITE) -> list[list[Any]]:
     """``scale`` with every stop dimmed (:func:`dimmed`): the unfocused rows' colour scale."""
-    return [[float(s[0]), hex_of(dimmed(np.array(parse(str(s[1]))), mix))] for s in scale]
+    return [[float(s[0]), hex_of(dimmed(np.array(parse(str(s[1]))), mix, toward))] for s in scale]
 
 
 def text_on(rgb: np.ndarray) -> np.ndarray:

@@ -18,29 +18,25 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
-import plotly.colors as pcolors
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from ui import colors
+from ui import colors, theme
 
-
-def _scale(colors: Sequence[str]) -> list[list[Any]]:
-    return [[i / (len(colors) - 1), c] for i, c in enumerate(colors)]
-
-
-# Explicit scales: a name such as "Blues" means light-to-dark to plotly.py but dark-to-grey to
-# plotly.js, and the spec reaches the browser as written.
-SEQUENTIAL = _scale(pcolors.sequential.Blues)  # light (low) to dark (high)
-DIVERGING = _scale(pcolors.diverging.RdBu[::-1])  # blue (negative), white (0), red (positive)
+# The light theme's scales; a figure built in a script run takes the active theme's (ui.theme).
+SEQUENTIAL = theme.LIGHT.sequential  # white (0) to dark blue (most)
+DIVERGING = theme.LIGHT.diverging  # blue (negative), white (0), red (positive)
+# Series colours, each at least 3:1 on white as a line and 4.5:1 as text (SECOND was #dd6b20,
+# 3.39:1, in annotations; MUTED was #a0aec0, 2.26:1); ui.theme.SERIES_DARK holds their dark twins.
 ACCENT = "#2b6cb0"
-SECOND = "#dd6b20"
+SECOND = "#c05621"
 THIRD = "#2f855a"
-MUTED = "#a0aec0"
-PALETTE = (ACCENT, SECOND, THIRD, "#805ad5", "#c53030", "#319795")
+MUTED = "#718096"
+PALETTE = (ACCENT, SECOND, THIRD, "#805ad5", "#c53030", "#2c7a7b")
 FONT = dict(family="Inter, system-ui, sans-serif", size=13)
 
 # No Plotly toolbar. On a touch screen it never hides, and it sat over chart titles and the first
@@ -148,7 +144,10 @@ def cell_text(v: float, decimals: int = 4) -> str:
 # Cells print their values up to this many rows and columns; past it a 4-decimal number no longer
 # fits a cell at any width the app is read at, so the values move to the hover and a colour bar.
 TEXT_MAX = 8
-FOCUS = "#1a202c"  # the outline of a focused query's row
+FOCUS = theme.LIGHT.focus  # the outline of a focused query's row (the light theme's)
+# How a heatmap of weights is coloured: on the fixed 0–1 scale, or relative to the matrix's largest
+# weight or to each row's largest, so 32 weights near 1/32 are not one pale square (ui.scale).
+Relative = Literal["matrix", "row"]
 
 
 def plain(label: str) -> str:
@@ -234,6 +233,7 @@ def grid(
     x0: float = 0,
     y0: float = 0,
     tile: int = 0,
+    relative: Relative | None = None,
 ) -> Grid:
     """A token heatmap a reader can click, whose every cell's text stays legible.
 
@@ -250,6 +250,11 @@ def grid(
       marker (the nearest centre of a regular grid is the cell's own). It also carries the hover.
     - **Marks:** the focused row and the chosen ``cell`` are outlined (:func:`focus_shapes`).
 
+    - **Scale:** in the active theme's colours (``ui.theme``). With ``relative``, non-negative
+      values are coloured from 0 to the matrix's largest (``"matrix"``) or to each row's largest
+      (``"row"``), and the colour bar, always shown then, says which; the cells still print, and
+      hover, their own values (:func:`relative_colours`).
+
     ``x0``/``y0`` offset the cells for tiled figures, which pass each tile's axes as ``xref`` and
     ``yref`` and its number as ``tile``.
     """
@@ -259,8 +264,12 @@ def grid(
     printed = prints_values(n_rows, n_cols)
     if text is None:
         text = [[cell_text(v, decimals) for v in row] for row in m]
+    pal = theme.active()
     lo, hi, signed = value_range(m, diverging=diverging, zmin=zmin, zmax=zmax)
-    scale = DIVERGING if signed else SEQUENTIAL
+    shade, bar_title = m, None
+    if relative is not None and not signed:
+        shade, lo, hi, bar_title = relative_colours(m, relative)
+    scale = pal.diverging if signed else pal.sequential
     xs: list[Any] = axis_labels(cols)
     ys: list[Any] = axis_labels(rows)
     if x0 or y0:  # a tile on numeric axes: cells at their category positions
@@ -272,20 +281,25 @@ def grid(
 
     def layer(keep: np.ndarray, colorscale: list[list[Any]], bar: bool) -> dict[str, Any]:
         z = [[float(v) if ok and k else None for v, ok in zip(r, f, strict=True)]
-             for r, f, k in zip(m, finite, keep, strict=True)]  # fmt: skip
+             for r, f, k in zip(shade, finite, keep, strict=True)]  # fmt: skip
+        colorbar_spec: dict[str, Any] = {
+            "thickness": 10, "len": 0.9, "outlinewidth": 0, "tickfont": {"size": 10}
+        }  # fmt: skip
+        if bar_title:
+            colorbar_spec["title"] = {"text": bar_title, "side": "right", "font": {"size": 10}}
         return {
             "type": "heatmap", "z": z, "x": xs, "y": ys, "xaxis": xref, "yaxis": yref,
             "colorscale": colorscale, "zmin": lo, "zmax": hi, "hoverinfo": "skip", "showscale": bar,
-            "colorbar": {"thickness": 10, "len": 0.9, "outlinewidth": 0, "tickfont": {"size": 10}},
+            "colorbar": colorbar_spec,
             "xgap": 1 if n_cols <= 16 else 0, "ygap": 1 if n_rows <= 16 else 0,
         }  # fmt: skip
 
-    bar = (not printed) if colorbar is None else colorbar
+    bar = (not printed or bar_title is not None) if colorbar is None else colorbar
     traces = [layer(in_focus, scale, bar)]
     if focused:
-        traces.append(layer(~in_focus, colors.dim_scale(scale), False))
-    fill = colors.fills(m, scale, lo, hi)
-    fill[~in_focus] = colors.dimmed(fill[~in_focus])
+        traces.append(layer(~in_focus, colors.dim_scale(scale, toward=pal.background), False))
+    fill = colors.fills(shade, scale, lo, hi)
+    fill[~in_focus] = colors.dimmed(fill[~in_focus], toward=pal.background)
     ink = colors.text_on(fill)
     annotations = []
     if printed:
@@ -314,6 +328,22 @@ def grid(
     )  # fmt: skip
     shapes = focus_shapes(focus, n_rows, n_cols, xref=xref, yref=yref, x0=x0, y0=y0, cell=cell)
     return Grid(traces, annotations, shapes)
+
+
+def relative_colours(m: np.ndarray, relative: Relative) -> tuple[np.ndarray, float, float, str]:
+    """``(shade, zmin, zmax, colour-bar title)``: what a relative scale colours non-negative ``m``
+    by. ``"matrix"`` keeps the values and ends the scale at the largest finite one; ``"row"``
+    divides each row by its own largest, so every row's largest is the darkest cell. A row or a
+    matrix with nothing above 0 keeps 1 as its end, so no division is by 0."""
+    finite = np.where(np.isfinite(m), m, np.nan)
+    if relative == "row":
+        with np.errstate(invalid="ignore"):
+            top = np.nanmax(np.where(np.isnan(finite).all(axis=1, keepdims=True), 1.0, finite), axis=1)
+        top = np.where(top > 0, top, 1.0)
+        return m / top[:, None], 0.0, 1.0, "÷ its row's<br>largest"
+    largest = float(np.nanmax(finite)) if np.isfinite(finite).any() else 1.0
+    largest = largest if largest > 0 else 1.0
+    return m, 0.0, largest, f"0 to {largest:.4f},<br>the largest"
 
 
 def picked(points: Sequence[Any]) -> tuple[int, int, int] | None:
@@ -397,12 +427,13 @@ def focus_shapes(
     boxes = [(x0 - 0.5, x0 + n_cols - 0.5, 2.5)]
     if cell is not None and 0 <= cell < n_cols:
         boxes.append((x0 + cell - 0.5, x0 + cell + 0.5, 4.0))
+    pal = theme.active()
     shapes = []
     for left, right, width in boxes:
         rect = {"type": "rect", "xref": xref, "yref": yref, "x0": left, "x1": right,
                 "y0": y0 + row - 0.5, "y1": y0 + row + 0.5, "layer": "above"}  # fmt: skip
-        shapes.append({**rect, "line": {"color": FOCUS, "width": width}})
-        shapes.append({**rect, "line": {"color": "#ffffff", "width": 1}})
+        shapes.append({**rect, "line": {"color": pal.focus, "width": width}})
+        shapes.append({**rect, "line": {"color": pal.focus_inner, "width": 1}})
     return shapes
 
 
@@ -428,6 +459,7 @@ def heatmap(
     y_title: str = "query",
     focus: int | None = None,
     cell: int | None = None,
+    relative: Relative | None = None,
 ) -> go.Figure:
     """A token-labelled heatmap, rows top to bottom as the matrix prints (see :func:`grid`).
 
@@ -447,6 +479,7 @@ def heatmap(
         colorbar=colorbar,
         focus=focus,
         cell=cell,
+        relative=relative,
     )
     xaxis, yaxis = heatmap_axes(rows, cols, x_title=x_title, y_title=y_title, focus=focus)
     spec = layout(title, heatmap_height(len(rows), height), xaxis=xaxis, yaxis=yaxis)
@@ -564,20 +597,111 @@ def scatter3d_tokens(
     return figure(data, spec)
 
 
+@dataclass(frozen=True)
+class Chart:
+    """A figure with what a reader who cannot see it needs: its name and its values (see :func:`show`)."""
+
+    figure: go.Figure
+    name: str
+    table: pd.DataFrame | None = None
+
+
+def spec_of(fig: go.Figure | dict[str, Any]) -> dict[str, Any]:
+    """A figure as its plain ``{"data", "layout"}`` spec, in the active theme's colours."""
+    spec = fig.to_dict() if isinstance(fig, go.Figure) else {"data": [], "layout": {}, **fig}
+    return theme.themed(spec, theme.active())
+
+
+def _config(spec: dict[str, Any], name: str | None) -> dict[str, Any]:
+    """``PLOTLY_CONFIG``, with Plotly's own image button on a 3-D scene: the app's PNG and SVG
+    buttons (``ui.chart_dom``) copy a chart's SVG, and a scene is drawn on a canvas instead."""
+    if not any(t.get("type") == "scatter3d" for t in spec.get("data", [])):
+        return PLOTLY_CONFIG
+    return {
+        **PLOTLY_CONFIG,
+        "displayModeBar": True,
+        "modeBarButtons": [["toImage"]],
+        "toImageButtonOptions": {"format": "png", "filename": slug(name or "chart"), "scale": 2},
+    }
+
+
+def slug(name: str) -> str:
+    """A file name from a chart's name: lower case, words joined by hyphens."""
+    words = "".join(c if c.isalnum() else " " for c in name.lower()).split()
+    return "-".join(words)[:60] or "chart"
+
+
 def show(
-    fig: go.Figure | dict[str, Any],
+    fig: Chart | go.Figure | dict[str, Any],
     key: str | None = None,
     *,
+    name: str | None = None,
+    table: pd.DataFrame | None = None,
     pick: Callable[[], None] | None = None,
 ) -> None:
-    """Draw a figure at full width with the app's chart settings (``PLOTLY_CONFIG``).
+    """Draw a figure at full width, in the reader's theme, named for a screen reader, with its
+    values as a table.
 
-    With ``pick`` (and a ``key``), a click on one of the figure's points selects it and runs
-    ``pick`` before the rerun (see ``ui.cell.picker``).
+    - ``name`` says what the chart shows ("Attention weights, 6 queries by 6 keys"). It becomes the
+      chart's accessible name (``role="img"``, ``aria-label``), set in the browser by
+      ``ui.chart_dom``, which also adds the chart's PNG and SVG download buttons.
+    - ``table`` holds the chart's numbers; it is shown under "Values as a table" (:func:`values`),
+      where a screen reader can read them and a reader of a chart too large to print its values
+      finds them, with a CSV download.
+    - With ``pick`` (and a ``key``), a click on one of the figure's points selects it and runs
+      ``pick`` before the rerun (see ``ui.cell.picker``).
+
+    A :class:`Chart` brings its own name and table.
     """
-    if pick is None:
-        st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key)
-    else:
-        st.plotly_chart(
-            fig, width="stretch", config=PLOTLY_CONFIG, key=key, on_select=pick, selection_mode="points"
+    if isinstance(fig, Chart):
+        fig, name, table = fig.figure, fig.name, fig.table
+    spec = spec_of(fig)
+    config = _config(spec, name)
+    with st.container():
+        if name:
+            st.html(f'<span class="aww-chart-name">{html.escape(name)}</span>')
+        if pick is None:
+            st.plotly_chart(spec, width="stretch", config=config, key=key)
+        else:
+            st.plotly_chart(
+                spec, width="stretch", config=config, key=key, on_select=pick, selection_mode="points"
+            )
+    if table is not None:
+        values(table, name or "the chart", key=key)
+
+
+def matrix_frame(
+    m: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    *,
+    decimals: int = 4,
+    row_title: str = "query",
+    col_title: str = "key",
+) -> pd.DataFrame:
+    """A heatmap's matrix as the table :func:`values` shows: each cell as the heatmap prints it
+    (:func:`cell_text`), rows and columns named by their tokens (repeats kept apart, as on the
+    axes) and the row header named, so a screen reader announces "query journey, key starts"."""
+    a = np.asarray(m, dtype=np.float64)
+    frame = pd.DataFrame(
+        [[cell_text(v, decimals) for v in row] for row in a],
+        index=pd.Index(distinct([str(r) for r in rows]), name=f"{row_title} ↓, {col_title} →"),
+        columns=distinct([str(c) for c in cols]),
+    )
+    return frame
+
+
+def values(table: pd.DataFrame, name: str, *, key: str | None = None) -> None:
+    """A chart's numbers under "Values as a table": an HTML table with named row and column
+    headers (a screen reader reads it cell by cell, and it prints whole), and a CSV download."""
+    with st.expander(f"Values as a table: {name}"):
+        st.table(table)
+        st.download_button(
+            "Download as CSV",
+            table.to_csv().encode(),
+            file_name=f"{slug(name)}.csv",
+            mime="text/csv",
+            key=f"csv_{key or slug(name)}",
+            on_click="ignore",
+            icon=":material/download:",
         )

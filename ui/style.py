@@ -43,6 +43,37 @@ CSS = """<style>
 </style>"""
 
 
+# Charts (ui.figures.show, ui.chart_dom): the hidden span that names a chart takes no room, and the
+# PNG/SVG buttons sit small under the chart's right edge, on a desktop only.
+# Print: no sidebar, header or buttons; the page flows onto as many sheets as it needs (Streamlit
+# scrolls inside a fixed-height container, which printed only its first screen); tables print
+# whole, a row never split across two sheets.
+CHARTS_AND_PRINT = """<style>
+[data-testid="stElementContainer"]:has(.aww-chart-name) { display: none; }
+.aww-export { display: flex; justify-content: flex-end; gap: 0.25rem; margin-top: -0.75rem; }
+.aww-export button {
+  font: inherit; font-size: 0.75rem; line-height: 1.2; padding: 0.1rem 0.45rem; cursor: pointer;
+  color: inherit; background: transparent; border: 1px solid currentColor; border-radius: 0.25rem;
+  opacity: 0.85;
+}
+.aww-export button:hover, .aww-export button:focus-visible { opacity: 1; }
+@media (max-width: 640px), (hover: none) { .aww-export, .modebar-container { display: none; } }
+@media print {
+  [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+  [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stElementToolbar"],
+  [data-testid="stStatusWidget"], .aww-export, .modebar-container, [data-testid="stDownloadButton"] { display: none !important; }
+  html, body, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"] {
+    height: auto !important; overflow: visible !important; position: static !important;
+  }
+  [data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 0 1rem !important; }
+  [data-testid="stTable"], [data-testid="stTable"] * {
+    overflow: visible !important; max-height: none !important;
+  }
+  tr, [data-testid="stPlotlyChart"] { break-inside: avoid; }
+}
+</style>"""
+
+
 def apply_style() -> None:
-    """Add the style sheet to the page (a style block takes no space of its own)."""
-    st.html(CSS)
+    """Add the style sheets to the page (a style block takes no space of its own)."""
+    st.html(CSS + CHARTS_AND_PRINT)

@@ -8,5 +8,5 @@ PAGE = PageInfo(
     ":material/grid_on:",
     "three-matrices",
     "W_q, W_k, W_v, and the asymmetry only two different matrices buy.",
-    keys=(*SENTENCE_KEYS, "mode", *WEIGHT_KEYS, "focus", "cell"),
+    keys=(*SENTENCE_KEYS, "mode", *WEIGHT_KEYS, "focus", "cell", "scale"),
 )

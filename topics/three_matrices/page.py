@@ -12,6 +12,7 @@ from ui import checks, controls, figures, tables
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control, marked
+from ui.scale import pale_hint, scale_control
 from ui.sentence import checks_note, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
@@ -22,6 +23,7 @@ mode = controls.radio(
 chosen = weight_set_control()
 focus = focus_control(s.labels, key="focus")
 cell = cell_ui.cell_control(s.labels, key="cell")
+relative = scale_control("scale")
 v = view.build(view.Settings(s.labels, s.embeddings, s.is_book, chosen, mode, focus, cell))
 T, tr, ws = v.labels, v.trace, v.weight_set
 
@@ -36,9 +38,12 @@ e1.metric(
 e2.metric("Weight error max|A − Aᵀ|", fmt.num(v.weight_error), help=readouts.when_symmetric(v))
 e3.metric("Divisor √d_k", fmt.num(tr.divisor), help=readouts.divisor_help(v))
 
-for col, (key, fig) in zip(st.columns(3), tm_figures.heatmaps(v).items(), strict=True):
+charts = tm_figures.heatmaps(v, relative)
+for col, (key, chart) in zip(st.columns(3), charts.items(), strict=True):
     with col:
-        figures.show(fig, key=key, pick=cell_ui.picker(key, "focus", "cell"))
+        figures.show(chart, key=key, pick=cell_ui.picker(key, "focus", "cell"))
+if hint := pale_hint(len(T), relative):
+    st.caption(hint)
 if (f := v.focus) is not None:
     context_note(T, f.row, f.context, extra=readouts.focus_sentence(v))
 if v.cell is not None:

@@ -1,0 +1,116 @@
+"""What the browser adds to every chart: its accessible name and its PNG and SVG downloads.
+
+Streamlit draws a Plotly chart as a tree of SVG with no name: a screen reader read 36 numbers in
+a row, with no row or column. ``ui.figures.show`` writes each chart's name in a hidden span
+beside it; this script gives the chart's plot ``role="img"`` and that name as its ``aria-label``
+(WCAG 1.1.1), so it is announced as one image with a name, and its numbers are read from the
+"Values as a table" expander that follows it.
+
+It also adds two small buttons under each chart, PNG and SVG (hidden on phones and in print). The
+SVG is the chart's own: Plotly's stacked SVG layers copied into one document, on the page's
+background colour so a dark chart stays readable; the PNG is that SVG drawn on a canvas at twice
+the size. A 3-D scene is a WebGL canvas, not SVG: it keeps Plotly's own image button instead
+(``ui.figures._config``).
+
+The script runs once per browser tab and follows the page with a MutationObserver, so a chart
+drawn or redrawn later (a rerun, a page switch) is named too.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+SCRIPT = """<script>
+(() => {
+  if (window.__awwCharts) return;
+  window.__awwCharts = true;
+  const NS = "http://www.w3.org/2000/svg";
+  const background = () => {
+    const app = document.querySelector("[data-testid='stApp']");
+    return app ? getComputedStyle(app).backgroundColor : "#ffffff";
+  };
+  const slug = (name) =>
+    (name || "chart").toLowerCase().replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "").slice(0, 60) || "chart";
+  const svgOf = (plot) => {
+    const layers = plot.querySelectorAll("svg.main-svg");
+    if (!layers.length) return null;
+    const w = Number(layers[0].getAttribute("width")), h = Number(layers[0].getAttribute("height"));
+    const out = layers[0].cloneNode(true);
+    out.setAttribute("xmlns", NS);
+    out.setAttribute("xmlns:xlink", "http://www.w3.org/1999/xlink");
+    const rect = document.createElementNS(NS, "rect");
+    rect.setAttribute("width", w); rect.setAttribute("height", h); rect.setAttribute("fill", background());
+    out.insertBefore(rect, out.firstChild);
+    for (const layer of Array.from(layers).slice(1))
+      for (const child of Array.from(layer.childNodes)) out.appendChild(child.cloneNode(true));
+    return { text: new XMLSerializer().serializeToString(out), w, h };
+  };
+  const save = (blob, filename) => {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob); a.download = filename;
+    document.body.appendChild(a); a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  };
+  const download = (plot, name, kind) => {
+    const svg = svgOf(plot);
+    if (!svg) return;
+    if (kind === "svg") {
+      save(new Blob([svg.text], { type: "image/svg+xml" }), slug(name) + ".svg");
+      return;
+    }
+    const img = new Image();
+    img.onload = () => {
+      const canvas = document.createElement("canvas");
+      canvas.width = svg.w * 2; canvas.height = svg.h * 2;
+      const g = canvas.getContext("2d"); g.scale(2, 2); g.drawImage(img, 0, 0);
+      canvas.toBlob((b) => b && save(b, slug(name) + ".png"), "image/png");
+    };
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg.text);
+  };
+  const buttons = (plot, name) => {
+    const row = document.createElement("div");
+    row.className = "aww-export";
+    for (const kind of ["png", "svg"]) {
+      const b = document.createElement("button");
+      b.type = "button"; b.textContent = kind.toUpperCase();
+      b.setAttribute("aria-label", "Download " + name + " as " + kind.toUpperCase());
+      b.addEventListener("click", () => download(plot, name, kind));
+      row.appendChild(b);
+    }
+    return row;
+  };
+  const label = () => {
+    for (const tag of document.querySelectorAll(".aww-chart-name")) {
+      const block = tag.closest("[data-testid='stVerticalBlock']");
+      const chart = block && block.querySelector("[data-testid='stPlotlyChart']");
+      const plot = chart && chart.querySelector(".js-plotly-plot");
+      if (!plot) continue;
+      const name = tag.textContent.trim();
+      if (plot.getAttribute("aria-label") !== name) {
+        plot.setAttribute("role", "img");
+        plot.setAttribute("aria-label", name);
+      }
+      const old = block.querySelector(":scope > .aww-export");
+      if (old && old.dataset.name === name) continue;
+      if (old) old.remove();
+      if (plot.querySelector(".gl-container")) continue;
+      const row = buttons(plot, name);
+      row.dataset.name = name;
+      block.appendChild(row);
+    }
+  };
+  let pending = false;
+  new MutationObserver(() => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; label(); });
+  }).observe(document.body, { childList: true, subtree: true });
+  label();
+})();
+</script>"""
+
+
+def install() -> None:
+    """Add the chart script to the page (once per tab; a script without visible output)."""
+    st.html(SCRIPT, unsafe_allow_javascript=True, width=1)
