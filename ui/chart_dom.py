@@ -12,6 +12,9 @@ background colour so a dark chart stays readable; the PNG is that SVG drawn on a
 the size. A 3-D scene is a WebGL canvas, not SVG: it keeps Plotly's own image button instead
 (``ui.figures._config``).
 
+It also makes every region that scrolls (a wide table, a long equation, a code block) reachable
+by keyboard (``tabindex="0"``), so it can be scrolled without a mouse.
+
 The script runs once per browser tab and follows the page with a MutationObserver, so a chart
 drawn or redrawn later (a rerun, a page switch) is named too.
 """
@@ -100,13 +103,23 @@ SCRIPT = """<script>
       block.appendChild(row);
     }
   };
+  // A region that scrolls (a wide table, a long equation, a code block) must be reachable by
+  // keyboard to be scrolled without a mouse (WCAG 2.1.1; axe's scrollable-region-focusable).
+  const SCROLLERS = "[data-testid='stTable'] > div, .katex-display, [data-testid='stCode'] pre";
+  const reachable = () => {
+    for (const el of document.querySelectorAll(SCROLLERS)) {
+      const scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+      if (scrolls && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+    }
+  };
   let pending = false;
   new MutationObserver(() => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; label(); });
+    requestAnimationFrame(() => { pending = false; label(); reachable(); });
   }).observe(document.body, { childList: true, subtree: true });
   label();
+  reachable();
 })();
 </script>"""
 

@@ -1,0 +1,192 @@
+"""An accessibility audit of one page as Chromium draws it (issue 23): axe-core, chart text contrast
+measured from pixels, chart names, the document title and the heading outline.
+
+- **axe-core 4.12.1** (``vendor/axe.min.js``, MPL-2.0, vendored so CI needs no npm) runs the
+  WCAG 2.0, 2.1 and 2.2 A and AA rules on the whole document, expanders open. A violation whose
+  every node is one of Streamlit's own controls, listed in ``STREAMLIT_OWNED`` with the reason, is
+  Streamlit's to fix (the README's known limits); any other is the app's and fails.
+- **Chart text contrast**, for text axe cannot judge (SVG text over a heatmap's pixels): every
+  text of every Plotly chart is hidden, the chart is photographed, and each text's background is
+  read from the pixels under its box (the median colour there). Its contrast with the text's own
+  fill must reach 4.5:1 (WCAG 1.4.3). Text under 1 px of box, or empty, is skipped.
+- Every chart's plot has ``role="img"`` and a non-empty ``aria-label`` (ui.chart_dom); the
+  document's title names the page; the main area has one h1 and no heading skips a level.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ui.colors import contrast
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+
+# Violations that sit wholly inside Streamlit's own widgets, which the app cannot change. Each is
+# listed in the README's known limits. Keys are axe rule ids; values, CSS selectors a node's target
+# must match (any of them) to count as Streamlit's.
+STREAMLIT_OWNED: dict[str, tuple[str, ...]] = {}
+
+
+def _axe_source() -> str:
+    return AXE.read_text(encoding="utf-8")
+
+
+def open_expanders(page) -> None:
+    """Open every closed expander on the page (their contents are audited too)."""
+    page.evaluate(
+        """() => { for (const d of document.querySelectorAll("[data-testid='stExpander'] details"))
+                     if (!d.open) d.querySelector('summary').click(); }"""
+    )
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's WCAG A/AA violations on the page, each as ``{"id", "help", "targets"}``."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(_axe_source())
+    result = page.evaluate(
+        "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})",
+        TAGS,
+    )
+    out = []
+    for v in result["violations"]:
+        targets = [" ".join(map(str, n["target"])) for n in v["nodes"]]
+        out.append(
+            {
+                "id": v["id"],
+                "help": v["help"],
+                "targets": targets,
+                "html": [n["html"][:160] for n in v["nodes"]],
+            }
+        )
+    return out
+
+
+def _inside(page, target: str, selector: str) -> bool:
+    return page.evaluate("([t, s]) => !!document.querySelector(t)?.closest(s)", [target, selector])
+
+
+def app_violations(page) -> list[dict]:
+    """The violations that are the app's: those not wholly inside ``STREAMLIT_OWNED`` widgets."""
+    owned = []
+    for v in axe_violations(page):
+        selectors = STREAMLIT_OWNED.get(v["id"], ())
+        mine = [t for t in v["targets"] if not any(_inside(page, t, s) for s in selectors)]
+        if mine:
+            owned.append({**v, "targets": mine})
+    return owned
+
+
+@dataclass(frozen=True)
+class TextContrast:
+    chart: int
+    text: str
+    ratio: float
+
+
+_TEXTS = """() => {
+    const charts = Array.from(document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot"));
+    return charts.map((plot) => {
+        const box = plot.getBoundingClientRect();
+        return Array.from(plot.querySelectorAll("svg text")).map((t) => {
+            const r = t.getBoundingClientRect();
+            const style = getComputedStyle(t);
+            return {text: t.textContent.trim(), fill: style.fill, opacity: Number(style.opacity),
+                    visible: style.visibility !== "hidden" && style.display !== "none",
+                    x: r.left - box.left, y: r.top - box.top, w: r.width, h: r.height};
+        }).filter((t) => t.text && t.visible && t.w >= 1 && t.h >= 1);
+    });
+}"""
+
+_HIDE = """(hide) => { for (const t of document.querySelectorAll("[data-testid='stPlotlyChart'] svg text"))
+    t.style.visibility = hide ? "hidden" : ""; }"""
+
+
+def _rgb(css: str) -> np.ndarray:
+    parts = css[css.index("(") + 1 : css.index(")")].split(",")
+    return np.array([float(p) for p in parts[:3]]) / 255
+
+
+def chart_text_contrasts(page) -> list[TextContrast]:
+    """Every chart text's contrast against the pixels under it (see the module's docstring)."""
+    from PIL import Image
+
+    texts = page.evaluate(_TEXTS)
+    plots = page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot").all()
+    out: list[TextContrast] = []
+    page.evaluate(_HIDE, True)
+    try:
+        for k, (plot, items) in enumerate(zip(plots, texts, strict=False)):
+            if not items:
+                continue
+            plot.scroll_into_view_if_needed()
+            shot = (
+                np.asarray(Image.open(io.BytesIO(plot.screenshot())).convert("RGB"), dtype=np.float64) / 255
+            )
+            for t in items:
+                x0, y0 = max(0, int(t["x"])), max(0, int(t["y"]))
+                x1, y1 = (
+                    min(shot.shape[1], int(t["x"] + t["w"]) + 1),
+                    min(shot.shape[0], int(t["y"] + t["h"]) + 1),
+                )
+                if x1 <= x0 or y1 <= y0:
+                    continue
+                under = np.median(shot[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+                ratio = float(contrast(_rgb(t["fill"]), under))
+                out.append(TextContrast(k, t["text"], round(ratio, 2)))
+    finally:
+        page.evaluate(_HIDE, False)
+    return out
+
+
+_CHART_NAMES = """() => Array.from(document.querySelectorAll("[data-testid='stPlotlyChart']")).map((c) => {
+    const plot = c.querySelector(".js-plotly-plot");
+    return plot ? {role: plot.getAttribute("role"), name: plot.getAttribute("aria-label") || ""} : null;
+})"""
+
+_HEADINGS = """() => Array.from(document.querySelectorAll(
+    "[data-testid='stMain'] h1, [data-testid='stMain'] h2, [data-testid='stMain'] h3, " +
+    "[data-testid='stMain'] h4, [data-testid='stMain'] h5, [data-testid='stMain'] h6"))
+    .filter((h) => h.offsetParent !== null && h.innerText.trim())
+    .map((h) => [Number(h.tagName[1]), h.innerText.trim().slice(0, 60)])"""
+
+
+def unnamed_charts(page) -> list[int]:
+    """Indices of the charts whose plot has no role="img" with a name."""
+    return [
+        k
+        for k, c in enumerate(page.evaluate(_CHART_NAMES))
+        if not c or c["role"] != "img" or not c["name"].strip()
+    ]
+
+
+def heading_skips(page) -> list[str]:
+    """Headings that skip a level after the one before (h1 → h3), and a count of h1s other than 1."""
+    levels = page.evaluate(_HEADINGS)
+    problems = [f"{len([h for h in levels if h[0] == 1])} h1"] if [h[0] for h in levels].count(1) != 1 else []
+    for (before, _), (level, text) in itertools.pairwise(levels):
+        if level > before + 1:
+            problems.append(f"h{before} → h{level} at {text!r}")
+    return problems
+
+
+def audit(page, title: str) -> dict[str, list]:
+    """Everything this module checks on the page as it stands, expanders opened first. Empty lists
+    everywhere is a pass."""
+    from tests.e2e.browser import settle
+
+    open_expanders(page)
+    settle(page)
+    low = [c for c in chart_text_contrasts(page) if c.ratio < 4.5]
+    return {
+        "axe": app_violations(page),
+        "contrast": low,
+        "unnamed charts": unnamed_charts(page),
+        "title": [] if page.title() == f"{title} · Attention, with weights" else [page.title()],
+        "headings": heading_skips(page),
+    }
