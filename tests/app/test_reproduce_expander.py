@@ -62,7 +62,7 @@ def test_the_expander_is_on_every_page_with_the_books_tensors_and_lazy():
     assert not box.code, "nothing is generated until a reader opens it"
 
 
-EXAMPLES = 8  # per page; every example is a fresh session with the expander open
+EXAMPLES = 5  # per page; every example is a fresh session with the expander open
 
 
 @pytest.mark.parametrize("page", list(KEYS))

@@ -22,7 +22,7 @@ from tests.app.conftest import WIDGET_KINDS, open_page
 from topics import PAGES
 from ui.pages import PageInfo
 
-EXAMPLES_PER_KEY = 3
+EXAMPLES_PER_KEY = 2
 MIN_EXAMPLES = 6  # unknown keys only, on a page that binds none
 
 

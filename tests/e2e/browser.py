@@ -125,13 +125,13 @@ def nudge(page, rng) -> bool:
     return True
 
 
-def drive(pages: list, seconds: float, rng) -> int:
-    """Round after round, nudge a control on every page at once, then let all of them settle.
-    Returns the number of rounds completed."""
+def drive(pages: list, seconds: float, rng, max_rounds: int | None = None) -> int:
+    """Round after round, nudge a control on every page at once, then let all of them settle, until
+    ``seconds`` have passed or ``max_rounds`` rounds are done. Returns the number of rounds completed."""
     import time
 
     deadline, rounds = time.monotonic() + seconds, 0
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and (max_rounds is None or rounds < max_rounds):
         for page in pages:
             if not nudge(page, rng):
                 page.reload()

@@ -121,23 +121,32 @@ def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context,
     assert console.errors == []
 
 
+# The browser's sample of hostile links: four pages, one tab each, all open at once. Between them
+# every kind of control the app binds (radio, select box, select slider, slider, number box, toggle),
+# the reader's sentence and its embedding edits, the tour's step, and a topic whose controls live
+# outside its page script. AppTest opens every page with every known-bad value and with generated
+# links (tests/app/test_url_fuzz.py); here the browser's side is proved: the page draws, and
+# Chromium logs no error.
+HOSTILE_SAMPLE = ("read-along", "learning-to-attend", "dropout", "what-comes-next")
+
+
 def test_a_sample_of_hostile_urls_never_breaks_a_page(server, context):
-    """One hostile link a page (the AppTest fuzz covers every known-bad value on every page, and
-    hundreds of generated links): each one renders its page, with no exception element and no
-    console error. The links open four tabs at a time, as readers would: the waits overlap."""
+    """One hostile link on each ``HOSTILE_SAMPLE`` page, four tabs at once: each one renders its
+    page, with no exception element and no console error."""
     rng = random.Random(20261129)
     console = Console()
-    links = [(info, hostile.sample(_bound_keys(info), rng)) for info in PAGES]
-    for start in range(0, len(links), 4):
-        batch = [(context.new_page(), info, query) for info, query in links[start : start + 4]]
-        for page, info, query in batch:
-            console.attach(page)
-            page.goto(page_url(server, info, query))
-        for page, info, query in batch:
-            settle(page)
-            assert exceptions(page) == [], (info.url_path, query)
-            assert page.locator("h1").count() >= 1, (info.url_path, query)  # the page itself, drawn
-            page.close()
+    sample = [info for info in PAGES if info.url_path in HOSTILE_SAMPLE]
+    links = [(info, hostile.sample(_bound_keys(info), rng)) for info in sample]
+    assert len(links) == len(HOSTILE_SAMPLE)
+    batch = [(context.new_page(), info, query) for info, query in links]
+    for page, info, query in batch:
+        console.attach(page)
+        page.goto(page_url(server, info, query))
+    for page, info, query in batch:
+        settle(page, timeout_ms=300_000)  # four first loads share the CPU: a cap, not a timed assert
+        assert exceptions(page) == [], (info.url_path, query)
+        assert page.locator("h1").count() >= 1, (info.url_path, query)  # the page itself, drawn
+        page.close()
     assert console.errors == []
 
 
