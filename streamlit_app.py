@@ -9,6 +9,7 @@ from topics import PAGES
 from topics.scaling import study as scaling_study
 from ui.links import keep_history_clean, previous_and_next, upgrade_legacy_keys
 from ui.pages import ABOUT
+from ui.phone import collapse_sidebar_on_phones
 from ui.sentence import draw_for_page
 from ui.style import apply_style
 
@@ -45,4 +46,5 @@ page.run()
 if info is not None:
     previous_and_next(PAGES, info)
 keep_history_clean()
+collapse_sidebar_on_phones()
 apply_style()
