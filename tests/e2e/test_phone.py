@@ -153,3 +153,32 @@ def test_on_a_phone_the_sidebar_closes_after_a_page_link_and_after_a_committed_c
     assert slider.locator("input[type='range']").input_value() != before
     assert exceptions(page) == []
     assert console.errors == []
+
+
+NARROWEST = {"width": 320, "height": 700}
+
+
+@pytest.mark.parametrize("url_path", ["divide-by-sqrt-dk", "multi-head"])
+def test_no_page_scrolls_sideways_at_320_px_with_its_equations_and_open_checks(server, browser, url_path):
+    """Display equations and the open checks tables scroll inside themselves (ui.style): neither the
+    document nor the main block is wider than a 320 px screen. Divide by √d_k has the widest
+    display equations, Multi-head the widest checks table."""
+    ctx = browser.new_context(viewport=NARROWEST, is_mobile=True, has_touch=True, device_scale_factor=1)
+    try:
+        page = ctx.new_page()
+        open_settled(page, page_url(server, next(p for p in PAGES if p.url_path == url_path)))
+        summaries = page.locator("[data-testid='stMain'] [data-testid='stExpander'] summary")
+        for i in range(summaries.count()):
+            summaries.nth(i).click()
+        settle(page)
+        assert page.locator("[data-testid='stMain'] table").count() > 0  # a checks table is open
+        widths = page.evaluate(
+            """() => [document.documentElement.scrollWidth,
+                      document.querySelector("[data-testid='stMain']").scrollWidth,
+                      document.querySelector("[data-testid='stMainBlockContainer']").scrollWidth]"""
+        )
+        assert widths[0] <= NARROWEST["width"], widths
+        assert widths[1] <= NARROWEST["width"], widths
+        assert widths[2] <= NARROWEST["width"], widths
+    finally:
+        ctx.close()
