@@ -10,6 +10,7 @@ from topics.scaling import study as scaling_study
 from ui import chart_dom
 from ui.links import keep_history_clean, previous_and_next, upgrade_legacy_keys
 from ui.pages import ABOUT
+from ui.phone import collapse_sidebar_on_phones
 from ui.sentence import draw_for_page
 from ui.style import apply_style
 
@@ -49,4 +50,5 @@ if info is not None:
     previous_and_next(PAGES, info)
 keep_history_clean()
 chart_dom.install()
+collapse_sidebar_on_phones()
 apply_style()

@@ -105,7 +105,8 @@ SCRIPT = """<script>
   };
   // A region that scrolls (a wide table, a long equation, a code block) must be reachable by
   // keyboard to be scrolled without a mouse (WCAG 2.1.1; axe's scrollable-region-focusable).
-  const SCROLLERS = "[data-testid='stTable'] > div, .katex-display, [data-testid='stCode'] pre";
+  const SCROLLERS = "[data-testid='stTable'], [data-testid='stTable'] > div, .katex-display, " +
+    "[data-testid='stCode'] pre, [data-testid='stMarkdownContainer'] table";
   const reachable = () => {
     for (const el of document.querySelectorAll(SCROLLERS)) {
       const scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;

@@ -233,6 +233,11 @@ def _draw() -> Sentence:
     return s
 
 
+# Dimension columns the editor shows without scrolling in the sidebar: (its ~250 px of content
+# less the 72 px token column) / 44 px a column. Past that the caption says the table scrolls.
+EDITOR_FITS = 4
+
+
 def _editor(s: Sentence, where: DeltaGenerator) -> None:
     """The data editor: one row per token, one column per dimension, two decimals.
 
@@ -256,9 +261,10 @@ def _editor(s: Sentence, where: DeltaGenerator) -> None:
         },
         width="stretch",
     )
+    scrolls = f" Scroll the table sideways for all {s.width} columns." if s.width > EDITOR_FITS else ""
     where.caption(
         "Double-click a cell and type a number from −9.99 to 9.99. The book's six words start "
-        "from the book's vectors; any other word from its SHA-256, values in [0, 1)."
+        "from the book's vectors; any other word from its SHA-256, values in [0, 1)." + scrolls
     )
 
 

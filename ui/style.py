@@ -11,6 +11,9 @@ smaller title, margin, headings and metric values bring it into the first screen
 readouts a page keeps side by side (``st.columns(..., wrap=False)``) shares the screen's width
 instead of running off its edge. Nothing else changes on a desktop.
 
+At every width, what is wider than the page scrolls inside itself (display equations, Markdown
+tables such as the checks, static tables), so no page scrolls sideways, down to 320 px.
+
 The selectors are Streamlit's ``data-testid`` attributes, the ones its own tests use; a release
 that renames one leaves that rule inert, never the page broken.
 """
@@ -30,6 +33,11 @@ CSS = """<style>
   text-overflow: clip;
   overflow-wrap: break-word;
 }
+/* Nothing pushes the page sideways, down to 320 px: a display equation, a Markdown table (the
+   checks) and a static table scroll inside themselves instead. */
+.katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
+[data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+[data-testid="stTable"] { max-width: 100%; overflow-x: auto; }
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
   [data-testid="stMain"] h1 { font-size: 1.9rem; line-height: 1.2; padding-top: 0.25rem; }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.browser import Console, exceptions, open_settled, screenshot_whole, settle
+from tests.e2e.browser import Console, exceptions, open_settled, screenshot_whole, settle, settle_on
 from tests.e2e.conftest import SHOTS
 from tests.e2e.test_browser import page_url
 from topics import PAGES
@@ -93,3 +93,92 @@ def test_the_collapsed_sidebar_still_opens_onto_every_control(server, phone):
     sidebar = page.locator("[data-testid='stSidebarUserContent']")
     for label in ("Mode", "Weights", "Focus on a query"):
         assert sidebar.get_by_text(label, exact=True).first.is_visible(), label
+
+
+def wait_closed(page) -> None:
+    """Wait until the sidebar has slid out (a run-finished collapse, then Streamlit's animation)."""
+    page.wait_for_function(
+        """() => {
+            const s = document.querySelector("[data-testid='stSidebar']");
+            return s === null || s.getBoundingClientRect().right <= 1;
+        }""",
+        timeout=30_000,
+    )
+
+
+def open_sidebar(page) -> None:
+    page.locator("[data-testid='stExpandSidebarButton']").click()
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-testid='stSidebar']\").getBoundingClientRect().left >= 0"
+    )
+    assert sidebar_open(page)
+
+
+def test_on_a_phone_the_sidebar_closes_after_a_page_link_and_after_a_committed_change(server, phone):
+    """ui.phone: a click on a sidebar page link, the Enter that commits the sentence, and a slider
+    moved in the sidebar each leave the sidebar closed once the page has drawn; typing does not."""
+    start = next(p for p in PAGES if p.url_path == "three-matrices")
+    target = next(p for p in PAGES if p.url_path == "masking")
+    page = phone.new_page()
+    console = Console().attach(page)
+    open_settled(page, page_url(server, start))
+    open_sidebar(page)
+    page.locator(f"[data-testid='stSidebarNav'] a[href$='/{target.url_path}']").click()
+    settle_on(page, target.title)
+    wait_closed(page)
+    assert not sidebar_open(page), "the sidebar still covers the page after a page link"
+
+    open_sidebar(page)
+    box = page.locator("[data-testid='stSidebar'] input[type='text']").first
+    box.click()
+    box.press("End")
+    box.type(" today", delay=20)
+    settle(page)
+    assert sidebar_open(page), "the sidebar closed while the reader was typing"
+    box.press("Enter")
+    wait_closed(page)
+    settle(page)
+    assert "today" in page.url
+    assert not sidebar_open(page), "the sidebar still covers the page after the sentence changed"
+
+    open_sidebar(page)
+    slider = page.locator("[data-testid='stSidebar'] [data-testid='stSlider']").first  # d_in
+    before = slider.locator("input[type='range']").input_value()
+    track = slider.locator("[data-orientation='horizontal']").last.bounding_box()
+    assert track is not None
+    page.mouse.click(track["x"] + 0.8 * track["width"], track["y"] + track["height"] / 2)
+    wait_closed(page)
+    settle(page)
+    assert not sidebar_open(page), "the sidebar still covers the page after a slider moved"
+    assert slider.locator("input[type='range']").input_value() != before
+    assert exceptions(page) == []
+    assert console.errors == []
+
+
+NARROWEST = {"width": 320, "height": 700}
+
+
+@pytest.mark.parametrize("url_path", ["divide-by-sqrt-dk", "multi-head"])
+def test_no_page_scrolls_sideways_at_320_px_with_its_equations_and_open_checks(server, browser, url_path):
+    """Display equations and the open checks tables scroll inside themselves (ui.style): neither the
+    document nor the main block is wider than a 320 px screen. Divide by √d_k has the widest
+    display equations, Multi-head the widest checks table."""
+    ctx = browser.new_context(viewport=NARROWEST, is_mobile=True, has_touch=True, device_scale_factor=1)
+    try:
+        page = ctx.new_page()
+        open_settled(page, page_url(server, next(p for p in PAGES if p.url_path == url_path)))
+        summaries = page.locator("[data-testid='stMain'] [data-testid='stExpander'] summary")
+        for i in range(summaries.count()):
+            summaries.nth(i).click()
+        settle(page)
+        assert page.locator("[data-testid='stMain'] table").count() > 0  # a checks table is open
+        widths = page.evaluate(
+            """() => [document.documentElement.scrollWidth,
+                      document.querySelector("[data-testid='stMain']").scrollWidth,
+                      document.querySelector("[data-testid='stMainBlockContainer']").scrollWidth]"""
+        )
+        assert widths[0] <= NARROWEST["width"], widths
+        assert widths[1] <= NARROWEST["width"], widths
+        assert widths[2] <= NARROWEST["width"], widths
+    finally:
+        ctx.close()

@@ -153,6 +153,16 @@ def running_mean_chart(
     return figure(data, spec)
 
 
+PHONE_BARS_PX = 280  # the bars' width in a 390 px phone's chart (less padding and the y axis)
+CHAR_PX = 5.8  # a character of the 10 px tick font, generously
+
+
+def _fit(label: str, n: int) -> str:
+    """``label`` cut to the width of one of ``n`` bars on a phone, with an ellipsis when cut."""
+    room = max(int(PHONE_BARS_PX / n / CHAR_PX) - 1, 3)
+    return label if len(label) <= room else label[: room - 1] + "…"
+
+
 def zero_rate_chart(
     rate: np.ndarray,
     theory: np.ndarray,
@@ -174,7 +184,10 @@ def zero_rate_chart(
     shown = list(text) if text is not None else [f"{100 * x:.2f}%" for x in r]
     shown_t = list(theory_text) if theory_text is not None else [f"{100 * x:.2f}%" for x in t]
     many = len(labels) > TEXT_MAX
-    names = [str(i + 1) if many else f"{plain(lab)}<br>i = {i + 1}" for i, lab in enumerate(labels)]
+    names = [
+        str(i + 1) if many else f"i = {i + 1}<br>{plain(_fit(lab, len(labels)))}"
+        for i, lab in enumerate(labels)
+    ]
     data = [
         {
             "type": "bar",
@@ -190,7 +203,7 @@ def zero_rate_chart(
             "customdata": [[plain(lab), s] for lab, s in zip(labels, shown, strict=True)],
             "hovertemplate": "%{customdata[0]}, row %{x}: zero on %{customdata[1]} of draws<extra></extra>"
             if many
-            else "%{x}: zero on %{customdata[1]} of draws<extra></extra>",
+            else "%{customdata[0]}: zero on %{customdata[1]} of draws<extra></extra>",
         },
         {
             "type": "scatter",
@@ -213,7 +226,13 @@ def zero_rate_chart(
     spec = layout(
         title,
         height,
-        xaxis={"type": "category", "title": {"text": "row i" if many else ""}},
+        # level labels, sized to a 390 px phone's bars: Plotly turned them and the turn was clipped
+        xaxis={
+            "type": "category",
+            "title": {"text": "row i" if many else ""},
+            "tickangle": 0,
+            "tickfont": {"size": 10},
+        },
         yaxis={"range": [0, min(1.05, top * 1.15)], "tickformat": ".0%", "title": {"text": "share of draws"}},
         legend={"orientation": "h", "y": -0.2, "x": 0},
         bargap=0.35,

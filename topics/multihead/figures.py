@@ -136,15 +136,42 @@ def head_heatmap(
     phone stacks, so each head keeps a cell wide enough for four decimals at any width.
     """
     w = np.asarray(weights, dtype=np.float64)
+    legible = values_fit(labels)
     g = figures.grid(
-        w, labels, labels, zmin=0.0, zmax=1.0, focus=focus, cell=cell if chosen else None, tile=head
+        w,
+        labels,
+        labels,
+        zmin=0.0,
+        zmax=1.0,
+        focus=focus,
+        cell=cell if chosen else None,
+        tile=head,
+        colorbar=None if legible else True,
     )
     xaxis, yaxis = figures.heatmap_axes(labels, labels, focus=focus)
     title = f"▸ Head {head + 1} (worked out below)" if chosen and focus is not None else f"Head {head + 1}"
     spec = figures.layout(title, figures.heatmap_height(len(labels)), xaxis=xaxis, yaxis=yaxis)
     spec["margin"].update(l=0, r=2)
-    spec.update(shapes=g.shapes, annotations=g.annotations, hovermode="closest", hoverdistance=-1)
+    spec.update(
+        shapes=g.shapes, annotations=g.annotations if legible else [], hovermode="closest", hoverdistance=-1
+    )
     return figures.figure(g.traces, spec)
+
+
+PHONE_CHART_PX = 358  # a head's chart on a 390 px phone, which stacks the heads one a row
+LABEL_CHAR_PX = 6.6  # a character of the 11 px query labels on the left
+VALUE_PX = 6 * 6.4 + 6  # "0.2458" in the cells' 10 px font (their smallest), and a gap
+
+
+def values_fit(labels: Sequence[str]) -> bool:
+    """Whether a head's cells, at their narrowest (a 390 px phone), are wide enough to print four
+    decimals at the cells' legible minimum of 10 px; when not, the head prints no values and shows
+    its colour bar (the hover, and the values table where the page has one, give the numbers)."""
+    n = len(labels)
+    if not figures.prints_values(n, n):
+        return False
+    plot = PHONE_CHART_PX - LABEL_CHAR_PX * max((len(t) for t in labels), default=0) - 10
+    return plot / max(n, 1) >= VALUE_PX
 
 
 def head_heatmaps(

@@ -19,8 +19,11 @@ from topics.scaling.view import View
 from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
 
 RAW, SCALED = SECOND, ACCENT
-DK_TICKS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536)
-DK_TICKS_NARROW = (1, 16, 256, 4096, 65536)  # for half-width charts, so the labels stay level
+DK_TICKS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536)  # a grid line at each
+# Labelled: every other one, so five labels stay level and apart in a 390 px phone's chart as in a
+# desktop's half-width one (all nine ran together on a phone: "2561,0244,096"); a figure does not
+# know the width it is drawn at.
+DK_TICKS_NARROW = (1, 16, 256, 4096, 65536)
 MARK = dict(color=MUTED, dash="dot", width=1)
 LABELLED_BARS = 16  # keys named and valued on the bars up to this many; past it, the hover does
 # The Jacobian chart's default y range: the post's story, 0.22 at d_k = 2, 0.022 at 64, 3e-6 at 768,
@@ -34,15 +37,14 @@ def _positive(values: Sequence[float]) -> list[float | None]:
     return [float(v) if v is not None and np.isfinite(v) and v > 0 else None for v in values]
 
 
-def _dk_layout(
-    title: str, height: int, selected: int | None, ticks: Sequence[int] = DK_TICKS, **extra: Any
-) -> dict[str, Any]:
-    """A study chart's layout: log d_k axis with comma ticks, the selected d_k as a dotted line."""
+def _dk_layout(title: str, height: int, selected: int | None, **extra: Any) -> dict[str, Any]:
+    """A study chart's layout: log d_k axis, a grid line at every power of 4 and a comma label at
+    every other one (``DK_TICKS_NARROW``), the selected d_k as a dotted line."""
     xaxis = dict(
         type="log",
         title=dict(text="d_k"),
-        tickvals=list(ticks),
-        ticktext=[f"{t:,}" for t in ticks],
+        tickvals=list(DK_TICKS),
+        ticktext=[f"{t:,}" if t in DK_TICKS_NARROW else "" for t in DK_TICKS],
         tickangle=0,
         showgrid=True,
     )
@@ -126,7 +128,6 @@ def std_figure(
         "Spread of the scores (bars: ±2 standard errors)",
         380,
         selected,
-        DK_TICKS_NARROW,
         yaxis=dict(
             type="log",
             title=dict(text="standard deviation"),
@@ -280,7 +281,6 @@ def live_figure(
         f"Share of live draws ({LIVE})",
         380,
         selected,
-        DK_TICKS_NARROW,
         yaxis=dict(range=[0, 1.05], tickformat=".0%", title=dict(text="live draws")),
         legend=dict(orientation="h", y=-0.3, x=0),
     )
