@@ -118,6 +118,6 @@ def browser():
 
 @pytest.fixture
 def context(browser):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="light")
     yield ctx
     ctx.close()

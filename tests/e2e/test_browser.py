@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests import hostile
+from tests.e2e.a11y import audit
 from tests.e2e.browser import (
     Console,
     charts_drawn,
@@ -88,7 +89,9 @@ def _perturb(page, limit: int = 2) -> int:
 def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context, info):
     """One visit a page: no exception, no console error, every chart drawn; then a sidebar control
     moved as a reader moves it writes the address bar's link, which on the ``REOPENED`` pages opens
-    the same numbers in a new tab (a fresh session); every checks table drawn whole."""
+    the same numbers in a new tab (a fresh session); every checks table drawn whole; and the page,
+    in the light theme, passes the accessibility audit (tests/e2e/a11y.py) with every expander
+    open (test_phone audits the dark theme at 390 px)."""
     page = context.new_page()
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
@@ -100,6 +103,7 @@ def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context,
     assert drawn == total, f"{total - drawn} of {total} charts did not draw"
     assert console.errors == []
     if info is PAGES[0]:  # the Overview's only controls are the sentence's (test_sentence follows them)
+        assert {k: v for k, v in audit(page, info.title).items() if v} == {}
         return
 
     before = readouts(page)
@@ -118,6 +122,7 @@ def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context,
             other.close()
     if info.url_path not in NO_CHECKS:
         _assert_checks_tables_whole(page, info)
+    assert {k: v for k, v in audit(page, info.title).items() if v} == {}
     assert console.errors == []
 
 

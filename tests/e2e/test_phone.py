@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.a11y import audit
 from tests.e2e.browser import Console, exceptions, open_settled, screenshot_whole, settle, settle_on
 from tests.e2e.conftest import SHOTS
 from tests.e2e.test_browser import page_url
@@ -23,7 +24,11 @@ READOUTS_FIRST = {"multi-head", "what-comes-next"}
 
 @pytest.fixture
 def phone(browser):
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1)
+    """A phone in the dark theme: the per-page phone visit audits each page in it (the desktop
+    visit in test_browser audits the light one)."""
+    ctx = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1, color_scheme="dark"
+    )
     yield ctx
     ctx.close()
 
@@ -51,14 +56,11 @@ def first_chart_top(page) -> float | None:
     )
 
 
-# The tour's phone walk (test_read_along) visits every one of its steps at 390 px.
-PHONE_PAGES = [p for p in PAGES if p.url_path != "read-along"]
-
-
-@pytest.mark.parametrize("info", PHONE_PAGES, ids=[p.url_path for p in PHONE_PAGES])
-def test_a_phone_opens_on_the_figures_with_the_sidebar_collapsed_and_no_toolbar(server, phone, info):
-    """One visit a page: the sidebar is out of the way, the first chart in the first screen, and a
-    tap on that chart brings up no Plotly toolbar to cover it."""
+@pytest.mark.parametrize("info", PAGES, ids=IDS)
+def test_a_phone_opens_on_the_figures_with_the_sidebar_collapsed_and_passes_the_audit(server, phone, info):
+    """One visit a page, in the dark theme: the sidebar is out of the way, the first chart in the
+    first screen, a tap on that chart brings up no Plotly toolbar to cover it, and the page passes
+    the accessibility audit (tests/e2e/a11y.py) with every expander open."""
     page = phone.new_page()
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
@@ -76,23 +78,9 @@ def test_a_phone_opens_on_the_figures_with_the_sidebar_collapsed_and_no_toolbar(
     assert top is not None and top < screens * PHONE["height"], f"the first chart starts {top} px down"
     page.locator("[data-testid='stPlotlyChart']").first.tap()
     settle(page)
-    assert page.locator(".modebar-btn").count() == 0
+    assert page.locator(".modebar-btn:visible").count() == 0
+    assert {k: v for k, v in audit(page, info.title).items() if v} == {}
     assert console.errors == []
-
-
-def test_the_collapsed_sidebar_still_opens_onto_every_control(server, phone):
-    info = next(p for p in PAGES if p.url_path == "three-matrices")
-    page = phone.new_page()
-    open_settled(page, page_url(server, info))
-    assert not sidebar_open(page)
-    page.locator("[data-testid='stExpandSidebarButton']").click()
-    page.wait_for_function(
-        "() => document.querySelector(\"[data-testid='stSidebar']\").getBoundingClientRect().left >= 0"
-    )
-    assert sidebar_open(page)
-    sidebar = page.locator("[data-testid='stSidebarUserContent']")
-    for label in ("Mode", "Weights", "Focus on a query"):
-        assert sidebar.get_by_text(label, exact=True).first.is_visible(), label
 
 
 def wait_closed(page) -> None:
@@ -116,13 +104,18 @@ def open_sidebar(page) -> None:
 
 def test_on_a_phone_the_sidebar_closes_after_a_page_link_and_after_a_committed_change(server, phone):
     """ui.phone: a click on a sidebar page link, the Enter that commits the sentence, and a slider
-    moved in the sidebar each leave the sidebar closed once the page has drawn; typing does not."""
+    moved in the sidebar each leave the sidebar closed once the page has drawn; typing does not.
+    Before all that, the collapsed sidebar opens onto every control of the page."""
     start = next(p for p in PAGES if p.url_path == "three-matrices")
     target = next(p for p in PAGES if p.url_path == "masking")
     page = phone.new_page()
     console = Console().attach(page)
     open_settled(page, page_url(server, start))
-    open_sidebar(page)
+    assert not sidebar_open(page)
+    open_sidebar(page)  # the collapsed sidebar still opens onto every control
+    sidebar = page.locator("[data-testid='stSidebarUserContent']")
+    for label in ("Mode", "Weights", "Focus on a query"):
+        assert sidebar.get_by_text(label, exact=True).first.is_visible(), label
     page.locator(f"[data-testid='stSidebarNav'] a[href$='/{target.url_path}']").click()
     settle_on(page, target.title)
     wait_closed(page)
