@@ -22,6 +22,7 @@ from topics.recap import view as recap
 from topics.three_matrices import view as three
 from ui import format as fmt
 from ui import weights as ui_weights
+from ui.figures import cell_text
 
 BOOK = sentence.book()
 SAME = sentence.build("the the")  # one word twice: one embedding, every symmetry holds
@@ -261,8 +262,8 @@ def check_three_steps(s: Sentence) -> None:
         assert np.all(vj.focus.weights == vj.focus.weights[0])
     else:
         assert vj.focus.weights[vj.cell_key] == vj.focus.weights.max()
-    drawn = draw(ctx.figure).table
-    assert np.allclose(drawn.iloc[-1, 1:], np.tile(vj.focus.context, 2))
+    drawn = draw(ctx.figure).table  # every number as the page prints it, 4 decimals
+    assert list(drawn.iloc[-1, 1:]) == [cell_text(x) for x in np.tile(vj.focus.context, 2)]
 
 
 def check_learning_steps(s: Sentence) -> None:

@@ -9,6 +9,7 @@ from topics.read_along.drawings import draw
 from topics.read_along.nav import back_and_next, step_control
 from topics.read_along.predict import prediction
 from topics.read_along.steps import STEPS
+from ui import figures
 from ui.sentence import sentence_control
 
 s = sentence_control()
@@ -24,14 +25,15 @@ st.markdown(step.text)
 
 def figure() -> None:
     drawn = draw(step.figure)
-    if drawn.figure is not None:
-        st.plotly_chart(drawn.figure, key=f"read_along_{d.key}", config={"displayModeBar": False})
+    if drawn.figure is not None:  # named for a screen reader, in the reader's theme
+        figures.show(drawn.figure, key=f"read_along_{d.key}", name=drawn.name)
         st.caption(step.figure.highlight)
-        with st.expander("Values as a table"):
-            st.dataframe(drawn.table, width="stretch")
-    else:
-        st.caption(f"{step.figure.name}. {step.figure.highlight}")
-        st.dataframe(drawn.table, width="stretch")
+        if drawn.note:
+            st.caption(drawn.note)
+        figures.values(drawn.table, drawn.table_name or drawn.name, key=f"read_along_{d.key}")
+    else:  # the table is the figure: an HTML table, its headers named, whole on a phone and in print
+        st.caption(f"{drawn.name}. {step.figure.highlight}")
+        st.table(drawn.table)
 
 
 if step.question is None:

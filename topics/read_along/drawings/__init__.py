@@ -3,6 +3,8 @@ names its drawing here. Each part keeps its drawings beside the topics it walks 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from topics.read_along.drawings import cost_next, dropout_heads, foundations, scaling_masking
 from topics.read_along.drawings.drawn import Draw, Drawn
 from topics.read_along.step import Figure
@@ -16,5 +18,7 @@ DRAWINGS: dict[str, Draw] = {
 
 
 def draw(f: Figure) -> Drawn:
-    """The step's figure and its values table."""
-    return DRAWINGS[f.kind](f)
+    """The step's figure, its name (the step's ``Figure.name`` unless the drawing says more) and its
+    values table."""
+    drawn = DRAWINGS[f.kind](f)
+    return drawn if drawn.name else replace(drawn, name=f.name)

@@ -10,7 +10,7 @@ from topics.cost import figures as cost_figures
 from topics.cost.view import View as CostView
 from topics.next import figures as next_figures
 from topics.next import view as next_view
-from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table
+from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table, sized
 from topics.read_along.step import Figure
 from ui.figures import FOCUS
 
@@ -31,9 +31,15 @@ def cost_doubling(f: Figure) -> Drawn:
         marker=dict(color=FOCUS, size=10, symbol="diamond"),
         hovertemplate=f"n = {base.n:,}<br>{base.row.nbytes:,} bytes<extra></extra>",
     )
-    table = pd.DataFrame({"n": list(doubled.ladder), "bytes": list(doubled.ladder_bytes)})
-    table["marked"] = table["n"].isin([base.n, doubled.n])
-    return Drawn(fig, table)
+    marks = {base.n: "the base length", doubled.n: "doubled"}
+    table = pd.DataFrame(
+        {
+            "bytes": [f"{b:,}" for b in doubled.ladder_bytes],
+            "marked": [marks.get(n, "") for n in doubled.ladder],
+        },
+        index=pd.Index([f"{n:,}" for n in doubled.ladder], name="n"),
+    )
+    return Drawn(fig, table, f"{f.name}, the lengths {base.n:,} and {doubled.n:,} marked")
 
 
 def cost_table(f: Figure) -> Drawn:
@@ -60,7 +66,8 @@ def next_shuffle(f: Figure) -> Drawn:
         sh.free.difference, sh.rows, bound=sh.bound, title="Without the mask: P·f(X) − f(P·X)", focus=row
     )
     dims = [f"dim {j + 1}" for j in range(sh.free.difference.shape[1])]
-    return Drawn(fig, matrix_table(sh.free.difference, sh.rows, dims))
+    table = matrix_table(sh.free.difference, sh.rows, dims, row_title="position", col_title="dimension")
+    return Drawn(fig, table, sized(f.name, len(sh.rows), len(dims), "positions", "dimensions"))
 
 
 def next_kv(f: Figure) -> Drawn:
@@ -70,8 +77,11 @@ def next_kv(f: Figure) -> Drawn:
     fig = next_figures.kv_curves(
         kv, title="KV cache against tokens cached", context_length=v.block.context_length, height=CHART_HEIGHT
     )
-    table = pd.DataFrame({c.name: list(c.bytes) for c in kv.curves}, index=pd.Index(kv.grid, name="tokens"))
-    table["blocks' weights"] = kv.weight_bytes
+    table = pd.DataFrame(
+        {c.name: [f"{b:,}" for b in c.bytes] for c in kv.curves},
+        index=pd.Index([f"{n:,}" for n in kv.grid], name="tokens"),
+    )
+    table["blocks' weights"] = f"{kv.weight_bytes:,}"
     return Drawn(fig, table)
 
 
@@ -94,9 +104,10 @@ def next_block(f: Figure) -> Drawn:
         line=dict(color=FOCUS, width=2),
     )
     table = pd.DataFrame(
-        {"part": [parts[n] for n in names], "parameters": list(counts.values())}, index=pd.Index(names)
+        {"sublayer": [parts[n] for n in names], "parameters": [f"{c:,}" for c in counts.values()]},
+        index=pd.Index(names, name="component"),
     )
-    return Drawn(fig, table)
+    return Drawn(fig, table, f"{f.name}: {len(names)} components as bars, parameters each")
 
 
 DRAWINGS: dict[str, Draw] = {

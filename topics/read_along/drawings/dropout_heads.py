@@ -9,7 +9,17 @@ import pandas as pd
 from topics.dropout import figures as dfig
 from topics.multihead import figures as mf
 from topics.multihead import view as heads
-from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table
+from topics.read_along.drawings.drawn import (
+    Draw,
+    Drawn,
+    matrix_table,
+    outline,
+    printed,
+    recolour,
+    scale_note,
+    scaled_name,
+    weights_scale,
+)
 from topics.read_along.step import Figure
 from topics.read_along.steps.dropout_heads import Classes, DropPick, Stripe, Trace
 from ui import figures
@@ -18,13 +28,19 @@ MARK = "▸ "  # marks the row or column a table step talks about (as ui.focus.m
 
 
 def drop_draw(f: Figure) -> Drawn:
-    """One draw after dropout beside its row sums, the step's row (and cell) outlined."""
+    """One draw after dropout beside its row sums, the step's row (and cell) outlined. Past
+    ``TEXT_MAX`` tokens the page's figure is recoloured row by row (:func:`drawn.recolour`): its
+    weights, near 2/n, were a pale square on the 0–1 scale."""
     d: DropPick = f.data
-    v, T = d.view, d.view.labels
+    v, T, n = d.view, d.view.labels, len(d.view.labels)
     fig = dfig.dropped_heatmap(v.first, v.row_sums, T, title=f.name, focus=d.row, cell=d.cell)
+    relative = weights_scale(n)
+    if relative is not None:
+        recolour(fig, v.first, relative)
     table = matrix_table(v.first, T, T)
-    table["row sum"] = v.row_sums
-    return Drawn(fig, table)
+    table["row sum"] = [figures.cell_text(x) for x in v.row_sums]
+    name = scaled_name(f"{f.name}: {n} queries by {n} keys, then a column of the {n} sums", relative)
+    return Drawn(fig, table, name, scale_note(n, relative))
 
 
 def drop_running(f: Figure) -> Drawn:
@@ -42,9 +58,11 @@ def drop_running(f: Figure) -> Drawn:
         hovertemplate=f"after {v.draws:,} draws: {v.running_text[-1]}<extra></extra>",
     )
     table = pd.DataFrame(
-        {"draws": v.running_at, "running mean row sum": v.running_mean, "± standard error": v.running_text}
+        {"running mean row sum": v.running_mean, "mean ± one standard error": v.running_text},
+        index=pd.Index(v.running_at, name="draws"),
     )
-    return Drawn(fig, table.iloc[::-1].reset_index(drop=True))  # the last count, the one marked, first
+    name = f"{f.name} against the number of draws, 1 to {v.draws:,}, with its band of ± one standard error"
+    return Drawn(fig, printed(table.iloc[::-1]), name)  # the last count, the one marked, first
 
 
 def heads_classes(f: Figure) -> Drawn:
@@ -67,7 +85,9 @@ def heads_classes(f: Figure) -> Drawn:
                 heads.shape(c.split.output_split),
             ],
         },
-        index=["d_out given", "num_heads", "one head's width", MARK + "output shape"],
+        index=pd.Index(
+            ["d_out given", "num_heads", "one head's width", MARK + "output shape"], name="argument"
+        ),
     )
     return Drawn(None, table.astype(str))
 
@@ -98,14 +118,16 @@ def heads_stripes(f: Figure) -> Drawn:
         y_title="row (input feature)",
     )
     left, right = s.head * r.head_width + 0.5, (s.head + 1) * r.head_width + 0.5  # columns are 1-based
-    for color, width in ((figures.FOCUS, 4.0), ("#ffffff", 1.0)):  # dark outside, white inside
+    for color, width in outline():  # the focus colour outside, the background's inside
         fig.add_shape(
             type="rect", x0=left, x1=right, y0=0, y1=1, yref="paper", layer="above",
             line={"color": color, "width": width},
         )  # fmt: skip
     rows = [str(i + 1) for i in w.rows]
     cols = [f"h{c // r.head_width + 1}: {c + 1}" for c in w.cols]
-    return Drawn(fig, matrix_table(w.cells, rows, cols))
+    table = matrix_table(w.cells, rows, cols, row_title="row", col_title="head: column")
+    name = f"{f.name}: {len(rows)} input rows by {len(cols)} columns, {r.head_width} a head"
+    return Drawn(fig, table, name)
 
 
 DRAWINGS: dict[str, Draw] = {

@@ -8,7 +8,16 @@ import pandas as pd
 
 from topics.learning import figures as learning_figures
 from topics.learning.view import View as LearningView
-from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table
+from topics.read_along.drawings.drawn import (
+    Draw,
+    Drawn,
+    matrix_table,
+    printed,
+    scale_note,
+    scaled_name,
+    sized,
+    weights_scale,
+)
 from topics.read_along.step import Figure
 from topics.recap.view import View as RecapView
 from topics.three_matrices.view import View as ThreeView
@@ -20,9 +29,13 @@ PHONE_3D = 420  # the Recap draws its scatter 520 tall; a step keeps its figure 
 
 def recap_weights(f: Figure) -> Drawn:
     v: RecapView = f.data
-    T = v.labels
-    fig = figures.heatmap(v.collapse.weights, T, T, title=f.name, focus=v.query, cell=v.key)
-    return Drawn(fig, matrix_table(v.collapse.weights, T, T))
+    T, n = v.labels, len(v.labels)
+    relative = weights_scale(n)
+    fig = figures.heatmap(
+        v.collapse.weights, T, T, title=f.name, focus=v.query, cell=v.key, relative=relative
+    )
+    name = scaled_name(sized(f.name, n, n), relative)
+    return Drawn(fig, matrix_table(v.collapse.weights, T, T), name, scale_note(n, relative))
 
 
 def recap_huddle(f: Figure) -> Drawn:
@@ -43,9 +56,11 @@ def recap_huddle(f: Figure) -> Drawn:
             **{f"z{d}": c.context[:, d - 1] for d in dims},
             "nearest input to z": list(c.nearest),
         },
-        index=list(T),
+        index=pd.Index(list(T), name="token"),
     )
-    return Drawn(fig, table)
+    return Drawn(
+        fig, printed(table), f"{f.name}, {len(T)} tokens each, in their first {len(dims)} dimensions"
+    )
 
 
 def _dims(prefix: str, width: int) -> list[str]:
@@ -58,7 +73,8 @@ def tm_queries(f: Figure) -> Drawn:
     q, T = v.trace.queries, v.labels
     cols = _dims("q", q.shape[1])
     fig = figures.heatmap(q, T, cols, title=f.name, x_title="dimension", y_title="token", focus=v.focus_row)
-    return Drawn(fig, matrix_table(q, T, cols))
+    table = matrix_table(q, T, cols, row_title="token", col_title="dimension")
+    return Drawn(fig, table, sized(f.name, len(T), len(cols), "tokens", "dimensions"))
 
 
 def tm_asymmetry(f: Figure) -> Drawn:
@@ -69,31 +85,44 @@ def tm_asymmetry(f: Figure) -> Drawn:
     fig = figures.heatmap(
         v.asymmetry, t, t, title="Ω − Ωᵀ", diverging=True, focus=v.focus_row, cell=v.cell_key
     )
-    return Drawn(fig, matrix_table(v.asymmetry, t, t))
+    return Drawn(fig, matrix_table(v.asymmetry, t, t), sized(f.name, len(t), len(t)))
 
 
 def tm_context(f: Figure) -> Drawn:
     """Three matrices' weights heatmap; the table works the followed row's z = Σ_j a_j v_j out, its
-    last row the sums (the weights' 1, and z in both the values' and the products' columns)."""
+    last row the sums (the weights' 1, and z in both the values' and the products' columns), each
+    number to 4 decimals as the page prints them. Past ``TEXT_MAX`` tokens each row is coloured
+    from 0 to its largest weight (:func:`drawn.weights_scale`)."""
     v: ThreeView = f.data
     assert v.focus is not None
     a, values = v.focus.weights, v.trace.values
     parts = a[:, None] * values  # [n, d_v] each token's share of z
     cols = _dims("v", values.shape[1])
-    rows = pd.DataFrame(
-        np.column_stack([a, values, parts]),
-        index=list(v.labels),
+    numbers = np.vstack([np.column_stack([a, values, parts]), [a.sum(), *v.focus.context, *v.focus.context]])
+    table = pd.DataFrame(
+        [[figures.cell_text(x) for x in row] for row in numbers],
+        index=pd.Index([*figures.distinct(list(v.labels)), "z = sum"], name="key token"),
         columns=["weight a", *cols, *(f"a·{c}" for c in cols)],
     )
-    total = pd.DataFrame(
-        [[a.sum(), *v.focus.context, *v.focus.context]], index=["z = sum"], columns=rows.columns
-    )
-    table = pd.concat([rows, total])
-    t = v.labels
+    t, n = v.labels, len(v.labels)
+    relative = weights_scale(n)
     fig = figures.heatmap(  # as topics.three_matrices.figures draws it
-        v.trace.weights, t, t, title="Weights A = softmax(Ω/√d_k)", focus=v.focus_row, cell=v.cell_key
+        v.trace.weights,
+        t,
+        t,
+        title="Weights A = softmax(Ω/√d_k)",
+        focus=v.focus_row,
+        cell=v.cell_key,
+        relative=relative,
     )
-    return Drawn(fig, table)
+    who = t[v.focus.row]
+    return Drawn(
+        fig,
+        table,
+        scaled_name(sized(f.name, n, n), relative),
+        scale_note(n, relative),
+        table_name=f"z for {who} worked out: each key's weight a times its value v, summed",
+    )
 
 
 def learn_loss(f: Figure) -> Drawn:
@@ -106,19 +135,29 @@ def learn_loss(f: Figure) -> Drawn:
             f"loss at step {v.step}": [r.last_loss for r in v.table],
             "rows right": [r.rows for r in v.table],
         },
-        index=[MODE_LABELS[r.mode] for r in v.table],
+        index=pd.Index([MODE_LABELS[r.mode] for r in v.table], name="mode"),
     )
-    return Drawn(fig, table)
+    return Drawn(fig, printed(table))
 
 
 def learn_attention(f: Figure) -> Drawn:
     """Learning to attend's attention heatmap at the step shown, the focused row and cell outlined."""
     v: LearningView = f.data
-    t = v.settings.labels
+    t, n = v.settings.labels, len(v.settings.labels)
+    relative = weights_scale(n)
     fig = figures.heatmap(  # as topics.learning.figures draws it, the one heatmap of its four
-        v.attention, t, t, title="Attention A", zmin=0, zmax=1, focus=v.settings.focus, cell=v.cell_key
+        v.attention,
+        t,
+        t,
+        title="Attention A",
+        zmin=0,
+        zmax=1,
+        focus=v.settings.focus,
+        cell=v.cell_key,
+        relative=relative,
     )
-    return Drawn(fig, matrix_table(v.attention, t, t))
+    name = scaled_name(sized(f.name, n, n), relative)
+    return Drawn(fig, matrix_table(v.attention, t, t), name, scale_note(n, relative))
 
 
 DRAWINGS: dict[str, Draw] = {

@@ -9,28 +9,41 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from topics.masking import figures as masking_figures
-from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table
+from topics.read_along.drawings.drawn import (
+    Draw,
+    Drawn,
+    label_background,
+    matrix_table,
+    outline,
+    printed,
+    scale_note,
+    scaled_name,
+    sized,
+    text_table,
+    weights_scale,
+)
 from topics.read_along.step import Figure
 from topics.read_along.steps.scaling_masking import Marked, median_text, spread_text
 from topics.scaling import figures as scaling_figures
 from topics.scaling.view import View as ScalingView
-from ui import format as fmt
-from ui.figures import FOCUS
+from ui import figures
 
 LABEL_ROOM = 0.1  # a bar's outline reaches over its value label, so a bar of 0.03 is still seen
 
 
 def _outline_bar(fig: go.Figure, x: float, top: float) -> None:
-    """The bar at ``x`` outlined up to ``top``, dark outside and white inside as the heatmaps' cells."""
-    for colour, width in ((FOCUS, 4.0), ("#ffffff", 1.0)):
+    """The bar at ``x`` outlined up to ``top``, in the focus colour outside and the background's
+    inside, as the heatmaps' cells (:func:`drawn.outline`)."""
+    for colour, width in outline():
         rect = dict(type="rect", xref="x", yref="y", x0=x - 0.5, x1=x + 0.5, y0=0, y1=top, layer="above")
         fig.add_shape(**rect, line=dict(color=colour, width=width))
 
 
 def _circle(fig: go.Figure, x: float, y: float, label: str) -> go.Figure:
-    """A point of a log-log chart circled twice (dark outside, white inside, as the heatmaps'
-    outlines), with ``label`` beside it; the legend leaves it out."""
-    for colour, size, width in ((FOCUS, 22, 3), ("#ffffff", 17, 1.5)):
+    """A point of a log-log chart circled twice (the focus colour outside, the background's inside,
+    as the heatmaps' outlines), with ``label`` beside it on the background; the legend leaves it out."""
+    (outer, _), (inner, _) = outline()
+    for colour, size, width in ((outer, 22, 3), (inner, 17, 1.5)):
         fig.add_trace(
             go.Scatter(
                 x=[x],
@@ -49,7 +62,7 @@ def _circle(fig: go.Figure, x: float, y: float, label: str) -> go.Figure:
         arrowhead=0,
         ax=-40 if x > 100 else 40,
         ay=-36,
-        bgcolor="rgba(255,255,255,0.85)",
+        bgcolor=label_background(),
         font=dict(size=12),
     )
     return fig
@@ -67,21 +80,24 @@ def scaling_spread(f: Figure) -> Drawn:
         {"√d_k": c.sqrt_d_k, "std of q·k": c.std, "± one se": c.std_se, "std of q·k/√d_k": c.std_scaled},
         index=pd.Index(c.d_k, name="d_k"),
     )
-    return Drawn(fig, table)
+    return Drawn(fig, printed(table))
 
 
 def scaling_bars(f: Figure) -> Drawn:
+    """The page's weight bars, the largest outlined; the table has each weight as its bar prints it
+    (the figure's own text: a weight of 10⁻²⁷ reads so, never 0) and its log10."""
     v: ScalingView = f.data
     fig = scaling_figures.weight_bars(v)
+    printed_weights = [str(t) for t in fig.data[0].hovertext]
     j = int(np.argmax(v.log10_weights))
     top, height = j + 1, 10 ** v.log10_weights[j]  # the bars stand at 1..n
     _outline_bar(fig, top, height)
     n = len(v.scores)
     table = pd.DataFrame(
-        {"score": v.scores, "log10 weight": v.log10_weights},
+        {"score": v.scores, "weight α": printed_weights, "log10 weight": v.log10_weights},
         index=pd.Index([f"k{j}" for j in range(1, n + 1)], name="key"),
     )
-    return Drawn(fig, table)
+    return Drawn(fig, printed(table), f"{f.name}: the weights of {n} keys as bars")
 
 
 def scaling_jacobian(f: Figure) -> Drawn:
@@ -104,23 +120,26 @@ def scaling_jacobian(f: Figure) -> Drawn:
         },
         index=pd.Index(c.d_k, name="d_k"),
     )
-    return Drawn(fig, table)
-
-
-def _cells(m: np.ndarray) -> list[list[str]]:
-    """Cells as the page prints them: 4 decimals, and −∞ for the fill."""
-    return [["−∞" if np.isneginf(x) else fmt.num(x) for x in row] for row in m]
+    return Drawn(fig, printed(table))
 
 
 def masking_stage(f: Figure) -> Drawn:
-    """A stage of the efficient path; a stage with −∞ is tabled as the page prints it ("−∞")."""
+    """A stage of the efficient path, tabled as the page prints it (4 decimals, "−∞" for the fill).
+    A stage of weights (finite, none negative) past ``TEXT_MAX`` tokens is coloured row by row
+    (:func:`drawn.weights_scale`): the page's own call with that one argument more; scores never."""
     d: Marked = f.data
-    v, T = d.view, d.view.labels
+    v, T, n = d.view, d.view.labels, len(d.view.labels)
     m = v.efficient.matrix
-    fig = masking_figures.stage_heatmap(m, T, focus=d.row, cell=d.col)
+    weights = bool(np.isfinite(m).all() and (m >= 0).all())
+    relative = weights_scale(n) if weights else None
+    if relative is None:
+        fig = masking_figures.stage_heatmap(m, T, focus=d.row, cell=d.col)
+    else:  # as stage_heatmap draws it, on the relative scale
+        fig = figures.heatmap(m, T, T, focus=d.row, cell=d.col, relative=relative)
     fig.update_layout(title=dict(text=f.name, x=0, xanchor="left", font=dict(size=15)), margin_t=40)
-    table = matrix_table(m, T, T) if np.isfinite(m).all() else matrix_table(np.array(_cells(m)), T, T)
-    return Drawn(fig, table)
+    return Drawn(
+        fig, matrix_table(m, T, T), scaled_name(sized(f.name, n, n), relative), scale_note(n, relative)
+    )
 
 
 def masking_softmax(f: Figure) -> Drawn:
@@ -143,7 +162,7 @@ def masking_difference(f: Figure) -> Drawn:
     fig = masking_figures.difference_grid(
         v.difference, v.cells, T, v.limit, title=v.grid_title, focus=d.row, cell=d.col
     )
-    return Drawn(fig, matrix_table(np.array(v.cells, dtype=object), T, T))
+    return Drawn(fig, text_table(v.cells, T, T), sized(f.name, len(T), len(T)))
 
 
 DRAWINGS: dict[str, Draw] = {
