@@ -74,7 +74,7 @@ def test_the_default_view_shows_every_figure06_number(default):
     shown, models = default.dataframe[0].value, default.dataframe[1].value
     pd.testing.assert_frame_equal(shown, table.frame(v))
     pd.testing.assert_frame_equal(models, time_models.frame(v))
-    assert "TiB/H100" in " ".join(h.value for h in default.subheader)
+    assert "TiB/H100" in " ".join(h.value for h in default.header)
     assert default.sidebar.caption[0].value.startswith("80GB HBM3 (H100 SXM5): 85,899,345,920 bytes.")
     (m,) = [m for m in default.metric if m.label == "Time per token, the post's model"]
     assert "The post's assumption" in m.help and "for the whole model" not in m.help
@@ -108,7 +108,7 @@ def test_every_control_moves_the_readouts_and_the_checks_stay():
         assert_clean(at)
         settings[fields.get(key, key)] = value
         assert metrics(at) == readouts(view.build(view.Settings(**settings))), key
-    assert "TiB/B200" in " ".join(h.value for h in at.subheader)
+    assert "TiB/B200" in " ".join(h.value for h in at.header)
     assert all_match(_checks(at).label, 12)  # the checks stay at the post's settings
 
 

@@ -91,7 +91,7 @@ def test_the_default_page_draws_its_view_the_table_the_prose_the_checks_and_the_
     prose = " ".join(md.value for md in at.markdown)
     assert w.table_prose in prose
     # Named by what it is, for a learner who never read the post (issue 24).
-    headings = " ".join(h.value for h in at.subheader) + " " + prose + " " + " ".join(captions)
+    headings = " ".join(h.value for h in at.header) + " " + prose + " " + " ".join(captions)
     assert "Beside the post" not in headings and "figure 0" not in headings
     assert not at.info  # no draw budget or brute-force note at the defaults
     (box,) = [e for e in at.expander if e.label.startswith("Checks against the sources")]
