@@ -207,10 +207,9 @@ def memory_table(v: view.View) -> pd.DataFrame:
 def memory(v: view.View) -> Chart:
     """The memory chart, named with what it shows at the settings, and its values."""
     name = (
-        f"Line chart, log scales: bytes of the attention score matrices against context length n, "
-        f"{v.ladder[0]:,} to {v.ladder[-1]:,} tokens ({_sizes(v)}), with each card's memory as a level "
-        f"line. At n = {v.n:,}: {cost_format.binary_size(v.row.nbytes)}, {v.row.cards_to_buy:,} "
-        f"{v.gpu.name} card{'s' if v.row.cards_to_buy != 1 else ''}."
+        f"Line chart, log scales: bytes of the score matrices against n ({_sizes(v)}), each card's "
+        f"memory a level line. At n = {v.n:,}: {cost_format.binary_size(v.row.nbytes)}, "
+        f"{v.row.cards_to_buy:,} {v.gpu.name} card{'s' if v.row.cards_to_buy != 1 else ''}."
     )
     return Chart(memory_chart(v), name, memory_table(v))
 
@@ -230,9 +229,8 @@ def flops_table(v: view.View) -> pd.DataFrame:
 def flops(v: view.View) -> Chart:
     """The FLOP chart, named with what it shows at the settings, and its values."""
     name = (
-        f"Line chart, log scales: one head's multiply-adds against context length n, the projections "
-        f"Q, K, V (linear in n) and QKᵀ + AV (quadratic), at d_in = {v.d_in:,} and d_k = {v.d_k:,}. "
-        f"The quadratic part wins from n = {v.crossover:,}; at n = {v.n:,}: {v.macs.linear:,} against "
-        f"{v.macs.quadratic:,}."
+        f"Line chart, log scales: one head's multiply-adds against n, projections Q, K, V (linear) and "
+        f"QKᵀ + AV (quadratic), at d_in = {v.d_in:,} and d_k = {v.d_k:,}. The quadratic part wins from "
+        f"n = {v.crossover:,}."
     )
     return Chart(flops_chart(v), name, flops_table(v))

@@ -337,19 +337,14 @@ def _bars_chart(v: View) -> Chart:
     s = v.settings
     how = "divided by √d_k" if s.divisor else "not divided"
     name = (
-        f"Bar chart: one draw's attention weights over {len(shown)} keys at d_k = {s.d_k:,}, the scores "
-        f"{how}; the largest weight, key k{top + 1}, is {shown[top]}."
+        f"Bar chart: one draw's weights over {len(shown)} keys at d_k = {s.d_k:,}, scores {how}; "
+        f"the largest, k{top + 1}, is {shown[top]}."
     )
     table = pd.DataFrame(
         {"score ÷ √d_k" if s.divisor else "score": [f"{x:.4f}" for x in v.scores], "weight α": shown},
         index=pd.Index([f"k{j}" for j in range(1, len(shown) + 1)], name="key"),
     )
     return Chart(weight_bars(v), name, table)
-
-
-def _span(v: View) -> str:
-    d = v.curves.d_k
-    return f"d_k from {d[0]:,} to {d[-1]:,}, {v.draws:,} draws of {v.settings.n_keys} keys each"
 
 
 def _here(v: View, label: str, what: str, fmt: Any) -> str:
@@ -367,10 +362,9 @@ def _dk_index(v: View) -> pd.Index:
 
 def _jacobian_chart(v: View, fig: go.Figure) -> Chart:
     c = v.curves
-    axis = "down to its smallest entry" if v.settings.tail else f"from {cutoff(J_RANGE[0])} to {J_RANGE[1]}"
     name = (
-        f"Line chart, log scales: the largest entry of the softmax Jacobian, median and mean, against "
-        f"{_span(v)}, with the divisor and without; the y axis {axis}. "
+        "Line chart, log scales: the softmax Jacobian's largest entry against d_k, median and mean, "
+        f"with and without the divisor{', down to the whole tail' if v.settings.tail else ''}. "
         + _here(v, "the median", "median", _sci)
     )
     columns = {
@@ -384,8 +378,8 @@ def _jacobian_chart(v: View, fig: go.Figure) -> Chart:
 def _spread_chart(v: View, fig: go.Figure) -> Chart:
     c = v.curves
     name = (
-        f"Line chart, log scales: the standard deviation of the scores q·k, which follows the √d_k line, "
-        f"and of q·k/√d_k, which the divisor holds at 1, against {_span(v)}."
+        "Line chart, log scales: the standard deviation of q·k against d_k follows √d_k; "
+        "that of q·k/√d_k stays at 1."
     )
     if v.here is not None:
         name += f" At d_k = {v.settings.d_k:,}: {v.here.std:.4g} and {v.here.std / v.sqrt_d_k:.4f}."
@@ -405,9 +399,9 @@ def _live_chart(v: View, fig: go.Figure) -> Chart:
     c, on = v.curves, v.settings.divisor
     others = [(i, x) for i, x in enumerate(CUTOFFS) if f"≥ {cutoff(x)}" not in LIVE]
     name = (
-        f"Line chart: the share of live draws ({LIVE}) against {_span(v)}, with the divisor and without"
+        f"Line chart: the share of live draws ({LIVE}) against d_k, with and without the divisor"
         + (
-            f"; dotted, the share {'with' if on else 'without'} it at the cut-offs "
+            f"; dotted, {'with' if on else 'without'} it, the cut-offs "
             + ", ".join(cutoff(x) for _, x in others)
             if others
             else ""
