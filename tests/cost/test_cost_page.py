@@ -8,6 +8,7 @@ state is opened once and read for everything it shows.
 
 from __future__ import annotations
 
+import html
 import io
 from typing import Any
 
@@ -18,7 +19,7 @@ from streamlit.testing.v1 import app_test
 from tests.app.conftest import all_match, assert_clean, metrics, open_page, widget
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics import page_at
-from topics.cost import arithmetic, script, table, time_models, view
+from topics.cost import arithmetic, figures, script, table, time_models, view
 from topics.cost import format as cf
 from ui import checks as checks_ui
 
@@ -74,10 +75,22 @@ def test_the_default_view_shows_every_figure06_number(default):
     shown, models = default.dataframe[0].value, default.dataframe[1].value
     pd.testing.assert_frame_equal(shown, table.frame(v))
     pd.testing.assert_frame_equal(models, time_models.frame(v))
-    assert "TiB/H100" in " ".join(h.value for h in default.subheader)
+    assert "TiB/H100" in " ".join(h.value for h in default.header)
     assert default.sidebar.caption[0].value.startswith("80GB HBM3 (H100 SXM5): 85,899,345,920 bytes.")
     (m,) = [m for m in default.metric if m.label == "Time per token, the post's model"]
     assert "The post's assumption" in m.help and "for the whole model" not in m.help
+
+
+def test_every_chart_is_named_and_its_values_are_a_table_under_it(default):
+    """Issue 23: each chart's name reaches the page (a screen reader's label) and its values sit in a
+    table under "Values as a table: <name>", the view's own."""
+    v = view.build(view.Settings())
+    names = " ".join(h.proto.body for h in default.get("html"))
+    boxes = {e.label: e for e in default.expander}
+    for chart in (figures.memory(v), figures.flops(v)):
+        assert html.escape(chart.name) in names
+        (shown,) = boxes[f"Values as a table: {chart.name}"].get("table")
+        assert shown.value.equals(chart.table)
     assert sum(checks_ui.parse_title(_checks(default).label).values()) == 12
     assert "0 differ" in _checks(default).label
     rows = " ".join(md.value for md in _checks(default).markdown)
@@ -108,7 +121,7 @@ def test_every_control_moves_the_readouts_and_the_checks_stay():
         assert_clean(at)
         settings[fields.get(key, key)] = value
         assert metrics(at) == readouts(view.build(view.Settings(**settings))), key
-    assert "TiB/B200" in " ".join(h.value for h in at.subheader)
+    assert "TiB/B200" in " ".join(h.value for h in at.header)
     assert all_match(_checks(at).label, 12)  # the checks stay at the post's settings
 
 

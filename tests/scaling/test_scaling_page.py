@@ -8,13 +8,14 @@ anything but its view would fail. One AppTest session per distinct state.
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import APP, assert_clean, metrics, widget
-from topics.scaling import checks, script, study, text, view
+from topics.scaling import checks, figures, script, study, text, view
 from ui import checks as checks_ui
 
 PAGE = "topics/scaling/page.py"
@@ -83,7 +84,8 @@ def test_the_default_page_draws_its_view_the_table_the_prose_the_checks_and_the_
     v = shows_its_view(at, build)
     assert v == build()  # the defaults of the controls are the view's
     assert chart_titles(at)[0] == "One draw's weights at d_k = 64"
-    assert at.table[0].value.equals(checks.reference_table(v))  # st.table: its cells wrap, none is cut
+    tables = [t.value for t in at.table]  # the charts' values (in expanders), then the reference
+    assert tables[-1].equals(checks.reference_table(v))
     assert len(at.latex) == 2  # the variance derivation and the Jacobian
     captions = [c.value for c in at.caption]
     w = v.words
@@ -91,7 +93,7 @@ def test_the_default_page_draws_its_view_the_table_the_prose_the_checks_and_the_
     prose = " ".join(md.value for md in at.markdown)
     assert w.table_prose in prose
     # Named by what it is, for a learner who never read the post (issue 24).
-    headings = " ".join(h.value for h in at.subheader) + " " + prose + " " + " ".join(captions)
+    headings = " ".join(h.value for h in at.header) + " " + prose + " " + " ".join(captions)
     assert "Beside the post" not in headings and "figure 0" not in headings
     assert not at.info  # no draw budget or brute-force note at the defaults
     (box,) = [e for e in at.expander if e.label.startswith("Checks against the sources")]
@@ -103,6 +105,19 @@ def test_the_default_page_draws_its_view_the_table_the_prose_the_checks_and_the_
     assert [c.value for c in box.code] == [made.code.rstrip("\n")]  # st.code drops the final newline
     (button,) = [b for b in at.get("download_button") if b.key == "reproduce_scaling_download"]
     assert made.filename in button.proto.label
+
+
+def test_every_chart_is_named_and_its_values_are_a_table_under_it(default, build):
+    """Issue 23: each chart's name reaches the page (a screen reader's label) and its values sit in a
+    table under "Values as a table: <name>", the view's own, in the order the charts are drawn."""
+    charts = figures.charts(build(settings_of(default)))
+    names = " ".join(h.proto.body for h in default.get("html"))
+    boxes = {e.label: e for e in default.expander}
+    for chart in charts.values():
+        assert html.escape(chart.name) in names
+        box = boxes[f"Values as a table: {chart.name}"]
+        (shown,) = box.get("table")
+        assert shown.value.equals(chart.table)
 
 
 def test_every_control_moves_the_page_to_its_own_view(build):

@@ -4,7 +4,9 @@ Both axes are logarithmic, since n runs over six decades and the bill over eight
 drawn is the view's (:mod:`topics.cost.view`), an exact int that becomes a float only in Plotly.
 
 The specs are plain Plotly dicts in the app's layout (``ui.figures``); ``tests/cost`` validates
-both with Plotly.
+both with Plotly. Lines that share a chart differ by dash as well as colour, and each chart goes to
+the page as a :class:`ui.figures.Chart`: its name for a screen reader and its values as a table,
+the exact integers written out as the hover writes them.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pandas as pd
 import plotly.graph_objects as go
 
 from topics.cost import arithmetic, view
 from topics.cost import format as cost_format
-from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
+from ui import theme
+from ui.figures import ACCENT, MUTED, SECOND, Chart, figure, layout, log_ticks
 
 Spec = dict[str, Any]
 # Below the plot: inside it, the legend sat on the curves it names.
@@ -38,8 +42,9 @@ def _layout(title: str, height: int, **axes: Any) -> Spec:
     return spec
 
 
-def _line(x: list[int], y: list[int], name: str, color: str, **extra: Any) -> Spec:
-    return dict(type="scatter", mode="lines", x=x, y=y, name=name, line=dict(color=color, width=3), **extra)
+def _line(x: list[int], y: list[int], name: str, color: str, dash: str = "solid", **extra: Any) -> Spec:
+    line = dict(color=color, width=3, dash=dash)
+    return dict(type="scatter", mode="lines", x=x, y=y, name=name, line=line, **extra)
 
 
 def memory_spec(v: view.View, *, height: int = 480) -> Spec:
@@ -60,7 +65,8 @@ def memory_spec(v: view.View, *, height: int = 480) -> Spec:
             x=[v.n],
             y=[current],
             name=f"n = {v.n:,}",
-            marker=dict(color=SECOND, size=12, line=dict(color="white", width=1)),
+            # ringed in the page's background, so it stands off the line in either theme
+            marker=dict(color=SECOND, size=12, line=dict(color=theme.active().background, width=1)),
             hovertemplate=f"n = {v.n:,}<br>{cost_format.binary_size(current)}<extra></extra>",
         ),
     ]
@@ -79,7 +85,7 @@ def memory_spec(v: view.View, *, height: int = 480) -> Spec:
                 line=dict(
                     color=SECOND if chosen else MUTED,
                     width=2 if chosen else 1,
-                    dash="solid" if chosen else "dot",
+                    dash="dash" if chosen else "dot",  # the score matrices' line is solid
                 ),
                 hovertemplate=f"{g.name}: {g.memory_bytes:,} bytes<extra></extra>",
             )
@@ -107,7 +113,7 @@ def flops_spec(v: view.View, *, height: int = 440) -> Spec:
         _line(
             ns, [s.linear for s in split], "projections Q, K, V  (3·n·d_in·d_k)", ACCENT, hovertemplate=hover
         ),
-        _line(ns, [s.quadratic for s in split], "QKᵀ + AV  (2·n²·d_k)", SECOND, hovertemplate=hover),
+        _line(ns, [s.quadratic for s in split], "QKᵀ + AV  (2·n²·d_k)", SECOND, "dash", hovertemplate=hover),
         dict(
             type="scatter",
             mode="markers",
@@ -136,7 +142,7 @@ def flops_spec(v: view.View, *, height: int = 440) -> Spec:
                 x1=cross,
                 y0=0,
                 y1=1,
-                line=dict(color=MUTED, dash="dash"),
+                line=dict(color=MUTED, dash="dot"),
             )
         ],
         annotations=[
@@ -163,3 +169,68 @@ def memory_chart(v: view.View, *, height: int = 480) -> go.Figure:
 def flops_chart(v: view.View, *, height: int = 440) -> go.Figure:
     spec = flops_spec(v, height=height)
     return figure(spec["data"], spec["layout"])
+
+
+def _sizes(v: view.View) -> str:
+    """The settings the bytes count: heads, layers and bytes a score."""
+    heads = f"{v.cfg.heads} head" + ("s" if v.cfg.heads != 1 else "")
+    layers = f"{v.cfg.layers} layer" + ("s" if v.cfg.layers != 1 else "")
+    return (
+        f"{heads}, {layers}, {v.cfg.bytes_per_score} byte{'s' if v.cfg.bytes_per_score != 1 else ''} a score"
+    )
+
+
+def _rungs(v: view.View) -> list[int]:
+    """Where the tables sample the charts' lines: every power of two of the ladder, and n."""
+    return [i for i, n in enumerate(v.ladder) if n & (n - 1) == 0 or n == v.n]
+
+
+def memory_table(v: view.View) -> pd.DataFrame:
+    """The memory chart's values: the score matrices' bytes at every power of two and at n, then
+    each card's memory, exact integers as the hover writes them."""
+    rows = [
+        (
+            "score matrices",
+            f"{v.ladder[i]:,}",
+            f"{v.ladder_bytes[i]:,}",
+            cost_format.binary_size(v.ladder_bytes[i]),
+        )
+        for i in _rungs(v)
+    ]
+    rows += [
+        (f"memory of one {g.name}", "", f"{g.memory_bytes:,}", cost_format.binary_size(g.memory_bytes))
+        for g in v.gpus
+    ]
+    return pd.DataFrame(rows, columns=["line", "n (tokens)", "bytes", "size"]).set_index("line")
+
+
+def memory(v: view.View) -> Chart:
+    """The memory chart, named with what it shows at the settings, and its values."""
+    name = (
+        f"Line chart, log scales: bytes of the score matrices against n ({_sizes(v)}), each card's "
+        f"memory a level line. At n = {v.n:,}: {cost_format.binary_size(v.row.nbytes)}, "
+        f"{v.row.cards_to_buy:,} {v.gpu.name} card{'s' if v.row.cards_to_buy != 1 else ''}."
+    )
+    return Chart(memory_chart(v), name, memory_table(v))
+
+
+def flops_table(v: view.View) -> pd.DataFrame:
+    """The FLOP chart's values: one head's multiply-adds at every power of two and at n, exact."""
+    rungs = _rungs(v)
+    return pd.DataFrame(
+        {
+            "n (tokens)": [f"{v.ladder[i]:,}" for i in rungs],
+            "projections Q, K, V": [f"{v.ladder_macs[i].linear:,}" for i in rungs],
+            "QKᵀ + AV": [f"{v.ladder_macs[i].quadratic:,}" for i in rungs],
+        }
+    ).set_index("n (tokens)")
+
+
+def flops(v: view.View) -> Chart:
+    """The FLOP chart, named with what it shows at the settings, and its values."""
+    name = (
+        f"Line chart, log scales: one head's multiply-adds against n, projections Q, K, V (linear) and "
+        f"QKᵀ + AV (quadratic), at d_in = {v.d_in:,} and d_k = {v.d_k:,}. The quadratic part wins from "
+        f"n = {v.crossover:,}."
+    )
+    return Chart(flops_chart(v), name, flops_table(v))

@@ -87,17 +87,17 @@ m1.caption(v.bytes_caption)
 m2.caption(v.cards_caption)
 m3.caption(v.time_caption)
 
-figures.show(cost_figures.memory_chart(v), key="fig06_memory")
+figures.show(cost_figures.memory(v), key="fig06_memory")
 
-st.subheader(f"The TiB/{gpu.name.split()[0]} cost table")
+st.header(f"The TiB/{gpu.name.split()[0]} cost table")
 cost_table.show(v)
 
-st.subheader("Where the time goes")
+st.header("Where the time goes")
 f1, f2, f3 = st.columns([3, 4, 3])
 f1.metric("Projections Q, K, V (multiply-adds)", f"{v.macs.linear:,}")
 f2.metric("QKᵀ + AV (multiply-adds)", f"{v.macs.quadratic:,}")
 f3.metric("Quadratic part wins from n =", f"{v.crossover:,}", help="n > 1.5 · d_in")
-figures.show(cost_figures.flops_chart(v), key="fig06_flops")
+figures.show(cost_figures.flops(v), key="fig06_flops")
 st.dataframe(time_models.frame(v), width="stretch")
 st.markdown(v.paragraph)
 st.markdown(

@@ -36,5 +36,5 @@ def frame(v: View) -> pd.DataFrame:
             "growth from 1,024 tokens": [prose.growth(m.growth) for m in v.models],
             f"time per token (t₀ = {cf.seconds(v.t0)})": [duration(m.seconds) for m in v.models],
         },
-        index=[names[m.kind] for m in v.models],
+        index=pd.Index([names[m.kind] for m in v.models], name="model"),  # a named header, read aloud
     )

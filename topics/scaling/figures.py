@@ -1,6 +1,9 @@
 """Figure builders for "Divide by √d_k": weights of one draw and the study against d_k.
 
-Colours carry the divisor across every chart: orange is "no divisor", blue "divided by √d_k".
+Colours carry the divisor across every chart: orange is "no divisor", blue "divided by √d_k";
+so do dashes, for a reader who cannot tell the two apart (long dashes, no divisor; solid, divided)
+and marker shapes (circles, no divisor; diamonds, divided). :func:`charts` hands the page each
+figure as a :class:`ui.figures.Chart`, named for a screen reader, with its values as a table.
 Log axes never receive a zero or a non-finite value: such points are dropped (the study never
 produces them; this is the guard that keeps a figure honest if it did).
 """
@@ -11,12 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
 from topics.scaling.monte_carlo import CUTOFFS
 from topics.scaling.text import LIVE, cutoff, sci_from_log10, small, small_log10
 from topics.scaling.view import View
-from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
+from ui.figures import ACCENT, MUTED, SECOND, Chart, figure, layout, log_ticks
 
 RAW, SCALED = SECOND, ACCENT
 DK_TICKS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536)  # a grid line at each
@@ -24,6 +28,9 @@ DK_TICKS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536)  # a grid line at each
 # desktop's half-width one (all nine ran together on a phone: "2561,0244,096"); a figure does not
 # know the width it is drawn at.
 DK_TICKS_NARROW = (1, 16, 256, 4096, 65536)
+DASH = {False: "longdash", True: "solid"}  # each divisor's line, keyed by the divisor
+MEAN_DASH = {False: "dashdot", True: "dash"}  # the Jacobian chart's means, beside those medians
+SYMBOL = {False: "circle", True: "diamond"}
 MARK = dict(color=MUTED, dash="dot", width=1)
 LABELLED_BARS = 16  # keys named and valued on the bars up to this many; past it, the hover does
 # The Jacobian chart's default y range: the post's story, 0.22 at d_k = 2, 0.022 at 64, 3e-6 at 768,
@@ -104,23 +111,23 @@ def std_figure(
     x = list(d_ks)
     drawn = _positive(std)
     data = [
-        _trace(x, list(sqrt_d_k), "√d_k", "lines", line=dict(color=RAW, width=1)),
+        _trace(x, list(sqrt_d_k), "√d_k", "lines", line=dict(color=RAW, width=1, dash=DASH[False])),
         _trace(
             x,
             drawn,
             "std of q·k",
             "markers",
-            marker=dict(color=RAW, size=7),
+            marker=dict(color=RAW, size=7, symbol=SYMBOL[False]),
             error_y=dict(type="data", array=[2 * e for e in std_se], visible=True, thickness=1),
             hovertemplate="d_k %{x:,}: %{y:.4g}<extra></extra>",
         ),
-        _trace(x, [1.0] * len(x), "1", "lines", line=dict(color=SCALED, width=1)),
+        _trace(x, [1.0] * len(x), "1", "lines", line=dict(color=SCALED, width=1, dash=DASH[True])),
         _trace(
             x,
             _positive(std_scaled),
             "std of q·k/√d_k",
             "markers",
-            marker=dict(color=SCALED, size=7, symbol="diamond"),
+            marker=dict(color=SCALED, size=7, symbol=SYMBOL[True]),
             hovertemplate="d_k %{x:,}: %{y:.4f}<extra></extra>",
         ),
     ]
@@ -148,7 +155,8 @@ def jacobian_figure(
     threshold: float,
     tail: bool = False,
 ) -> go.Figure:
-    """Median (solid) and mean (dashed) largest Jacobian entry against d_k, both divisors, log-log.
+    """Median (markers) and mean (dashed, no markers) largest Jacobian entry against d_k, both
+    divisors, log-log.
 
     The y axis spans ``J_RANGE`` so the decades the post talks about fill the chart; a curve that
     leaves through the floor is labelled where it leaves. ``tail`` widens the axis to the
@@ -164,8 +172,8 @@ def jacobian_figure(
                 _positive(median[on]),
                 f"median, {name}",
                 "lines+markers",
-                line=dict(color=colour, width=width),
-                marker=dict(size=5),
+                line=dict(color=colour, width=width, dash=DASH[on]),
+                marker=dict(size=5, symbol=SYMBOL[on]),
                 hovertemplate="d_k %{x:,}: %{y:.2e}<extra>median, " + name + "</extra>",
             ),
             _trace(
@@ -173,7 +181,7 @@ def jacobian_figure(
                 _positive(mean[on]),
                 f"mean, {name}",
                 "lines",
-                line=dict(color=colour, width=width, dash="dash"),
+                line=dict(color=colour, width=width, dash=MEAN_DASH[on]),
                 hovertemplate="d_k %{x:,}: %{y:.2e}<extra>mean, " + name + "</extra>",
             ),
         ]
@@ -258,7 +266,8 @@ def live_figure(
                 share[on],
                 name,
                 "lines+markers",
-                line=dict(color=colour, width=3 if on == divisor else 1.5),
+                line=dict(color=colour, width=3 if on == divisor else 1.5, dash=DASH[on]),
+                marker=dict(symbol=SYMBOL[on]),
                 hovertemplate="d_k %{x:,}: %{y:.1%}<extra>" + name + "</extra>",
             )
         )
@@ -303,3 +312,115 @@ def study_figures(v: View) -> tuple[go.Figure, go.Figure, go.Figure]:
         cutoff_shares=c.cutoffs[divisor],
     )
     return jacobian, spread, live
+
+
+# --- each figure as a Chart: its name for a screen reader and its values as a table ---------------
+
+DIVISOR_NAMES = {False: "no divisor", True: "÷√d_k"}
+
+
+def _sci(x: float) -> str:
+    """A value as the charts' hover writes it (``2.20e-02``); a gap where none was drawn."""
+    return f"{x:.2e}" if np.isfinite(x) and x > 0 else "—"
+
+
+def _percent(x: float) -> str:
+    return f"{x:.1%}" if np.isfinite(x) else "—"
+
+
+def _bars_chart(v: View) -> Chart:
+    log10_alpha = np.asarray(v.log10_weights, dtype=np.float64)
+    shown = [small_log10(la) for la in log10_alpha]
+    top = int(np.argmax(log10_alpha))
+    if v.log10_rest < -4:  # as the bars print it
+        shown[top] = "1 − " + sci_from_log10(v.log10_rest)
+    s = v.settings
+    how = "divided by √d_k" if s.divisor else "not divided"
+    name = (
+        f"Bar chart: one draw's weights over {len(shown)} keys at d_k = {s.d_k:,}, scores {how}; "
+        f"the largest, k{top + 1}, is {shown[top]}."
+    )
+    table = pd.DataFrame(
+        {"score ÷ √d_k" if s.divisor else "score": [f"{x:.4f}" for x in v.scores], "weight α": shown},
+        index=pd.Index([f"k{j}" for j in range(1, len(shown) + 1)], name="key"),
+    )
+    return Chart(weight_bars(v), name, table)
+
+
+def _here(v: View, label: str, what: str, fmt: Any) -> str:
+    """``At d_k = 64, the median: 2.20e-02 with the divisor, 3.10e-06 without.``: one statistic of
+    the study at the chosen d_k, both divisors."""
+    if v.here is None:
+        return f"The study does not reach d_k = {v.settings.d_k:,}."
+    on, off = (getattr(v.here.summary(x), what) for x in (True, False))
+    return f"At d_k = {v.settings.d_k:,}, {label}: {fmt(on)} with the divisor, {fmt(off)} without."
+
+
+def _dk_index(v: View) -> pd.Index:
+    return pd.Index([f"{d:,}" for d in v.curves.d_k], name="d_k")
+
+
+def _jacobian_chart(v: View, fig: go.Figure) -> Chart:
+    c = v.curves
+    name = (
+        "Line chart, log scales: the softmax Jacobian's largest entry against d_k, median and mean, "
+        f"with and without the divisor{', down to the whole tail' if v.settings.tail else ''}. "
+        + _here(v, "the median", "median", _sci)
+    )
+    columns = {
+        f"{stat} largest |J|, {DIVISOR_NAMES[on]}": [_sci(x) for x in values[on]]
+        for on in (False, True)
+        for stat, values in (("median", c.median), ("mean", c.mean))
+    }
+    return Chart(fig, name, pd.DataFrame(columns, index=_dk_index(v)))
+
+
+def _spread_chart(v: View, fig: go.Figure) -> Chart:
+    c = v.curves
+    name = (
+        "Line chart, log scales: the standard deviation of q·k against d_k follows √d_k; "
+        "that of q·k/√d_k stays at 1."
+    )
+    if v.here is not None:
+        name += f" At d_k = {v.settings.d_k:,}: {v.here.std:.4g} and {v.here.std / v.sqrt_d_k:.4f}."
+    table = pd.DataFrame(
+        {
+            "√d_k": [f"{x:.4f}" for x in c.sqrt_d_k],
+            "std of q·k": [f"{x:.4g}" for x in c.std],
+            "± 2 standard errors": [f"{2 * x:.2g}" for x in c.std_se],
+            "std of q·k/√d_k": [f"{x:.4f}" for x in c.std_scaled],
+        },
+        index=_dk_index(v),
+    )
+    return Chart(fig, name, table)
+
+
+def _live_chart(v: View, fig: go.Figure) -> Chart:
+    c, on = v.curves, v.settings.divisor
+    others = [(i, x) for i, x in enumerate(CUTOFFS) if f"≥ {cutoff(x)}" not in LIVE]
+    name = (
+        f"Line chart: the share of live draws ({LIVE}) against d_k, with and without the divisor"
+        + (
+            f"; dotted, {'with' if on else 'without'} it, the cut-offs "
+            + ", ".join(cutoff(x) for _, x in others)
+            if others
+            else ""
+        )
+        + ". "
+        + _here(v, "live", "live_share", _percent)
+    )
+    columns = {f"live, {DIVISOR_NAMES[x]}": [_percent(s) for s in c.live[x]] for x in (False, True)}
+    for i, x in others:
+        columns[f"≥ {cutoff(x)}, {DIVISOR_NAMES[on]}"] = [_percent(row[i]) for row in c.cutoffs[on]]
+    return Chart(fig, name, pd.DataFrame(columns, index=_dk_index(v)))
+
+
+def charts(v: View) -> dict[str, Chart]:
+    """Every figure of the page, by the widget key the page draws it under, named and tabled."""
+    jacobian, spread, live = study_figures(v)
+    return {
+        "fig02_bars": _bars_chart(v),
+        "fig02_jacobian": _jacobian_chart(v, jacobian),
+        "fig02_std": _spread_chart(v, spread),
+        "fig02_live": _live_chart(v, live),
+    }

@@ -54,9 +54,10 @@ for note in (words.capped_note, words.brute_note):
     if note:
         st.info(note, icon=":material/speed:" if note is words.capped_note else None)
 
+charts = figures.charts(v)
 left, right = st.columns([3, 2])
 with left:
-    figures_ui.show(figures.weight_bars(v), key="fig02_bars")
+    figures_ui.show(charts["fig02_bars"], key="fig02_bars")
 with right:
     columns = st.columns(2)
     for i, r in enumerate(words.readouts):
@@ -65,17 +66,16 @@ with right:
     st.caption(words.draws_caption)
 st.caption(words.cutoffs)
 
-jacobian, spread, live = figures.study_figures(v)
-figures_ui.show(jacobian, key="fig02_jacobian")
+figures_ui.show(charts["fig02_jacobian"], key="fig02_jacobian")
 if words.rounding_note:
     st.caption(words.rounding_note)
 c1, c2 = st.columns(2)
 with c1:
-    figures_ui.show(spread, key="fig02_std")
+    figures_ui.show(charts["fig02_std"], key="fig02_std")
 with c2:
-    figures_ui.show(live, key="fig02_live")
+    figures_ui.show(charts["fig02_live"], key="fig02_live")
 
-st.subheader("Why √d_k, and why the gradient dies")
+st.header("Why √d_k, and why the gradient dies")
 st.latex(
     r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k}\mathrm{Var}(q_ik_i) = \sum_{i=1}^{d_k}"
     r"\mathbb{E}[q_i^2]\,\mathbb{E}[k_i^2] = d_k \quad\Longrightarrow\quad \sigma = \sqrt{d_k}"
@@ -94,9 +94,10 @@ st.markdown(
 )
 st.code("attn_weights = torch.softmax(\n    attn_scores / keys.shape[-1]**0.5, dim=-1\n)", language="python")
 
-st.subheader("Numbers from one small run, against a million draws")
-table = checks.reference_table(v)
-st.table(table)  # a static table: its cells wrap ("about a third" in full), every row shown
+st.header("Numbers from one small run, against a million draws")
+# An HTML table: its cells wrap, where a data grid cut "about a third" and the readings short,
+# and it prints whole.
+st.table(checks.reference_table(v))
 st.caption(words.reference_caption)
 st.markdown(words.table_prose)
 
