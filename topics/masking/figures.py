@@ -152,7 +152,10 @@ def softmax_bars(logits: np.ndarray, probs: np.ndarray) -> go.Figure:
     labels = [f"x{i + 1}" if long else f"x{i + 1} = {logit_text(v)}" for i, v in enumerate(logits)]
     title = f"softmax → {fmt.vec(probs)}" if len(probs) <= 8 else f"softmax of {len(probs)} logits"
     y_range = (0.0, 1.15 * float(np.max(probs))) if long else (0.0, 1.0)
-    return figures.bars(probs.tolist(), labels, title=title, y_range=y_range, values_shown=not long)
+    fig = figures.bars(probs.tolist(), labels, title=title, y_range=y_range, values_shown=not long)
+    # An x-axis of its own, so the theme sets its tick labels' colour (Streamlit's grey is 3.72:1).
+    fig.layout.xaxis = {"type": "category"}
+    return fig
 
 
 def softmax_chart(logits: np.ndarray, probs: np.ndarray) -> Chart:
