@@ -212,8 +212,17 @@ GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 400, "'; DROP TABLE", 
 
 @pytest.mark.parametrize("junk", GARBAGE, ids=lambda t: repr(t[:12]))
 def test_garbage_in_every_key_renders_the_default_view(junk):
-    keys = ("mask_weights", "mask_seed", "mask_init", "stage", "fill", "logits", "mask_focus", "mask_cell")
-    keys += ("mask_scale",)
+    keys = (
+        "mask_weights",
+        "mask_seed",
+        "mask_init",
+        "stage",
+        "fill",
+        "logits",
+        "mask_focus",
+        "mask_cell",
+        "mask_scale",
+    )
     at = open_page(PAGE, dict.fromkeys(keys, junk))
     assert_clean(at)
     assert metrics(at) == _readouts(build(Settings()))
