@@ -117,11 +117,13 @@ def _chrome_axis(axis: dict[str, Any], p: Palette) -> None:
 
 
 def _swap(value: Any) -> Any:
-    """Every series colour in ``value`` (a spec, walked) as its dark counterpart."""
+    """Every series colour in ``value`` (a spec, walked) as its dark counterpart. A colour scale is
+    left as built: the dark sequential scale holds #2b6cb0, a series key, and swapping it made the
+    cells near its stop brighter than the fill their text was picked for (2.56:1)."""
     if isinstance(value, str):
         return SERIES_DARK.get(value.lower(), value)
     if isinstance(value, dict):
-        return {k: _swap(v) for k, v in value.items()}
+        return {k: v if k == "colorscale" else _swap(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_swap(v) for v in value]
     return value

@@ -60,7 +60,7 @@ def test_the_default_page_draws_its_view(default_page, default_view):
         "Rows right": f"{v.rows_right} of 6",
         "Score error max|Ω − Ωᵀ|": f"{v.score_error:.4f}",
     }
-    assert at.subheader[0].value == "Three matrices at step 5000"
+    assert at.header[0].value == "Three matrices at step 5000"
     assert all(s in prose(at) for s in v.prose.verdict) and v.prose.cycle in prose(at)
     assert (v.prose.nearest or "") in prose(at)
     assert all_match(checks_label(at), 5)
@@ -84,7 +84,7 @@ def test_the_default_page_draws_its_view(default_page, default_view):
 def test_every_target_renders(target, mode):
     at = open_page(PAGE, {**SHORT, "target": target, "learn_mode": mode, "token": "with"})
     assert_clean(at)
-    assert at.subheader[0].value == f"{mode} at step 200"
+    assert at.header[0].value == f"{mode} at step 200"
     assert all_match(checks_label(at), 5)
     assert ("the lowest cross-entropy any attention can reach" in captions(at)) == (target == "Uniform")
 
@@ -123,7 +123,7 @@ def test_the_step_slider_scrubs_the_recorded_trajectory():
     at = open_page(PAGE, SHORT)
     final = metrics(at)["Loss"]
     widget(at, "learn_step").set_value(0).run()
-    assert at.subheader[0].value == "Three matrices at step 0"
+    assert at.header[0].value == "Three matrices at step 0"
     assert metrics(at)["Loss"] == table(at).loc["Three matrices", "loss at step 0"] != final
 
 
@@ -148,7 +148,7 @@ def test_a_url_with_every_bound_key_renders_that_view():
     assert widget(at, "target").value == "token" and widget(at, "token").value == "step"
     assert widget(at, "optimiser").value == "gd" and widget(at, "lr").value == 0.5
     assert widget(at, "steps").value == 500 and widget(at, "learn_step").value == 250
-    assert at.subheader[0].value == "Tied W_q = W_k at step 250"
+    assert at.header[0].value == "Tied W_q = W_k at step 250"
     assert "torch.rand, seed 3, drawn at width 3**. Matrices are (d_in, d_out) = (3, 3)" in captions(at)
     assert "loss at step 500" in table(at).columns
     assert "is exactly what they can do at this width" in prose(at)
@@ -176,12 +176,12 @@ def test_a_url_with_every_bound_key_renders_that_view():
 def test_a_step_beyond_a_shorter_run_or_off_the_record_grid_is_snapped():
     at = open_page(PAGE, {"steps": "1000", "step": "333"})  # recorded every 5 steps
     assert_clean(at)
-    assert at.subheader[0].value == "Three matrices at step 330"
+    assert at.header[0].value == "Three matrices at step 330"
     at = open_page(PAGE, SHORT)
     widget(at, "learn_step").set_value(150).run()
     widget(at, "steps").set_value(100).run()
     assert_clean(at)
-    assert at.subheader[0].value.endswith("at step 100")
+    assert at.header[0].value.endswith("at step 100")
 
 
 def test_the_last_step_of_a_run_off_the_record_grid_is_named_as_itself():
@@ -190,10 +190,10 @@ def test_the_last_step_of_a_run_off_the_record_grid_is_named_as_itself():
     text = "the cat sat on the mat and the dog sat on the log"
     at = open_page(PAGE, {"text": text, "steps": "500", "step": "500"})
     assert_clean(at)
-    assert at.subheader[0].value == "Three matrices at step 500"
+    assert at.header[0].value == "Three matrices at step 500"
     assert "loss at step 500" in table(at).columns
     at = open_page(PAGE, {"text": text, "steps": "500", "step": "499"})
-    assert at.subheader[0].value == "Three matrices at step 495"
+    assert at.header[0].value == "Three matrices at step 495"
     assert "step 499 falls between two records, so the numbers below are step 495's" in captions(at)
 
 
@@ -207,8 +207,45 @@ KEYS = tuple(
 def test_garbage_in_every_key_renders_the_default_view(junk):
     at = open_page(PAGE, {k: junk for k in KEYS})
     assert_clean(at)
-    assert at.subheader[0].value == "Three matrices at step 5000"
+    assert at.header[0].value == "Three matrices at step 5000"
     assert table(at).loc["Tied W_q = W_k", "loss at step 5000"] == "1.1492"
+
+
+def heatmap_trace(at, key: str) -> dict:
+    """The heatmap trace (the coloured cells) of the chart drawn under ``key``."""
+    (chart,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    return next(t for t in json.loads(chart.proto.spec)["data"] if t["type"] == "heatmap")
+
+
+@pytest.mark.parametrize(
+    ("value", "title", "top"),
+    [
+        ("0 to each row's largest", "÷ its row's<br>largest", lambda v: 1.0),
+        ("0 to the largest weight", "the largest", lambda v: float(v.attention.max())),
+        ("0 to 1, fixed", None, lambda v: 1.0),
+        ("bogus", None, lambda v: 1.0),  # an unknown value: the fixed scale, the default
+    ],
+)
+def test_the_weights_scale_from_the_link_reaches_a_and_the_target_only(value, title, top):
+    at = open_page(PAGE, {**SHORT, "learn_scale": value})
+    assert_clean(at)
+    v = view.build(view.Settings(steps=200, step=200))
+    for key in ("learn_attention", "learn_target"):
+        trace = heatmap_trace(at, key)
+        bar = (trace["colorbar"].get("title") or {}).get("text")
+        assert bar is None if title is None else title in str(bar), (key, bar)
+        expected = top(v) if key == "learn_attention" else 1.0  # the target's largest weight is 1
+        assert trace["zmin"] == 0 and trace["zmax"] == pytest.approx(expected), key
+    for key in ("learn_scores", "learn_asym"):  # signed or unbounded: never relative
+        assert "title" not in heatmap_trace(at, key)["colorbar"], key
+
+
+def test_a_long_sentence_on_the_fixed_scale_says_why_its_weights_are_pale():
+    text = " ".join(f"w{i}" for i in range(12))
+    fixed = open_page(PAGE, {**SHORT, "text": text})
+    assert "pale on the fixed 0–1 scale" in captions(fixed)
+    relative = open_page(PAGE, {**SHORT, "text": text, "learn_scale": "0 to each row's largest"})
+    assert "pale on the fixed 0–1 scale" not in captions(relative)
 
 
 # --- the Reproduce expander ---------------------------------------------------------------

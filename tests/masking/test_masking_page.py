@@ -212,7 +212,17 @@ GARBAGE = ["", "nan", "inf", "-inf", "-1", "1e999", "9" * 400, "'; DROP TABLE", 
 
 @pytest.mark.parametrize("junk", GARBAGE, ids=lambda t: repr(t[:12]))
 def test_garbage_in_every_key_renders_the_default_view(junk):
-    keys = ("mask_weights", "mask_seed", "mask_init", "stage", "fill", "logits", "mask_focus", "mask_cell")
+    keys = (
+        "mask_weights",
+        "mask_seed",
+        "mask_init",
+        "stage",
+        "fill",
+        "logits",
+        "mask_focus",
+        "mask_cell",
+        "mask_scale",
+    )
     at = open_page(PAGE, dict.fromkeys(keys, junk))
     assert_clean(at)
     assert metrics(at) == _readouts(build(Settings()))
@@ -236,3 +246,46 @@ def test_extreme_edits_that_make_the_naive_path_divide_zero_by_zero_get_a_warnin
     assert_clean(at)
     assert any("divides 0 by 0 in row 1" in w.value for w in at.warning)
     assert metrics(at)[LARGEST] == "0/0"
+
+
+def _heatmap(at, key):
+    return next(t for t in _chart(at, key)["data"] if t["type"] == "heatmap")
+
+
+def _bar_title(trace):
+    return (trace["colorbar"].get("title") or {}).get("text")
+
+
+@pytest.mark.parametrize("stage", [1, 2, 4])
+def test_the_weights_scale_from_the_link_reaches_the_weight_stages_only(stage):
+    at = open_page(PAGE, {"stage": str(stage), "mask_scale": "0 to the largest weight"})
+    assert_clean(at)
+    v = build(Settings(stage=stage))
+    for key, shown, is_weights in (
+        ("fig03_naive", v.naive, stage >= 2),  # the naive path's softmax is its step 2
+        ("fig03_efficient", v.efficient, stage == 4),  # the efficient path's is its last
+    ):
+        trace = _heatmap(at, key)
+        if is_weights:
+            assert "the largest" in _bar_title(trace), key
+            assert trace["zmin"] == 0 and trace["zmax"] == pytest.approx(np.nanmax(shown.matrix)), key
+        else:  # scores keep their signed scale, white at 0
+            assert _bar_title(trace) is None, key
+    assert _bar_title(_heatmap(at, "fig03_diff")) is None  # a signed difference: never relative
+
+
+@pytest.mark.parametrize("value", ["0 to 1, fixed", "bogus"])
+def test_the_fixed_scale_and_an_unknown_scale_colour_the_weights_from_0_to_1(value):
+    at = open_page(PAGE, {"mask_scale": value})
+    assert_clean(at)
+    for key in ("fig03_naive", "fig03_efficient"):
+        trace = _heatmap(at, key)
+        assert _bar_title(trace) is None and (trace["zmin"], trace["zmax"]) == (0, 1), key
+
+
+def test_a_long_sentence_on_the_fixed_scale_says_why_its_weights_are_pale():
+    text = " ".join(f"w{i}" for i in range(12))
+    hint = "pale on the fixed 0–1 scale"
+    assert any(hint in c.value for c in open_page(PAGE, {"text": text}).caption)
+    relative = open_page(PAGE, {"text": text, "mask_scale": "0 to each row's largest"})
+    assert not any(hint in c.value for c in relative.caption)

@@ -21,6 +21,7 @@ PAGE = PageInfo(
         *prefixed("learn_", WEIGHT_KEYS),
         "learn_focus",
         "learn_cell",
+        "learn_scale",
     ),
     legacy=renamed("learn_", ("mode", "step", *WEIGHT_KEYS)),  # "step" is now the tour's
 )

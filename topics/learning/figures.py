@@ -1,21 +1,33 @@
 """Learning to attend's figures: every mode's loss on one log-scaled chart, and the four token
 heatmaps of the step shown, each with the focused query's row and the chosen cell picked out and
-every cell a click away from the cell panel."""
+every cell a click away from the cell panel.
+
+Each comes as a :class:`ui.figures.Chart`: its name says what it shows at the page's settings, for
+a screen reader, and its table holds its numbers as the page prints them. The loss curves differ by
+dash as well as colour (``MODE_DASHES``), so they stay apart for a reader who cannot tell the
+colours apart, and in print."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
 from core.attention import Mode
+from topics.learning.readouts import TARGET_LABELS, loss_text
 from topics.learning.training import Trajectory
 from topics.learning.view import View
 from ui import figures
-from ui.figures import ACCENT, MUTED, SECOND, figure, layout, log_ticks
+from ui.figures import ACCENT, MUTED, SECOND, Chart, Relative, figure, layout, log_ticks
+from ui.weights import MODE_LABELS
 
 MODE_COLOURS = {"none": MUTED, "tied": SECOND, "three": ACCENT}
+# Told apart by dash as well as colour: the flat no-matrix line dotted, tied dashed, three solid.
+MODE_DASHES = {"none": "dot", "tied": "dash", "three": "solid"}
+DASH_WORDS = {"dot": "dotted", "dash": "dashed", "solid": "solid"}  # for the chart's name
+TABLE_ROWS = 11  # the loss table's evenly spaced steps (0, a tenth of the run, ...), with the step shown
 FLOOR = 1e-12  # the log axis needs a positive value; a loss gap this small is drawn at the floor
 MARK = "#4a5568"  # the scrubbed step
 MAX_POINTS = 1_000  # per curve: enough to keep Adam's spikes, small enough to rerun fast
@@ -49,7 +61,11 @@ def loss_curves(
                 "y": values.tolist(),
                 "mode": "lines",
                 "name": labels[mode],
-                "line": {"color": colour, "width": 2.5 if mode == "three" else 2},
+                "line": {
+                    "color": colour,
+                    "dash": MODE_DASHES.get(mode, "solid"),
+                    "width": 2.5 if mode == "three" else 2,
+                },
                 "hovertemplate": "step %{x}: %{y:.4g}<extra>" + labels[mode] + "</extra>",
             }
         )
@@ -98,16 +114,65 @@ def _thin(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.append(starts[:-1], len(values) - 1), np.append(peaks, values[-1])
 
 
-def heatmaps(v: View) -> dict[str, go.Figure]:
-    """The step shown's A, the target, Ω and Ω − Ωᵀ, by the widget key the page draws each under."""
+def loss_name(runs: Mapping[Mode, Trajectory], labels: Mapping[str, str], step: int, floor: float) -> str:
+    """The loss chart's name: what is plotted against what, which line is which, the step marked."""
+    steps = max(len(run.losses) for run in runs.values()) - 1
+    what = "Cross-entropy" if floor == 0 else "Cross-entropy above its floor"
+    lines = ", ".join(f"{labels[m]} {DASH_WORDS[MODE_DASHES.get(m, 'solid')]}" for m in runs)
+    return (
+        f"{what} against step, 0 to {steps:,}, log scale, one line per mode ({lines}); step {step:,} marked"
+    )
+
+
+def loss_table(
+    runs: Mapping[Mode, Trajectory], labels: Mapping[str, str], step: int, floor: float
+) -> pd.DataFrame:
+    """The loss curves' values at evenly spaced steps and at the step shown, as the page prints a
+    loss (:func:`topics.learning.readouts.loss_text`); what is drawn, the floor taken off."""
+    last = max(len(run.losses) for run in runs.values()) - 1
+    steps = sorted({*np.linspace(0, last, TABLE_ROWS).round().astype(int).tolist(), min(step, last)})
+    what = "cross-entropy" if floor == 0 else "above the floor"
+    frame = pd.DataFrame(
+        {
+            f"{labels[m]}, {what}": [loss_text(max(float(run.losses[k]) - floor, 0.0)) for k in steps]
+            for m, run in runs.items()
+        },
+        index=pd.Index([f"{k:,}" for k in steps], name="step"),
+    )
+    return frame
+
+
+def loss_chart(v: View) -> Chart:
+    """The loss curves of every mode, named, with their values as a table."""
+    fig = loss_curves(v.runs, MODE_LABELS, step=v.step, entropy_floor=v.floor)
+    return Chart(
+        fig, loss_name(v.runs, MODE_LABELS, v.step, v.floor), loss_table(v.runs, MODE_LABELS, v.step, v.floor)
+    )
+
+
+def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:
+    """The step shown's A, the target, Ω and Ω − Ωᵀ, by the widget key the page draws each under,
+    each named and with its values as a table. ``relative`` colours the two weights matrices only
+    (A and the target), never the signed scores."""
     t, f, c, d = v.settings.labels, v.settings.focus, v.cell_key, v.decimals
-    return {
-        "learn_attention": figures.heatmap(
-            v.attention, t, t, title="Attention A", zmin=0, zmax=1, focus=f, cell=c
-        ),
-        "learn_target": figures.heatmap(v.target, t, t, title="Target", zmin=0, zmax=1, focus=f, cell=c),
-        "learn_scores": figures.heatmap(v.scores, t, t, title="Scores Ω", decimals=d, focus=f, cell=c),
-        "learn_asym": figures.heatmap(
-            v.asymmetry, t, t, title="Ω − Ωᵀ", diverging=True, decimals=d, focus=f, cell=c
-        ),
-    }
+    n = len(t)
+    size = f"{n} queries by {n} keys"
+    at = f"{MODE_LABELS[v.settings.mode]}, step {v.step:,}"
+    target = TARGET_LABELS[v.settings.target].lower()
+    if v.settings.target == "token":
+        target = f"every query attends to {t[v.token]}"
+    ops = (
+        ("learn_attention", v.attention, "Attention A", f"Attention weights A, {at}, {size}", 4, True),
+        ("learn_target", v.target, "Target", f"Target attention pattern ({target}), {size}", 4, True),
+        ("learn_scores", v.scores, "Scores Ω", f"Scores Ω, {at}, {size}", d, False),
+        ("learn_asym", v.asymmetry, "Ω − Ωᵀ", f"Asymmetry of the scores Ω − Ωᵀ, {at}, {size}", d, False),
+    )
+    charts = {}
+    for key, m, title, name, places, weights in ops:
+        fig = figures.heatmap(
+            m, t, t, title=title, decimals=places, focus=f, cell=c, diverging=key == "learn_asym",
+            zmin=0 if weights else None, zmax=1 if weights else None,
+            relative=relative if weights else None,
+        )  # fmt: skip
+        charts[key] = Chart(fig, name, figures.matrix_frame(m, t, t, decimals=places))
+    return charts

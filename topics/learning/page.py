@@ -9,12 +9,13 @@ from core import attention
 from topics.learning import checks as learning_checks
 from topics.learning import readouts as rd
 from topics.learning import study, training, view
-from topics.learning.figures import heatmaps, loss_curves
+from topics.learning.figures import heatmaps, loss_chart
 from ui import cell as cell_ui
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
+from ui.scale import pale_hint, scale_control
 from ui.sentence import checks_note, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
 
@@ -78,6 +79,7 @@ step = controls.slider(
 )
 fq = focus_control(T, key="learn_focus")
 cell = cell_ui.cell_control(T, key="learn_cell")
+relative = scale_control("learn_scale")
 
 s = view.Settings(
     T,
@@ -100,25 +102,27 @@ n = v.n
 st.title("Learning to attend")
 st.markdown(v.prose.lead)
 weight_set_caption(v.ws)
-figures.show(loss_curves(v.runs, MODE_LABELS, step=v.step, entropy_floor=v.floor), key="learn_loss")
+figures.show(loss_chart(v), key="learn_loss")
 if v.prose.floor is not None:
     st.caption(v.prose.floor)
 
 st.dataframe(rd.run_table(v), width="stretch")
 st.caption(v.prose.right)
 
-st.subheader(f"{MODE_LABELS[mode]} {v.prose.at_step}")
+st.header(f"{MODE_LABELS[mode]} {v.prose.at_step}")
 if v.prose.step is not None:
     st.caption(v.prose.step)
 m1, m2, m3 = st.columns(3)
 m1.metric("Loss", rd.loss_text(v.loss))
 m2.metric("Rows right", f"{v.rows_right} of {n}")
 m3.metric("Score error max|Ω − Ωᵀ|", fmt.num(v.score_error))
-figs = heatmaps(v)
+figs = heatmaps(v, relative)
 for row in (("learn_attention", "learn_target"), ("learn_scores", "learn_asym")):
     for col, key in zip(st.columns(2), row, strict=True):
         with col:
             figures.show(figs[key], key=key, pick=cell_ui.picker(key, "learn_focus", "learn_cell"))
+    if row[0] == "learn_attention" and (hint := pale_hint(n, relative)):
+        st.caption(hint)
     if row[0] == "learn_attention" and fq is not None and v.focus_context is not None:
         context_note(T, fq, v.focus_context, weights=v.focus_weights, extra="W_v is not trained here.")
 if v.cell is not None:

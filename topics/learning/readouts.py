@@ -82,7 +82,7 @@ PROOF = (
 
 def limits_section(v: View) -> None:
     """The proof for tied weights, the evidence per mode, and the sentences computed from it."""
-    st.subheader("What each mode can reach")
+    st.header("What each mode can reach")
     st.markdown(
         "Tie W_k to W_q and every score is a dot product of two queries, $\\Omega_{ij} = q_i \\cdot q_j$. "
         "Token $i$ attends most to another token $j$ only if $q_i\\cdot q_j > q_i\\cdot q_i = |q_i|^2$, "
@@ -102,7 +102,7 @@ def limits_section(v: View) -> None:
 
 def gradient_section() -> None:
     """The loss and its gradient written out, as :func:`topics.learning.training.loss_and_grad` has them."""
-    st.subheader("The loss and its gradient, by hand")
+    st.header("The loss and its gradient, by hand")
     st.latex(
         r"L = -\frac{1}{n}\sum_{i,j} T_{ij}\,\log A_{ij},\qquad "
         r"A = \mathrm{softmax}\!\left(\frac{XW_q(XW_k)^{\top}}{\sqrt{d_k}}\right)"

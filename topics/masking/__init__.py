@@ -16,6 +16,7 @@ PAGE = PageInfo(
         "logits",
         "mask_focus",
         "mask_cell",
+        "mask_scale",
     ),
     legacy=renamed("mask_", WEIGHT_KEYS),
 )

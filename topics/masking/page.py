@@ -9,13 +9,14 @@ import streamlit as st
 from core.masking import STAGES
 from topics.masking import checks, script, view
 from topics.masking.box import MAX_CHARS
-from topics.masking.figures import difference_grid, softmax_bars, stage_heatmap
+from topics.masking.figures import difference_chart, softmax_chart, stage_chart
 from ui import cell as cell_ui
 from ui import checks as checks_ui
 from ui import controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
+from ui.scale import pale_hint, scale_control
 from ui.sentence import checks_note, sentence_control
 from ui.weights import weight_set_caption, weight_set_control
 
@@ -40,11 +41,12 @@ fill = controls.radio(
 )
 fq = focus_control(T, key="mask_focus")
 fc = cell_ui.cell_control(T, key="mask_cell")
+relative = scale_control("mask_scale")
 
 st.title("Masking the future")
 lead = st.empty()  # the lead ends with how the paths end on this sentence: the view says
 top = st.container()  # drawn once the box below is read: the view needs its text
-st.subheader("A zero score is not a zero weight")
+st.header("A zero score is not a zero weight")
 raw = controls.text(
     "Logits, separated by commas or spaces",
     view.LOGITS,
@@ -63,7 +65,7 @@ sm = v.softmax
 if sm.note:
     (st.warning if sm.weights is None else st.info)(f"{sm.note} PyTorch's torch.softmax gives: {sm.torch}.")
 if sm.weights is not None:
-    figures.show(softmax_bars(v.logits, sm.weights), key="fig03_bars")
+    figures.show(softmax_chart(v.logits, sm.weights), key="fig03_bars")
 
 lead.markdown(v.lead)
 with top:
@@ -73,8 +75,10 @@ with top:
             st.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
             st.latex(shown.formula)
             key = f"fig03_{name.lower()}"
-            fig = stage_heatmap(shown.matrix, T, focus=fq, cell=v.cell_key)
-            figures.show(fig, key=key, pick=cell_ui.picker(key, "mask_focus", "mask_cell"))
+            chart = stage_chart(name.lower(), stage, shown, T, relative=relative, focus=fq, cell=v.cell_key)
+            figures.show(chart, key=key, pick=cell_ui.picker(key, "mask_focus", "mask_cell"))
+    if hint := pale_hint(len(T), relative):
+        st.caption(hint)
     if v.focus is not None:
         f = v.focus
         context_note(T, f.row, f.context, weights=f.weights, what="the masked A", extra=f.extra)
@@ -95,10 +99,10 @@ with top:
         st.warning(v.undefined)
     st.markdown(v.prose)
 
-    st.subheader("The difference grid")
+    st.header("The difference grid")
     left, right = st.columns([3, 2])
     with left:
-        grid = difference_grid(
+        grid = difference_chart(
             v.difference, v.cells, T, v.limit, title=v.grid_title, focus=fq, cell=v.cell_key
         )
         figures.show(grid, key="fig03_diff", pick=cell_ui.picker("fig03_diff", "mask_focus", "mask_cell"))
@@ -109,10 +113,10 @@ with top:
             help=f"With the mask filled by {view.FILL_LABELS[fill]}.",
         )
         table = {view.FILL_LABELS[k]: [fmt.num(x) for x in v.future[k]] for k in view.FILLS}
-        st.dataframe(pd.DataFrame(table, index=list(T)), width="stretch")
+        st.dataframe(pd.DataFrame(table, index=pd.Index(list(T), name="token")), width="stretch")
         st.caption(v.future_caption)
 
-st.subheader("Why the renormalised path loses nothing")
+st.header("Why the renormalised path loses nothing")
 st.latex(
     r"\hat{\alpha}_{ij} = \frac{\dfrac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k} e^{\omega_{ik}/\sqrt{d_k}}}"
     r"\,\mathbf{1}[j\le i]}{\displaystyle\sum_{l \le i} \frac{e^{\omega_{il}/\sqrt{d_k}}}"
@@ -125,7 +129,7 @@ st.markdown(
     "and none of it survives the division. " + v.cancel_note
 )
 
-st.subheader("Three lines make the class causal")
+st.header("Three lines make the class causal")
 st.code(
     """self.register_buffer(
     "mask", torch.triu(torch.ones(context_length, context_length), diagonal=1)
