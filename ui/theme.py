@@ -102,6 +102,7 @@ def active() -> Palette:
 
 
 _AXES = ("xaxis", "yaxis", "zaxis")
+_CARTESIAN = {"scatter", "bar", "heatmap", "histogram", "box"}
 
 
 def _chrome_axis(axis: dict[str, Any], p: Palette) -> None:
@@ -139,6 +140,10 @@ def themed(spec: dict[str, Any], p: Palette) -> dict[str, Any]:
     if isinstance(layout.get("title"), dict):
         layout["title"].setdefault("font", {}).setdefault("color", p.text)
     layout.setdefault("legend", {}).setdefault("font", {}).setdefault("color", p.chrome)
+    kinds = {t.get("type", "scatter") for t in out.get("data", []) if isinstance(t, dict)}
+    if kinds & _CARTESIAN:  # axes a figure leaves implicit are drawn too, in Streamlit's grey
+        layout.setdefault("xaxis", {})
+        layout.setdefault("yaxis", {})
     for key, axis in list(layout.items()):
         if key.startswith(_AXES) and isinstance(axis, dict):
             _chrome_axis(axis, p)

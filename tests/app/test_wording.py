@@ -24,6 +24,7 @@ def shown_text(at) -> list[str]:
         *(c.value for c in at.code),
         *(i.value for i in at.info),
         *(w.value for w in at.warning),
+        *(h.value for h in at.header),
         *(h.value for h in at.subheader),
         *(t.value for t in at.title),
     ]
