@@ -121,7 +121,10 @@ def _swap(value: Any) -> Any:
     if isinstance(value, str):
         return SERIES_DARK.get(value.lower(), value)
     if isinstance(value, dict):
-        return {k: _swap(v) for k, v in value.items()}
+        # A heatmap's colorscale is the theme's already (ui.figures.grid), and its cells' text was
+        # picked against those fills: the dark sequential scale's middle stop is #2b6cb0, a series
+        # key, and swapping it lit the middle cells under text chosen for the darker fill (2.3:1).
+        return {k: v if k == "colorscale" else _swap(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_swap(v) for v in value]
     return value
