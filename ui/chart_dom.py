@@ -4,7 +4,8 @@ Streamlit draws a Plotly chart as a tree of SVG with no name: a screen reader re
 a row, with no row or column. ``ui.figures.show`` writes each chart's name in a hidden span
 beside it; this script gives the chart's plot ``role="img"`` and that name as its ``aria-label``
 (WCAG 1.1.1), so it is announced as one image with a name, and its numbers are read from the
-"Values as a table" expander that follows it.
+"Values as a table" expander that follows it. A 3-D scene, which holds Plotly's image button,
+is a named ``role="figure"`` instead (an image may hold no control).
 
 It also adds two small buttons under each chart, PNG and SVG (hidden on phones and in print). The
 SVG is the chart's own: Plotly's stacked SVG layers copied into one document, on the page's
@@ -90,8 +91,11 @@ SCRIPT = """<script>
       const plot = chart && chart.querySelector(".js-plotly-plot");
       if (!plot) continue;
       const name = tag.textContent.trim();
-      if (plot.getAttribute("aria-label") !== name) {
-        plot.setAttribute("role", "img");
+      // A 3-D scene keeps Plotly's image button inside the plot: an image may hold no control
+      // (axe's nested-interactive), so a scene is a named figure instead.
+      const role = plot.querySelector(".gl-container") ? "figure" : "img";
+      if (plot.getAttribute("aria-label") !== name || plot.getAttribute("role") !== role) {
+        plot.setAttribute("role", role);
         plot.setAttribute("aria-label", name);
       }
       const old = block.querySelector(":scope > .aww-export");

@@ -18,6 +18,7 @@ from topics.overview import text, view
 from topics.three_matrices import view as three_matrices
 from ui import checks, figures
 from ui import format as fmt
+from ui.scale import LABELS, pale_hint
 
 PAGE = "topics/overview/page.py"
 CAT = "the cat sat on the mat"
@@ -63,8 +64,6 @@ def test_at_the_books_sentence_the_figure_is_section_3_4s_printed_weights():
     assert fmt.vec(v.weights[v.row]) == printed
     assert f"`attn_weights_2`: {printed}." in v.caption and "the book's six tokens" in v.caption
     np.testing.assert_allclose(v.weights.sum(axis=1), 1.0, rtol=1e-12)  # "every row sums to 1"
-    assert list(v.table.index) == list(v.table.columns) == list(tokens.TOKENS)
-    np.testing.assert_array_equal(v.table.to_numpy(), v.weights)
 
 
 @settings(max_examples=25, deadline=None)
@@ -89,8 +88,11 @@ def test_the_page_draws_the_view_and_its_values_table():
     assert cells(spec) == [fmt.num(w) for w in v.weights.ravel()]
     assert spec["layout"]["yaxis"]["ticktext"][v.row] == "▸ journey"  # the outlined row
     assert v.caption in [c.value for c in at.caption]
-    (box,) = [e for e in at.expander if e.label == "Values as a table"]
-    np.testing.assert_array_equal(box.dataframe[0].value.to_numpy(), v.weights)
+    name = "Attention weights A = softmax(QKᵀ/√d_k), 6 queries by 6 keys"
+    (box,) = [e for e in at.expander if e.label == f"Values as a table: {name}"]
+    table = box.table[0].value
+    assert list(table.index) == list(table.columns) == list(tokens.TOKENS)
+    assert table.to_numpy().tolist() == [[figures.cell_text(w) for w in row] for row in v.weights]
 
 
 def test_a_link_with_a_sentence_changes_the_figure():
@@ -137,3 +139,36 @@ def test_the_tools_and_the_sources_are_introduced_once_here(query):
             assert f"**{name[0].upper()}{name[1:]}**" in shown, name
     assert "Three matrices, and a triangle of minus infinity" in shown  # the post, named once
     assert "rasbt/LLMs-from-scratch" in shown
+
+
+def _weights_map(at) -> dict:
+    return next(t for t in chart(at)["data"] if t.get("type") == "heatmap")
+
+
+@pytest.mark.parametrize(
+    ("scale", "bar"), [("matrix", "the largest"), ("row", "÷ its row's<br>largest")], ids=["matrix", "row"]
+)
+def test_the_scale_key_colours_the_weights(scale, bar):
+    at = open_page(PAGE, {"overview_scale": LABELS[scale]})  # a bound radio writes its label into the link
+    assert_clean(at)
+    trace = _weights_map(at)
+    assert trace["showscale"] and bar in trace["colorbar"]["title"]["text"]
+    top = view.build(view.Settings()).weights.max() if scale == "matrix" else 1.0
+    assert (trace["zmin"], trace["zmax"]) == (0.0, top)
+    assert cells(chart(at)) == cells(chart(open_page(PAGE)))  # the cells keep their own values
+
+
+@pytest.mark.parametrize("junk", ["", "row", "x" * 500])
+def test_a_bad_scale_key_falls_back_to_the_fixed_scale(junk):
+    at = open_page(PAGE, {"overview_scale": junk})
+    assert_clean(at)
+    trace = _weights_map(at)
+    assert (trace["zmin"], trace["zmax"]) == (0, 1) and not trace["showscale"]
+
+
+def test_a_long_sentence_on_the_fixed_scale_says_why_its_weights_are_pale():
+    words = " ".join(f"w{i}" for i in range(12))
+    hint = pale_hint(12, None)
+    assert hint is not None and hint in [c.value for c in open_page(PAGE, {"text": words}).caption]
+    stretched = open_page(PAGE, {"text": words, "overview_scale": LABELS["row"]})
+    assert not any("pale on the fixed" in c.value for c in stretched.caption)

@@ -7,6 +7,8 @@ state is opened once and read for everything it shows.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from core import sentence as core_sentence
@@ -15,7 +17,9 @@ from tests.app.conftest import assert_clean, clicked, metrics, open_page, panel_
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics.recap import script, view
 from ui import checks as checks_ui
+from ui import figures
 from ui import format as fmt
+from ui.scale import LABELS, pale_hint
 
 PAGE = "topics/recap/page.py"
 T = tokens.TOKENS
@@ -110,8 +114,8 @@ ONE_FAR = {"text": "the cat sat on the mat", "emb": "a999b999c999"}  # every row
 WIDE = {"dim": "16", "query": "Your", "key": "journey"}  # dividing by √2 moves this weight away from 1/6
 
 
-def _subheaders(at) -> list[str]:
-    return [s.value for s in at.subheader]
+def _headers(at) -> list[str]:
+    return [s.value for s in at.header]
 
 
 def test_with_peaked_weights_the_page_says_they_are_far_from_uniform_and_the_outputs_keep_their_spread():
@@ -123,7 +127,7 @@ def test_with_peaked_weights_the_page_says_they_are_far_from_uniform_and_the_out
         assert false not in text, false
     assert "far from uniform" in text and "do not huddle" in text
     assert "reads **0.0000** too" in text  # a weight of 3e-41 is 0.0000 either way
-    assert "The collapse" not in _subheaders(at)
+    assert "The collapse" not in _headers(at)
 
 
 def test_outputs_that_all_copy_one_far_token_huddle_together_away_from_the_centre():
@@ -132,7 +136,7 @@ def test_outputs_that_all_copy_one_far_token_huddle_together_away_from_the_centr
     text = _md(at)
     assert "huddle together" in text and "far from uniform" in text
     assert "near the centre" not in text and "never far from uniform" not in text
-    assert "The collapse" in _subheaders(at)
+    assert "The collapse" in _headers(at)
 
 
 def test_a_weight_the_divisor_moves_away_from_uniform_is_not_said_to_move_toward_it():
@@ -194,3 +198,66 @@ def test_a_click_sets_the_query_and_the_key_and_a_cleared_selection_changes_noth
     assert at.selectbox(key="query").value == "starts" and at.selectbox(key="key").value == "Your"
     at = AppTest.from_function(clicked, args=("recap_w", "query", "key", {"x": "journey"}, True)).run()
     assert at.selectbox(key="query").value == "journey" and at.selectbox(key="key").value == "starts"
+
+
+def _heatmap(at, title: str) -> dict:
+    """The first heatmap trace of the chart titled ``title``."""
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        if (spec["layout"].get("title") or {}).get("text") == title:
+            return next(t for t in spec["data"] if t.get("type") == "heatmap")
+    raise KeyError(title)
+
+
+WEIGHTS, SCORES = "Weights A = softmax(Ω), row by row", "Scores Ω = XXᵀ"
+
+
+@pytest.mark.parametrize(
+    ("scale", "bar"), [("matrix", "the largest"), ("row", "÷ its row's<br>largest")], ids=["matrix", "row"]
+)
+def test_the_scale_key_colours_the_weights_and_only_the_weights(default, scale, bar):
+    at = open_page(PAGE, {"recap_scale": LABELS[scale]})  # a bound radio writes its label into the link
+    assert_clean(at)
+    assert widget(at, "recap_scale").value == scale
+    weights_map = _heatmap(at, WEIGHTS)
+    assert weights_map["showscale"] and bar in weights_map["colorbar"]["title"]["text"]
+    top = view.build(view.Settings()).collapse.weights.max() if scale == "matrix" else 1.0
+    assert (weights_map["zmin"], weights_map["zmax"]) == (0.0, top)
+    assert _heatmap(at, SCORES) == _heatmap(default, SCORES)  # scores are never rescaled
+
+
+@pytest.mark.parametrize("junk", ["", "row", "relative", "x" * 500])
+def test_a_bad_scale_key_falls_back_to_the_fixed_scale(default, junk):
+    at = open_page(PAGE, {"recap_scale": junk})
+    assert_clean(at)
+    assert widget(at, "recap_scale").value == "fixed"
+    assert _heatmap(at, WEIGHTS) == _heatmap(default, WEIGHTS)
+    assert (_heatmap(at, WEIGHTS)["zmin"], _heatmap(at, WEIGHTS)["zmax"]) == (0, 1)
+
+
+def test_each_chart_has_a_name_and_its_values_as_a_table(default):
+    v = view.build(view.Settings())
+    boxes = {e.label: e for e in default.expander if e.label.startswith("Values as a table: ")}
+    assert set(boxes) == {
+        "Values as a table: Scores Ω = XXᵀ, 6 queries by 6 keys",
+        "Values as a table: Attention weights A = softmax(Ω), 6 queries by 6 keys",
+        "Values as a table: Inputs X and outputs Z = AX of 6 tokens as points in 3-D",
+    }
+    weights_table = boxes["Values as a table: Attention weights A = softmax(Ω), 6 queries by 6 keys"].table[0]
+    assert weights_table.value.to_numpy().tolist() == [
+        [figures.cell_text(w) for w in row] for row in v.collapse.weights
+    ]
+    points = (
+        boxes["Values as a table: Inputs X and outputs Z = AX of 6 tokens as points in 3-D"].table[0].value
+    )
+    assert points["output, dim 2"].tolist() == [figures.cell_text(z) for z in v.collapse.context[:, 1]]
+    assert points["input, dim 1"].tolist() == [figures.cell_text(x) for x in v.inputs[:, 0]]
+
+
+def test_a_long_sentence_on_the_fixed_scale_says_why_its_weights_are_pale():
+    words = " ".join(f"w{i}" for i in range(12))
+    fixed = open_page(PAGE, {"text": words})
+    stretched = open_page(PAGE, {"text": words, "recap_scale": LABELS["matrix"]})
+    hint = pale_hint(12, None)
+    assert hint is not None and hint in [c.value for c in fixed.caption]
+    assert not any("pale on the fixed" in c.value for c in stretched.caption)

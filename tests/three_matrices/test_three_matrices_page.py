@@ -4,6 +4,7 @@ moves the readouts, the Reproduce expander, the messages. Every number is the vi
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -15,6 +16,7 @@ from topics.three_matrices import readouts, script
 from topics.three_matrices.view import Settings, View, build
 from ui import format as fmt
 from ui.format import short_vec
+from ui.scale import LABELS, pale_hint
 
 PAGE = "topics/three_matrices/page.py"
 SCORE, WEIGHT = "Score error max|Ω − Ωᵀ|", "Weight error max|A − Aᵀ|"
@@ -222,3 +224,48 @@ def test_a_click_sets_the_focus_and_the_cell_and_a_cleared_selection_changes_not
     assert at.selectbox(key="focus").value == 2 and at.selectbox(key="cell").value == 1
     at = AppTest.from_function(clicked, args=("chart", "focus", "cell", {"x": "journey"})).run()
     assert at.selectbox(key="focus").value == -1 and at.selectbox(key="cell").value == -1
+
+
+def _heatmap(at: AppTest, title: str) -> dict:
+    """The first heatmap trace of the chart titled ``title``."""
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        if spec["layout"].get("title", {}).get("text") == title:
+            return next(t for t in spec["data"] if t.get("type") == "heatmap")
+    raise KeyError(title)
+
+
+WEIGHTS, SCORES = "Weights A = softmax(Ω/√d_k)", "Scores Ω"
+
+
+@pytest.mark.parametrize(
+    ("scale", "bar"), [("matrix", "the largest"), ("row", "÷ its row's<br>largest")], ids=["matrix", "row"]
+)
+def test_the_scale_key_colours_the_weights_and_only_the_weights(default, scale, bar):
+    at = open_page(PAGE, {"scale": LABELS[scale]})  # a bound radio writes its label into the link
+    assert_clean(at)
+    assert widget(at, "scale").value == scale
+    v = build(Settings())
+    weights_map = _heatmap(at, WEIGHTS)
+    assert weights_map["showscale"] and bar in weights_map["colorbar"]["title"]["text"]
+    top = v.trace.weights.max() if scale == "matrix" else 1.0
+    assert (weights_map["zmin"], weights_map["zmax"]) == (0.0, top)
+    assert _heatmap(at, SCORES) == _heatmap(default, SCORES)  # scores are never rescaled
+
+
+@pytest.mark.parametrize("junk", ["", "row", "relative", "x" * 500])
+def test_a_bad_scale_key_falls_back_to_the_fixed_scale(default, junk):
+    at = open_page(PAGE, {"scale": junk})
+    assert_clean(at)
+    assert widget(at, "scale").value == "fixed"
+    assert _heatmap(at, WEIGHTS) == _heatmap(default, WEIGHTS)
+    assert (_heatmap(at, WEIGHTS)["zmin"], _heatmap(at, WEIGHTS)["zmax"]) == (0, 1)
+
+
+def test_a_long_sentence_on_the_fixed_scale_says_why_its_weights_are_pale():
+    words = " ".join(f"w{i}" for i in range(12))
+    fixed = open_page(PAGE, {"text": words})
+    stretched = open_page(PAGE, {"text": words, "scale": LABELS["row"]})
+    hint = pale_hint(12, None)
+    assert hint is not None and hint in _captions(fixed)
+    assert "pale on the fixed" not in _captions(stretched)

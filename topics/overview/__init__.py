@@ -8,5 +8,5 @@ PAGE = PageInfo(
     ":material/home:",
     "overview",
     "Where to start, the four tools, the sources, the notation, the tokens.",
-    keys=SENTENCE_KEYS,  # its figure follows the reader's sentence
+    keys=(*SENTENCE_KEYS, "overview_scale"),  # its figure follows the reader's sentence
 )

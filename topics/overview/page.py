@@ -5,11 +5,14 @@ import pandas as pd
 import streamlit as st
 
 from topics import PAGES, page_of
+from topics.overview import figures as overview_figures
 from topics.overview import text, view
 from ui import figures
+from ui.scale import pale_hint, scale_control
 from ui.sentence import sentence_control
 
 s = sentence_control()
+relative = scale_control("overview_scale")
 v = view.build(view.Settings(s.labels, s.embeddings, s.is_book))
 
 st.title("Attention, with weights")
@@ -20,17 +23,11 @@ st.page_link(tour.path, label=f"Start here: {tour.title}", icon=tour.icon)  # th
 
 figure, tools = st.columns([1, 1], gap="large")
 with figure:
-    st.subheader("Your sentence, attended")
-    figures.show(
-        figures.heatmap(v.weights, v.labels, v.labels, title=v.title, focus=v.row), key="overview_weights"
-    )
+    st.header("Your sentence, attended")
+    figures.show(overview_figures.weights(v, relative), key="overview_weights")
     st.caption(v.caption)
-    with st.expander("Values as a table"):
-        st.dataframe(
-            v.table,
-            column_config={c: st.column_config.NumberColumn(format="%.4f") for c in v.table.columns},
-            width="stretch",
-        )
+    if hint := pale_hint(len(v.labels), relative):
+        st.caption(hint)
     matrices = page_of("three_matrices")
     st.page_link(
         matrices.path,
@@ -38,14 +35,14 @@ with figure:
         icon=":material/open_in_new:",
     )
 with tools:
-    st.subheader("Four tools on every page")
+    st.header("Four tools on every page")
     for tool in text.TOOLS:
         st.markdown(f"**{tool.name}.** {tool.what}")
 
-st.subheader("The sources")
+st.header("The sources")
 st.markdown(text.SOURCES)
 
-st.subheader("Notation")
+st.header("Notation")
 st.markdown(
     "| symbol | meaning | in the book's toy |\n|---|---|---|\n"
     + "\n".join(f"| ${row.symbol}$ | {row.meaning} | {row.toy} |" for row in v.notation)
@@ -53,7 +50,7 @@ st.markdown(
 st.latex(r"Q = XW_q,\quad K = XW_k,\quad V = XW_v")  # two lines: one overflows a phone's width
 st.latex(r"A = \mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right),\quad Z = AV")
 
-st.subheader("The book's six tokens")
+st.header("The book's six tokens")
 st.dataframe(
     pd.DataFrame(v.inputs, index=list(v.tokens), columns=["dim 1", "dim 2", "dim 3"]),
     column_config={c: st.column_config.NumberColumn(format="%.2f") for c in ("dim 1", "dim 2", "dim 3")},
@@ -64,7 +61,7 @@ st.caption(
     "No weights are shipped with this app; the book's are regenerated from their seeds."
 )
 
-st.subheader("The pages")
+st.header("The pages")
 for page in PAGES[1:]:
     st.page_link(page.path, label=page.title, icon=page.icon)
     st.caption(page.blurb)

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from core import attention, tokens, weights
 from core.config import AttentionConfig
@@ -49,7 +48,6 @@ class View:
     row: int | None  # the outlined query: journey on the book's sentence, else none
     title: str  # the figure's
     caption: str  # what the figure shows, under it
-    table: pd.DataFrame  # the figure's values: queries down, keys across
     notation: tuple[Symbol, ...]
     tokens: tuple[str, ...]  # "Your journey starts with one step"
     inputs: np.ndarray  # the book's inputs, [6, 3]
@@ -109,7 +107,6 @@ def build(s: Settings) -> View:
         row=row,
         title="Weights A = softmax(QKᵀ/√d_k)",
         caption=caption(s, ws, a, row),
-        table=pd.DataFrame(a, index=pd.Index(labels, name="query"), columns=list(labels)),
         notation=notation(),
         tokens=tokens.TOKENS,
         inputs=tokens.inputs(),

@@ -8,5 +8,5 @@ PAGE = PageInfo(
     ":material/replay:",
     "recap",
     "XXᵀ, a softmax, and why six outputs collapse onto one token.",
-    keys=(*SENTENCE_KEYS, "query", "key"),
+    keys=(*SENTENCE_KEYS, "query", "key", "recap_scale"),
 )

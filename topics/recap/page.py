@@ -4,11 +4,13 @@ import pandas as pd
 import streamlit as st
 
 from topics.recap import checks as recap_checks
+from topics.recap import figures as recap_figures
 from topics.recap import script, text, view
 from ui import cell as cell_ui
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
+from ui.scale import pale_hint, scale_control
 from ui.sentence import checks_note, md, pick, sentence_control
 
 s = sentence_control()
@@ -27,24 +29,19 @@ key_token = controls.select(
     default=pick(s, "starts", 2),
     help="The other end of the raw affinity: the key of the cell worked out below. A click picks it too.",
 )
+relative = scale_control("recap_scale")
 v = view.build(view.Settings(T, s.embeddings, query, key_token))
 c = v.collapse
-qi = v.query
 
 st.title("Recap: attention without weights")
 st.markdown(text.lead(v))
 
-heatmaps = {
-    "recap_scores": (c.scores, "Scores Ω = XXᵀ"),
-    "recap_w": (c.weights, "Weights A = softmax(Ω), row by row"),
-}
-for col, (chart, (m, title)) in zip(st.columns(2), heatmaps.items(), strict=True):
+charts = recap_figures.heatmaps(v, relative)
+for col, (chart, figure) in zip(st.columns(2), charts.items(), strict=True):
     with col:
-        figures.show(
-            figures.heatmap(m, T, T, title=title, focus=qi, cell=v.key),
-            key=chart,
-            pick=cell_ui.picker(chart, "query", "key", rows=T, cols=T),
-        )
+        figures.show(figure, key=chart, pick=cell_ui.picker(chart, "query", "key", rows=T, cols=T))
+if hint := pale_hint(len(T), relative):
+    st.caption(hint)
 
 m1, m2, m3, m4 = st.columns([2, 1, 1, 1])
 m1.metric(f"Context vector for {md(query)}", fmt.vec(v.context_query))
@@ -55,7 +52,7 @@ m4.metric(f"Weight {md(query)} → {md(key_token)}", fmt.num(v.weight), help="so
 st.markdown(text.weight(v))
 cell_ui.panel(v.cell)
 
-st.subheader(text.collapse_heading(v))
+st.header(text.collapse_heading(v))
 st.markdown(text.collapse(v))
 s1, s2, s3 = st.columns(3)
 s1.metric("Mean pairwise distance, inputs", "—" if c.spread_in is None else fmt.num(c.spread_in))
@@ -65,15 +62,7 @@ s3.metric(
     "—" if c.spread_share is None else fmt.percent(c.spread_share),
     help="— when the inputs do not spread: one token, or every token's embedding the same.",
 )
-figures.show(
-    figures.scatter3d_tokens(
-        [("inputs X", v.inputs), ("outputs Z = AX", c.context)],
-        T,
-        title="Inputs and outputs" + (f", the first 3 of {v.width} dimensions" if v.width > 3 else ""),
-        focus=qi,
-    ),
-    key="recap_3d",
-)
+figures.show(recap_figures.collapse(v), key="recap_3d")
 st.dataframe(
     pd.DataFrame(
         {"output z": [fmt.vec(z) for z in c.context], "nearest input embedding": list(c.nearest)},
@@ -82,7 +71,7 @@ st.dataframe(
     width="stretch",
 )
 
-st.subheader("Why it cannot learn")
+st.header("Why it cannot learn")
 st.markdown(
     "Every number above is a function of the inputs alone. The score matrix is $XX^{\\top}$, "
     "symmetric by necessity: the affinity between two tokens is one number read the same way from "

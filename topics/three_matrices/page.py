@@ -51,11 +51,11 @@ if v.cell is not None:
 else:
     st.caption("Click any cell, or pick a query to focus on, to see its arithmetic step by step.")
 
-st.subheader("All three modes at once")
+st.header("All three modes at once")
 st.dataframe(readouts.modes_table(v), width="stretch")
 st.markdown(readouts.denominators_paragraph(v))
 
-st.subheader("Every intermediate")
+st.header("Every intermediate")
 for col, name, m in zip(
     st.columns(4), ("Q", "K", "V", "Z = AV"), (tr.queries, tr.keys, tr.values, tr.context), strict=True
 ):
@@ -67,7 +67,7 @@ for col, name, w in zip(
     col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if name in readouts.unused(v) else ""))
     tables.matrix(w, where=col)
 
-st.subheader("The forward pass")
+st.header("The forward pass")
 st.latex(readouts.forward_latex(v))
 st.code(readouts.forward_code(v), language="python")
 st.caption(readouts.forward_caption(v))
