@@ -81,6 +81,11 @@ def test_a_long_sentence_on_the_fixed_scale_says_why_the_weights_are_pale():
     at = open_page(PAGE, {"text": words})
     assert_clean(at)
     assert any("1/12 = 0.0833" in c.value for c in at.caption)
+    # On a causal head the largest weight is always 1 (the first query's own): "0 to the largest"
+    # is the fixed scale here, so the note stays and points to the row scale; on that one it goes.
+    at = open_page(PAGE, {"text": words, "mh_scale": scale.LABELS["matrix"]})
+    assert any("each row from 0 to its largest" in c.value for c in at.caption)
+    assert all(t["zmax"] == 1.0 for t in _head_maps(at))
     at = open_page(PAGE, {"text": words, "mh_scale": scale.LABELS["row"]})
     assert not any("1/12" in c.value for c in at.caption)
 
@@ -111,6 +116,8 @@ def test_the_stripes_cell_text_reads_at_4_5_to_1_on_its_cell_in_either_theme(mon
     assert all([list(s) for s in t.colorscale] == want for t in fig.data)  # the theme's scale, every head
     cells = [a for a in fig.layout.annotations if not a.text.startswith("h")]
     assert [a.text for a in cells] == [figures.cell_text(x) for x in m.ravel()]
+    # Placed by row position: the rows are labelled "1", "2", ..., which Plotly would read as positions.
+    assert [(a.x, a.y) for a in cells] == [(j + 1, i) for i in range(4) for j in range(6)]
     fill = colors.fills(m.ravel(), palette.diverging, -1.0, 1.0)
     ink = np.array([colors.parse(a.font.color) for a in cells])
     assert colors.contrast(fill, ink).min() >= 4.5

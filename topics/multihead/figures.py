@@ -25,7 +25,15 @@ from ui.figures import Chart, Relative
 # on white, since the head labels are written in it (#b7791f was 3.64:1, #d53f8c 4.27:1).
 HEAD_HUES = (*figures.PALETTE, "#975a16", "#b83280")
 TEXT_CELLS = 100  # print values in the cells up to this many
+# ... and up to this many columns: a 4-decimal value needs about 45 px, and a phone's 358 px chart
+# gives 8 columns 35 px each ("-0.2354" ran into its neighbours). Past it the table holds them.
+TEXT_COLS = 6
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")  # the speed-up's lines
+
+
+def prints_values(cells: np.ndarray) -> bool:
+    """Whether :func:`striped_matrix` prints these drawn cells' values (``TEXT_CELLS``, ``TEXT_COLS``)."""
+    return cells.size <= TEXT_CELLS and cells.shape[1] <= TEXT_COLS
 
 
 def striped_matrix(
@@ -58,7 +66,7 @@ def striped_matrix(
     is_thin = len(r) < n_rows or len(c) < n_cols
     ys = list(row_labels) if row_labels is not None and not len(r) < n_rows else [str(i + 1) for i in r]
     ys = figures.axis_labels(ys)
-    text_on = sub.size <= TEXT_CELLS
+    text_on = prints_values(sub)
     pal = theme.active()
     data, shapes, notes = [], [], []
     for h in range(heads):
@@ -106,10 +114,10 @@ def striped_matrix(
             )  # fmt: skip
     if text_on:  # annotations, not the heatmap's own text: Plotly's pick went down to 3.13:1
         ink = colors.text_on(colors.fills(sub, pal.diverging, -vmax, vmax))
-        for i, y in enumerate(ys):
+        for i in range(len(ys)):  # y by row position: a label such as "2" would be read as position 2
             for j, col in enumerate(c):
                 notes.append(
-                    dict(x=int(col) + 1, y=y, text=figures.cell_text(float(sub[i, j])), showarrow=False,
+                    dict(x=int(col) + 1, y=i, text=figures.cell_text(float(sub[i, j])), showarrow=False,
                          font=dict(size=11, color=str(ink[i, j])))
                 )  # fmt: skip
     if focus is not None and 0 <= focus < len(ys) and not len(r) < n_rows:

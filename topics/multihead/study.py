@@ -91,7 +91,8 @@ def figures_for(
         r.output.head_width,
         row_labels=labels,
         title=f"Output {list(r.output_shape)}, first batch item",
-        height=max(280, 100 + 15 * len(labels)),
+        # Rows tall enough for their printed values (a dozen rows of 15 px ran them together).
+        height=max(280, 100 + (24 if mf.prints_values(r.output.cells) else 15) * len(labels)),
         x_title="output column",
         y_title="query",
         focus=focus,
