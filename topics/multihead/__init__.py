@@ -19,6 +19,7 @@ PAGE = PageInfo(
         "mh_focus",
         "mh_cell",
         "mh_head",
+        "mh_scale",
     ),
     legacy=renamed("mh_", ("seed",)),
 )

@@ -13,14 +13,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
 from topics.multihead.speed import Paired
 from topics.multihead.thinning import MAX_CELLS, Thinned, thinned
-from ui import figures
+from ui import colors, figures, theme
+from ui.figures import Chart, Relative
 
-HEAD_HUES = (*figures.PALETTE, "#b7791f", "#d53f8c")
+# Every hue a key of ui.theme.SERIES_DARK (the dark theme swaps it for its twin) and at least 4.5:1
+# on white, since the head labels are written in it (#b7791f was 3.64:1, #d53f8c 4.27:1).
+HEAD_HUES = (*figures.PALETTE, "#975a16", "#b83280")
 TEXT_CELLS = 100  # print values in the cells up to this many
+# ... and up to this many columns: a 4-decimal value needs about 45 px, and a phone's 358 px chart
+# gives 8 columns 35 px each ("-0.2354" ran into its neighbours). Past it the table holds them.
+TEXT_COLS = 6
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")  # the speed-up's lines
+
+
+def prints_values(cells: np.ndarray) -> bool:
+    """Whether :func:`striped_matrix` prints these drawn cells' values (``TEXT_CELLS``, ``TEXT_COLS``)."""
+    return cells.size <= TEXT_CELLS and cells.shape[1] <= TEXT_COLS
 
 
 def striped_matrix(
@@ -41,8 +54,10 @@ def striped_matrix(
     negative, white 0, red positive), from ``−max|m|`` to ``+max|m|``. Each head is marked by a
     band of its own hue above its columns, a label and a dividing line (none for a single
     group); hover shows the signed value and its real row and column. Values print in the cells
-    of small matrices; otherwise a colour bar reads the scale. ``focus`` picks out one row.
-    ``m`` may come already :func:`thinned` (with its own head width), as a cache keeps it.
+    of small matrices, each black or white by its cell's fill (``ui.colors.text_on``), so it
+    reads at 4.5:1 in either theme; otherwise a colour bar reads the scale. ``focus`` picks out
+    one row. ``m`` may come already :func:`thinned` (with its own head width), as a cache keeps it.
+    The scale and the cell text are the active theme's (``ui.theme.active``), chosen here.
     """
     t = m if isinstance(m, Thinned) else thinned(m, head_width, max_cells)
     head_width, (n_rows, n_cols) = t.head_width, t.shape
@@ -51,7 +66,8 @@ def striped_matrix(
     is_thin = len(r) < n_rows or len(c) < n_cols
     ys = list(row_labels) if row_labels is not None and not len(r) < n_rows else [str(i + 1) for i in r]
     ys = figures.axis_labels(ys)
-    text_on = sub.size <= TEXT_CELLS
+    text_on = prints_values(sub)
+    pal = theme.active()
     data, shapes, notes = [], [], []
     for h in range(heads):
         mine = (c >= h * head_width) & (c < (h + 1) * head_width)
@@ -64,24 +80,22 @@ def striped_matrix(
             "y": ys,
             "zmin": -vmax,
             "zmax": vmax,
-            "colorscale": figures.DIVERGING,
+            "colorscale": pal.diverging,
             "showscale": not text_on and h == heads - 1,
             "colorbar": {"thickness": 10, "len": 0.9, "outlinewidth": 0, "tickfont": {"size": 10}},
             "xgap": 0 if is_thin else 1,
             "ygap": 0 if is_thin else 1,
             "hovertemplate": f"head {h + 1}<br>row %{{y}}, column %{{x}}: %{{z:.4f}}<extra></extra>",
         }
-        if text_on:
-            trace["texttemplate"] = "%{z:.4f}"
-            trace["textfont"] = {"size": 11}
         data.append(trace)
         if heads > 1:
             step = x[1] - x[0] if len(x) > 1 else 1
             left, right = float(x[0] - step / 2), float(x[-1] + step / 2)
             if h:
                 shapes.append(
-                    dict(type="line", x0=left, x1=left, y0=0, y1=1, yref="paper", line=dict(width=1.5))
-                )
+                    dict(type="line", x0=left, x1=left, y0=0, y1=1, yref="paper",
+                         line=dict(width=1.5, color=pal.text))
+                )  # fmt: skip
             shapes.append(
                 dict(
                     type="rect",
@@ -98,6 +112,14 @@ def striped_matrix(
                 dict(x=(left + right) / 2, y=1.05, yref="paper", yanchor="bottom", text=f"h{h + 1}",
                      showarrow=False, font=dict(color=hue, size=12))
             )  # fmt: skip
+    if text_on:  # annotations, not the heatmap's own text: Plotly's pick went down to 3.13:1
+        ink = colors.text_on(colors.fills(sub, pal.diverging, -vmax, vmax))
+        for i in range(len(ys)):  # y by row position: a label such as "2" would be read as position 2
+            for j, col in enumerate(c):
+                notes.append(
+                    dict(x=int(col) + 1, y=i, text=figures.cell_text(float(sub[i, j])), showarrow=False,
+                         font=dict(size=11, color=str(ink[i, j])))
+                )  # fmt: skip
     if focus is not None and 0 <= focus < len(ys) and not len(r) < n_rows:
         left, right = float(c[0] + 1 - 0.5), float(c[-1] + 1 + 0.5)
         for shape in figures.focus_shapes(focus, len(ys), 1):
@@ -125,12 +147,14 @@ def head_heatmap(
     chosen: bool = False,
     focus: int | None = None,
     cell: int | None = None,
+    relative: Relative | None = None,
 ) -> go.Figure:
     """One head's attention weights ``[n, n]``, a tile of the per-head heatmaps drawn with
     ``ui.figures.grid``: every cell clickable (its marker carries ``tile = head``, so a click picks
     the head too), its text black or white by its fill, values printed up to ``figures.TEXT_MAX``
     tokens and a colour bar past them. ``focus`` outlines the same query's row in every head; only
     the ``chosen`` head (the cell panel's) outlines the chosen ``cell`` and says so in its title.
+    ``relative`` colours the head from 0 to its own largest weight, or each row to its largest.
 
     One figure per head, not one tiled figure: the page lays the heads out in columns, which a
     phone stacks, so each head keeps a cell wide enough for four decimals at any width.
@@ -147,6 +171,7 @@ def head_heatmap(
         cell=cell if chosen else None,
         tile=head,
         colorbar=None if legible else True,
+        relative=relative,
     )
     xaxis, yaxis = figures.heatmap_axes(labels, labels, focus=focus)
     title = f"▸ Head {head + 1} (worked out below)" if chosen and focus is not None else f"Head {head + 1}"
@@ -175,14 +200,79 @@ def values_fit(labels: Sequence[str]) -> bool:
 
 
 def head_heatmaps(
-    weights: np.ndarray, labels: Sequence[str], *, focus: int | None, cell: int | None, head: int
+    weights: np.ndarray,
+    labels: Sequence[str],
+    *,
+    focus: int | None,
+    cell: int | None,
+    head: int,
+    relative: Relative | None = None,
 ) -> tuple[go.Figure, ...]:
     """Every head's heatmap of ``weights`` [H, n, n] (:func:`head_heatmap`), ``head`` the cell
     panel's. Not cached: a quarter of a second at the largest (16 heads of 32 tokens, 1,024
     clickable cells each), and 6 MB a cache entry would hold."""
     return tuple(
-        head_heatmap(w, labels, h, chosen=h == head, focus=focus, cell=cell) for h, w in enumerate(weights)
+        head_heatmap(w, labels, h, chosen=h == head, focus=focus, cell=cell, relative=relative)
+        for h, w in enumerate(weights)
     )
+
+
+SCALE_WORDS: dict[str | None, str] = {
+    None: "coloured on the fixed 0 to 1 scale",
+    "matrix": "coloured from 0 to the head's largest weight",
+    "row": "each row coloured from 0 to its largest weight",
+}
+
+
+def head_charts(
+    weights: np.ndarray,
+    labels: Sequence[str],
+    *,
+    focus: int | None,
+    cell: int | None,
+    head: int,
+    relative: Relative | None = None,
+) -> tuple[Chart, ...]:
+    """:func:`head_heatmaps`, each named for a screen reader ("Head 2 of 4: attention weights,
+    6 queries by 6 keys, ...") with its weights as a table."""
+    n, heads = len(labels), len(weights)
+    maps = head_heatmaps(weights, labels, focus=focus, cell=cell, head=head, relative=relative)
+    return tuple(
+        Chart(
+            fig,
+            f"Head {h + 1} of {heads}: attention weights, {n} queries by {n} keys, {SCALE_WORDS[relative]}",
+            figures.matrix_frame(w, labels, labels),
+        )
+        for h, (fig, w) in enumerate(zip(maps, weights, strict=True))
+    )
+
+
+def _count(k: int, noun: str, plural: str | None = None) -> str:
+    return f"{k:,} {noun}" if k == 1 else f"{k:,} {plural or noun + 's'}"
+
+
+def striped_table(t: Thinned, row_labels: Sequence[str] | None, *, row_title: str) -> pd.DataFrame:
+    """What :func:`striped_matrix` draws of a matrix, as a table: its rows by their labels (or
+    1-based numbers), its columns by number, as ``h2: 5`` (head 2, column 5 of the whole matrix)
+    when the matrix has several heads' stripes; thinned as the figure is."""
+    rows = list(row_labels) if row_labels is not None and len(t.rows) == t.shape[0] else None
+    rows = rows or [str(i + 1) for i in t.rows]
+    if t.shape[1] // t.head_width > 1:
+        cols, col_title = [f"h{int(c) // t.head_width + 1}: {int(c) + 1}" for c in t.cols], "head: column"
+    else:
+        cols, col_title = [str(int(c) + 1) for c in t.cols], "column"
+    return figures.matrix_frame(t.cells, rows, cols, row_title=row_title, col_title=col_title)
+
+
+def striped_name(what: str, t: Thinned, rows: tuple[str, str]) -> str:
+    """A striped figure's accessible name: what it is, its size (``rows``: the rows' noun, singular
+    and plural), its stripes, and whether the figure draws every cell or every k-th row and column."""
+    heads = max(1, t.shape[1] // t.head_width)
+    size = f"{_count(t.shape[0], *rows)} by {_count(t.shape[1], 'column')}"
+    stripes = f", {heads} stripes of {_count(t.head_width, 'column')}, one per head" if heads > 1 else ""
+    drawn = len(t.rows) < t.shape[0] or len(t.cols) < t.shape[1]
+    thin = f"; drawn thinned, {len(t.rows)} rows by {len(t.cols)} columns" if drawn else ""
+    return f"{what}, {size}{stripes}; blue negative, red positive{thin}"
 
 
 def speedup_plot(results: Sequence[Paired], *, title: str | None = None, height: int = 360) -> go.Figure:
@@ -206,7 +296,7 @@ def speedup_plot(results: Sequence[Paired], *, title: str | None = None, height:
                 },
                 "mode": "lines+markers",
                 "name": f"n = {n:,}",
-                "line": {"color": figures.PALETTE[i % len(figures.PALETTE)]},
+                "line": {"color": figures.PALETTE[i % len(figures.PALETTE)], "dash": DASHES[i % len(DASHES)]},
                 "customdata": [[iv.lo, iv.hi, iv.rounds] for _, iv in pts],
                 "hovertemplate": "H = %{x}: %{y:.2f}× (95%: %{customdata[0]:.2f}–%{customdata[1]:.2f}×, "
                 "%{customdata[2]} rounds)<extra>" + f"n = {n:,}" + "</extra>",
@@ -230,3 +320,27 @@ def speedup_plot(results: Sequence[Paired], *, title: str | None = None, height:
     )  # fmt: skip
     spec["margin"]["b"] = 80
     return figures.figure(data, spec)
+
+
+def speedup_chart(results: Sequence[Paired], *, title: str | None = None) -> Chart:
+    """:func:`speedup_plot`, named, with its points as a table (the settings with an interval)."""
+    rows = sorted(
+        ((p.case.n, p.case.heads, iv) for p in results if (iv := p.interval) is not None),
+        key=lambda r: (r[0], r[1]),
+    )
+    table = pd.DataFrame(
+        {
+            "tokens n": [n for n, _, _ in rows],
+            "heads H": [h for _, h, _ in rows],
+            "speed-up (×)": [f"{iv.ratio:.2f}" for _, _, iv in rows],
+            "95% low (×)": [f"{iv.lo:.2f}" for _, _, iv in rows],
+            "95% high (×)": [f"{iv.hi:.2f}" for _, _, iv in rows],
+            "rounds": [iv.rounds for _, _, iv in rows],
+        }
+    )
+    ns = sorted({n for n, _, _ in rows})
+    name = (
+        f"{title + ': ' if title else ''}speed-up of the split class over the wrapper against heads H, "
+        f"one line per length n ({', '.join(f'{n:,}' for n in ns)}), with 95% intervals"
+    )
+    return Chart(speedup_plot(results, title=title), name, table)

@@ -8,9 +8,10 @@ from topics.multihead import checks as mh_checks
 from topics.multihead import figures as mf
 from topics.multihead import pick, presets, script, stopwatch, study, view
 from ui import cell as cell_ui
-from ui import checks, controls, figures
+from ui import checks, controls, figures, theme
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
+from ui.scale import scale_control
 from ui.sentence import checks_note, sentence_control
 
 KIND_CAPTIONS = ("H separate heads, outputs glued", "one matrix per role, sliced")
@@ -40,6 +41,7 @@ seed = controls.slider(
 fq = focus_control(s.labels, key=pick.FOCUS)
 cell = cell_ui.cell_control(s.labels, key=pick.CELL)
 head = pick.head_control(heads)
+relative = scale_control("mh_scale")
 presets.rerun_if_stale(preset)
 settings = view.Settings(s.labels, s.embeddings, preset, kind, heads, d_in, d_out, seed, fq, cell, head)
 v = view.build(settings, run=study.run, book_run=study.book_numbers, head_run=study.head_projections)
@@ -68,18 +70,23 @@ elif v.run is not None:
     if v.run.error is not None:
         st.info(v.run.error, icon=":material/info:")
     elif v.run.weights is not None:
-        wq, out = study.figures_for(
-            kind, d_in, d_out, heads, seed, v.config.context_length, s.embeddings, s.labels, fq
-        )
+        wq, out = study.charts_for(
+            kind, d_in, d_out, heads, seed, v.config.context_length, s.embeddings, s.labels, fq,
+            theme.active().mode,
+        )  # fmt: skip
         figures.show(wq, key="mh_wq")
         if v.thinned:
             st.caption("Thinned for the screen: every k-th row and column of each head is drawn.")
         st.markdown("**Attention weights, one heatmap per head** (rows are queries, columns keys)")
-        maps = mf.head_heatmaps(v.run.weights, s.labels, focus=fq, cell=v.cell_key, head=v.cell_head)
+        maps = mf.head_charts(
+            v.run.weights, s.labels, focus=fq, cell=v.cell_key, head=v.cell_head, relative=relative
+        )
         for start in range(0, heads, 3):  # three a row; a phone stacks them, so cells stay legible
             for col, h in zip(st.columns(3), range(start, min(start + 3, heads)), strict=False):
                 with col:
                     figures.show(maps[h], key=pick.chart_key(h), pick=pick.picker(h))
+        if hint := view.pale_note(len(s.labels), relative):
+            st.caption(hint)
         if v.cell is not None:
             cell_ui.panel(v.cell)
         else:
@@ -92,21 +99,21 @@ elif v.run is not None:
         if v.out_proj_note is not None:
             st.caption(v.out_proj_note)
         if v.trace is not None:
-            st.subheader("The shape trace, as it ran")
+            st.header("The shape trace, as it ran")
             st.dataframe(v.trace, width="stretch", hide_index=True, height=35 * (len(v.trace) + 1) + 3)
 
 if v.comparison is not None and v.matched_note is not None:
-    st.subheader("At matched output width")
+    st.header("At matched output width")
     st.dataframe(v.comparison, width="stretch")
     st.markdown(v.matched_note)
-st.subheader("The four lines that differ")
+st.header("The four lines that differ")
 st.code(book.FIGURE_05["four_lines"], language="python")
 st.markdown(
     "Everything between them is the single-head causal attention, unchanged. The divisor line is "
     "character for character the same, and means head_dim instead of d_out."
 )
 
-st.subheader("Exercise 3.2: the official solution prints stale numbers")
+st.header("Exercise 3.2: the official solution prints stale numbers")
 st.dataframe(v.exercise, width="stretch")
 st.markdown(v.exercise_note)
 

@@ -40,7 +40,7 @@ def _measure() -> list[speed.Paired]:
 
 def section(intro: str) -> None:
     """The stopwatch: ``intro`` (the view's), the button, then the verdict per mode and the times."""
-    st.subheader("Measure on this machine")
+    st.header("Measure on this machine")
     st.markdown(intro)
     if st.button("Measure", key="mh_measure", icon=":material/timer:"):
         st.session_state["mh_timings"] = _measure()
@@ -51,7 +51,7 @@ def section(intro: str) -> None:
         mine = [p for p in results if p.mode == mode]
         with col:
             if any(p.interval is not None for p in mine):  # an empty chart would say nothing
-                figures.show(mf.speedup_plot(mine, title=speed.MODE_TITLES[mode]), key=f"mh_speed_{mode}")
+                figures.show(mf.speedup_chart(mine, title=speed.MODE_TITLES[mode]), key=f"mh_speed_{mode}")
             else:
                 st.markdown(f"**{speed.MODE_TITLES[mode]}**")
             st.markdown(speed.verdict(mine))

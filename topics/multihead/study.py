@@ -16,6 +16,7 @@ from topics.multihead import figures as mf
 from topics.multihead import view
 from ui import cache
 from ui.cache import KB
+from ui.figures import Chart
 
 
 def _run_worst() -> list[tuple[object, ...]]:
@@ -65,9 +66,12 @@ def figures_for(
     x: np.ndarray,
     labels: tuple[str, ...],
     focus: int | None = None,
+    scheme: str = "light",
 ) -> tuple[go.Figure, go.Figure]:
-    """W_q's stripes and the output, built once per setting and focus from the cached :func:`run`
-    the view holds.
+    """W_q's stripes and the output, built once per setting, focus and theme from the cached
+    :func:`run` the view holds. ``scheme`` is the theme the figures are drawn in
+    (``ui.theme.active().mode``): their scale and cell text are chosen when they are built, so each
+    theme has its own entry.
 
     A resource cache (no copy): ``st.plotly_chart`` serialises a figure without changing it.
     """
@@ -87,12 +91,45 @@ def figures_for(
         r.output.head_width,
         row_labels=labels,
         title=f"Output {list(r.output_shape)}, first batch item",
-        height=max(280, 100 + 15 * len(labels)),
+        # Rows tall enough for their printed values (a dozen rows of 15 px ran them together).
+        height=max(280, 100 + (24 if mf.prints_values(r.output.cells) else 15) * len(labels)),
         x_title="output column",
         y_title="query",
         focus=focus,
     )
     return wq, out
+
+
+def charts_for(
+    kind: str,
+    d_in: int,
+    d_out: int,
+    heads: int,
+    seed: int,
+    context_length: int,
+    x: np.ndarray,
+    labels: tuple[str, ...],
+    focus: int | None = None,
+    scheme: str = "light",
+) -> tuple[Chart, Chart]:
+    """:func:`figures_for`'s two figures, each named for a screen reader and with what it draws as
+    a table (``topics.multihead.figures.striped_table``). The names and tables are cheap, so they
+    are built per run rather than held by the resource cache."""
+    r = run(kind, d_in, d_out, heads, seed, context_length, x)
+    assert r.output is not None and r.w_query is not None  # drawable only
+    wq, out = figures_for(kind, d_in, d_out, heads, seed, context_length, x, labels, focus, scheme)
+    return (
+        Chart(
+            wq,
+            mf.striped_name("W_q", r.w_query, ("input row", "input rows")),
+            mf.striped_table(r.w_query, None, row_title="row (input feature)"),
+        ),
+        Chart(
+            out,
+            mf.striped_name("Output of the first batch item", r.output, ("query", "queries")),
+            mf.striped_table(r.output, labels, row_title="query"),
+        ),
+    )
 
 
 @cache.data(entry_bytes=2 * KB, entries=1, worst=lambda: [()])  # 1.7 KB, one entry
