@@ -120,8 +120,8 @@ def _swap(value: Any) -> Any:
     """Every series colour in ``value`` (a spec, walked) as its dark counterpart."""
     if isinstance(value, str):
         return SERIES_DARK.get(value.lower(), value)
-    if isinstance(value, dict):
-        return {k: _swap(v) for k, v in value.items()}
+    if isinstance(value, dict):  # a heatmap's scale is the theme's already (ui.figures.grid): kept
+        return {k: v if k == "colorscale" else _swap(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_swap(v) for v in value]
     return value
