@@ -52,7 +52,7 @@ def dropped_heatmap(
     1/(1 − p) reads darker than it was (past 1 it saturates; its cell still prints the value).
     With ``relative`` the weights, never the signed sums, are coloured from 0 to the largest
     weight of the matrix or of each row (``ui.figures.relative_colours``).
-    The sums are coloured around 1: white sums to 1, blue falls short, red overshoots. Both
+    The sums are coloured around 1: a sum of 1 is uncoloured, blue falls short, red overshoots. Both
     panels share the query axis, so a focused row runs through the matrix and its sum; ``cell``
     outlines one key of it. A click on a weight picks its query and key; a click on a row sum
     picks that query and its largest weight (the cell control's ``TOP``), since a sum has no key.
@@ -239,7 +239,7 @@ def rows_table(v: View) -> pd.DataFrame:
             "theory pᶦ": list(v.zero_theory_text),
             "mean row sum": list(v.row_sum_text),
         },
-        index=[f"{i + 1}: {t}" for i, t in enumerate(v.labels)],
+        index=pd.Index([f"{i + 1}: {t}" for i, t in enumerate(v.labels)], name="row i: query"),
     )
 
 

@@ -92,7 +92,7 @@ def draw_caption(
     }[relative]
     text = (
         f"{shared}; this draw's survivors are {survivors(p, scale, keep, factor)}. "
-        "Row sums are coloured around 1: white sums to 1, blue falls short, red overshoots. "
+        "Row sums are coloured around 1: a sum of 1 is uncoloured, blue falls short, red overshoots. "
     )
     if not dead_rows:
         text += "No row is the zero vector in this draw."
