@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from topics.dropout import text
 from topics.dropout.view import View
 from ui.cell import TOP
 from ui.figures import (
@@ -17,13 +18,17 @@ from ui.figures import (
     MUTED,
     SECOND,
     TEXT_MAX,
+    Chart,
+    Relative,
     cell_text,
     figure,
     grid,
+    heatmap,
     heatmap_axes,
     heatmap_height,
     layout,
     log_ticks,
+    matrix_frame,
     plain,
 )
 
@@ -39,18 +44,21 @@ def dropped_heatmap(
     height: int = 360,
     focus: int | None = None,
     cell: int | None = None,
+    relative: Relative | None = None,
 ) -> go.Figure:
     """One dropped matrix beside a column of its row sums, both drawn by ``ui.figures.grid``.
 
     The weights keep the 0–1 scale of the matrix before dropout, so a survivor scaled up by
     1/(1 − p) reads darker than it was (past 1 it saturates; its cell still prints the value).
-    The sums are coloured around 1: white sums to 1, blue falls short, red overshoots. Both
+    With ``relative`` the weights, never the signed sums, are coloured from 0 to the largest
+    weight of the matrix or of each row (``ui.figures.relative_colours``).
+    The sums are coloured around 1: a sum of 1 is uncoloured, blue falls short, red overshoots. Both
     panels share the query axis, so a focused row runs through the matrix and its sum; ``cell``
     outlines one key of it. A click on a weight picks its query and key; a click on a row sum
     picks that query and its largest weight (the cell control's ``TOP``), since a sum has no key.
     """
     m, s = np.asarray(matrix, dtype=np.float64), np.asarray(row_sums, dtype=np.float64)
-    weights = grid(m, labels, labels, zmin=0.0, zmax=1.0, focus=focus, cell=cell)
+    weights = grid(m, labels, labels, zmin=0.0, zmax=1.0, focus=focus, cell=cell, relative=relative)
     bound = max(float(np.max(np.abs(s - 1.0))), 1e-12)
     sums = grid(
         (s - 1.0)[:, None],
@@ -250,5 +258,82 @@ def rows_table(v: View) -> pd.DataFrame:
             "theory pᶦ": list(v.zero_theory_text),
             "mean row sum": list(v.row_sum_text),
         },
-        index=[f"{i + 1}: {t}" for i, t in enumerate(v.labels)],
+        index=pd.Index([f"{i + 1}: {t}" for i, t in enumerate(v.labels)], name="row i: query"),
     )
+
+
+def _counts_for_table(counts: np.ndarray) -> list[int]:
+    """The rows of the running mean's table: the recorded counts at 1, 2 and 5 of each decade (the
+    largest recorded at or below each), and the last; the chart draws every recorded count."""
+    k = np.asarray(counts, dtype=np.int64)
+    targets = [m * 10**e for e in range(int(np.log10(max(int(k[-1]), 1))) + 1) for m in (1, 2, 5)]
+    at = {int(k[max(int(np.searchsorted(k, t, side="right")) - 1, 0)]) for t in targets if t <= k[-1]}
+    return [int(i) for i in np.flatnonzero(np.isin(k, sorted(at | {int(k[-1])})))]
+
+
+def charts(v: View, relative: Relative | None = None) -> dict[str, Chart]:
+    """The page's four charts, by the widget key each is drawn under, each named for a screen reader
+    with its values as a table. ``relative`` colours the two weights matrices (``ui.scale``)."""
+    t, n, f, c = v.labels, len(v.labels), None if v.focus is None else v.focus.row, v.cell_key
+    size = f"{n} queries by {n} keys"
+    scaled = (
+        f"survivors scaled by {text.worked_factor(v.keep, v.factor)}" if v.scale else "survivors unscaled"
+    )
+    before = heatmap(
+        v.weights, t, t, title="Causal weights, before dropout", focus=f, cell=c, relative=relative
+    )
+    draw = dropped_heatmap(
+        v.first, v.row_sums, t, title="One draw after dropout, row sums", focus=f, cell=c, relative=relative
+    )
+    dropped = matrix_frame(v.first, t, t)
+    dropped["row sum"] = [cell_text(s) for s in v.row_sums]
+    running = running_mean_chart(
+        v.running_at, v.running_mean, v.expectation, v.std, text=v.running_text, title="Running mean row sum"
+    )
+    at = _counts_for_table(v.running_at)
+    running_table = pd.DataFrame(
+        {
+            "running mean row sum ± standard error": [v.running_text[i] for i in at],
+            "expectation": [f"{v.expectation:.4g}"] * len(at),
+        },
+        index=pd.Index([int(v.running_at[i]) for i in at], name="draws"),
+    )
+    zero = zero_rate_chart(
+        v.zero_rate,
+        v.zero_theory,
+        t,
+        error=v.zero_rate_se,
+        text=v.zero_rate_text,
+        theory_text=v.zero_theory_text,
+        title="How often each row is the zero vector",
+    )
+    zero_table = pd.DataFrame(
+        {
+            "token": list(t),
+            "zero vector, measured ± standard error": list(v.zero_rate_text),
+            "theory pᶦ": list(v.zero_theory_text),
+        },
+        index=pd.Index(range(1, n + 1), name="row i"),
+    )
+    return {
+        "fig04_weights": Chart(
+            before, f"Causal attention weights before dropout, {size}", matrix_frame(v.weights, t, t)
+        ),
+        "fig04_dropped": Chart(
+            draw,
+            f"One dropout draw at p = {text.rate(v.p)}, {scaled}: weights, {size}, and each row's sum",
+            dropped,
+        ),
+        "fig04_running": Chart(
+            running,
+            f"Running mean row sum over {v.draws:,} draws against its expectation, {v.expectation:.4g}, "
+            "with a band of ± 2 standard errors",
+            running_table,
+        ),
+        "fig04_zero": Chart(
+            zero,
+            f"Bars: the measured share of {v.draws:,} draws in which each of {n} rows is the zero vector; "
+            "marks: pᶦ, the theory",
+            zero_table,
+        ),
+    }

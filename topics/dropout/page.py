@@ -10,6 +10,7 @@ from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
+from ui.scale import pale_hint, scale_control
 from ui.sentence import checks_note, sentence_control
 
 sentence = sentence_control()
@@ -46,8 +47,9 @@ draws = controls.select_slider(
 )
 fq = focus_control(T, key="drop_focus")
 fc = cell_ui.cell_control(T, key="drop_cell")
+relative = scale_control("drop_scale")
 v = view.build(
-    view.Settings(T, sentence.embeddings, p, scale, generator, seed, draws, fq, fc), run=study.study
+    view.Settings(T, sentence.embeddings, p, scale, generator, seed, draws, fq, fc, relative), run=study.study
 )
 
 st.title("Dropout: the row that sums to zero")
@@ -60,22 +62,14 @@ st.caption(v.caption)
 for column, r in zip((*st.columns(3, wrap=False), *st.columns(2, wrap=False)), v.readouts, strict=True):
     column.metric(r.label, r.value, help=r.help)
 
+charts = dfig.charts(v, relative)
 c1, c2 = st.columns([1, 1.15])
-with c1:
-    figures.show(
-        figures.heatmap(v.weights, T, T, title="Causal weights, before dropout", focus=fq, cell=v.cell_key),
-        key="fig04_weights",
-        pick=cell_ui.picker("fig04_weights", "drop_focus", "drop_cell"),
-    )
-with c2:
-    figures.show(
-        dfig.dropped_heatmap(
-            v.first, v.row_sums, T, title="One draw after dropout, row sums", focus=fq, cell=v.cell_key
-        ),
-        key="fig04_dropped",
-        pick=cell_ui.picker("fig04_dropped", "drop_focus", "drop_cell"),
-    )
-    st.caption(v.draw_caption)
+for col, key in ((c1, "fig04_weights"), (c2, "fig04_dropped")):
+    with col:
+        figures.show(charts[key], key=key, pick=cell_ui.picker(key, "drop_focus", "drop_cell"))
+c2.caption(v.draw_caption)
+if hint := pale_hint(len(T), relative):
+    st.caption(hint)
 if (f := v.focus) is not None:
     before = f"Before dropout: {fmt.vec(f.before)}."
     context_note(T, f.row, f.after, weights=f.weights, what="this draw's A", extra=before)
@@ -84,36 +78,13 @@ if v.cell is not None:
 else:
     st.caption("Click any cell, or pick a query to focus on, to see its arithmetic step by step.")
 
-st.subheader(f"{v.draws:,} draws")
-d1, d2 = st.columns(2)
-with d1:
-    figures.show(
-        dfig.running_mean_chart(
-            v.running_at,
-            v.running_mean,
-            v.expectation,
-            v.std,
-            text=v.running_text,
-            title="Running mean row sum",
-        ),
-        key="fig04_running",
-    )
-with d2:
-    figures.show(
-        dfig.zero_rate_chart(
-            v.zero_rate,
-            v.zero_theory,
-            T,
-            error=v.zero_rate_se,
-            text=v.zero_rate_text,
-            theory_text=v.zero_theory_text,
-            title="How often each row is the zero vector",
-        ),
-        key="fig04_zero",
-    )
+st.header(f"{v.draws:,} draws")
+for col, key in zip(st.columns(2), ("fig04_running", "fig04_zero"), strict=True):
+    with col:
+        figures.show(charts[key], key=key)
 st.dataframe(dfig.rows_table(v), width="stretch")
 
-st.subheader("Why the factor is 1/(1 − p)")
+st.header("Why the factor is 1/(1 − p)")
 st.latex(v.formula)
 st.markdown(v.factor_text)
 st.code(

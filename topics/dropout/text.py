@@ -80,11 +80,19 @@ def draw_caption(
     dead_rows: Sequence[int],
     book_sentence: bool,
     book_draw: bool,
+    relative: str | None = None,
 ) -> str:
-    """The caption under one draw: how to read the colours, which rows died, where the book's draw is."""
+    """The caption under one draw: how to read the colours, which rows died, where the book's draw is.
+    ``relative`` is how the weights are coloured: None on the fixed 0–1 scale, ``"matrix"`` from 0 to
+    each matrix's largest weight, ``"row"`` from 0 to each row's largest (``ui.scale``)."""
+    shared = {
+        None: "Both matrices share the 0–1 scale",
+        "matrix": "Each matrix is coloured from 0 to its own largest weight",
+        "row": "Each row is coloured from 0 to its own largest weight",
+    }[relative]
     text = (
-        f"Both matrices share the 0–1 scale; this draw's survivors are {survivors(p, scale, keep, factor)}. "
-        "Row sums are coloured around 1: white sums to 1, blue falls short, red overshoots. "
+        f"{shared}; this draw's survivors are {survivors(p, scale, keep, factor)}. "
+        "Row sums are coloured around 1: a sum of 1 is uncoloured, blue falls short, red overshoots. "
     )
     if not dead_rows:
         text += "No row is the zero vector in this draw."

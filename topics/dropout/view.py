@@ -91,6 +91,7 @@ class Settings:
     draws: int = DEFAULT_DRAWS
     focus: int | None = None  # the query row picked out, if any
     cell: int | None = None  # the key of the cell panel's cell, or None: the query's largest weight
+    relative: str | None = None  # the weights' colours: None (0–1), "matrix" or "row" (ui.scale)
 
 
 @dataclass(frozen=True, eq=False)
@@ -346,7 +347,9 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
         lead=text.lead(p),
         caption=text.weights_caption(x.shape[1], GENERATOR_NAMES[s.generator], s.seed),
         readouts=readouts,
-        draw_caption=text.draw_caption(p, scale, keep, factor, dead_rows, book_sentence, book_draw),
+        draw_caption=text.draw_caption(
+            p, scale, keep, factor, dead_rows, book_sentence, book_draw, s.relative
+        ),
         zero_rate_text=zero_rate_text,
         zero_theory_text=zero_theory_text,
         row_sum_text=tuple(estimate(m, e) for m, e in zip(stats.row_sum_mean, row_se, strict=True)),

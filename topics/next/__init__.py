@@ -23,6 +23,7 @@ PAGE = PageInfo(
         "perm",
         "next_focus",
         "next_cell",
+        "next_scale",
     ),
     legacy=frozen({"preset": "block"}),
 )

@@ -5,12 +5,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
-from topics.next.view import KvCache, Shuffle
-from ui.figures import ACCENT, MUTED, PALETTE, SECOND, cell_text, figure, heatmap, layout
+from topics.next.block import SUBLAYER
+from topics.next.view import KvCache, Shuffle, View
+from ui import theme
+from ui.figures import (
+    ACCENT,
+    MUTED,
+    PALETTE,
+    SECOND,
+    Chart,
+    Relative,
+    cell_text,
+    figure,
+    heatmap,
+    layout,
+    matrix_frame,
+)
 
 PART_COLOURS = {"attention": ACCENT, "layer norm": MUTED, "feed-forward": SECOND}
+# The other configurations' lines, told apart by dash as well as colour (the current one is solid and
+# bold, the weights' level dashed).
+OTHER_DASHES = ("dot", "dashdot", "longdash", "longdashdot", "5px,2px,1px,2px")
 BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
 
 
@@ -68,6 +86,8 @@ def kv_curves(kv: KvCache, *, title: str, context_length: int | None = None, hei
     so its cache never gets there (a longer context is what it would take)."""
     xs = np.asarray(kv.grid).tolist()
     weights_bytes, point = kv.weight_bytes, (kv.tokens, kv.bytes)
+    pal = theme.active()
+    dashes = iter(OTHER_DASHES * len(kv.curves))
     data = [
         {
             "type": "scatter",
@@ -77,7 +97,7 @@ def kv_curves(kv: KvCache, *, title: str, context_length: int | None = None, hei
             "name": c.name,
             "line": {"color": colour, "width": 3.5}
             if c.current
-            else {"color": colour, "width": 1.5, "dash": "dot"},
+            else {"color": colour, "width": 2, "dash": next(dashes)},
             "hovertemplate": "%{x:,} tokens: %{y:,} bytes<extra>" + c.name + "</extra>",
         }
         for c, colour in zip(kv.curves, PALETTE, strict=False)
@@ -98,7 +118,7 @@ def kv_curves(kv: KvCache, *, title: str, context_length: int | None = None, hei
             "y": [point[1]],
             "mode": "markers",
             "name": "your setting",
-            "marker": {"size": 12, "color": PALETTE[0], "line": {"color": "white", "width": 2}},
+            "marker": {"size": 12, "color": PALETTE[0], "line": {"color": pal.background, "width": 2}},
             "hovertemplate": "%{x:,} tokens: %{y:,} bytes<extra>your setting</extra>",
         },
     ]
@@ -114,7 +134,7 @@ def kv_curves(kv: KvCache, *, title: str, context_length: int | None = None, hei
         )  # fmt: skip
         notes.append(
             {"xref": "paper", "yref": "paper", "x": 1, "y": 1, "xanchor": "right", "yanchor": "top",
-             "showarrow": False, "font": {"size": 11, "color": "#4a5568"}, "bgcolor": "rgba(255,255,255,0.7)",
+             "showarrow": False, "font": {"size": 11, "color": pal.chrome}, "bgcolor": pal.background,
              "text": f"shaded: beyond the context length ({context_length:,})"}
         )  # fmt: skip
     spec = layout(
@@ -169,11 +189,14 @@ def difference_heatmap(
     )  # fmt: skip
 
 
-def weights_heatmap(sh: Shuffle, *, title: str) -> go.Figure:
+def weights_heatmap(sh: Shuffle, *, title: str, relative: Relative | None = None) -> go.Figure:
     """The causal weights of the shuffled sentence, query × key in the new order: the attention
-    behind f(P·X), its focused row and the cell panel's cell outlined."""
+    behind f(P·X), its focused row and the cell panel's cell outlined; ``relative`` colours them
+    from 0 to the largest weight of the matrix or of each row (``ui.scale``)."""
     row = None if sh.focus is None else sh.focus.row
-    return heatmap(sh.causal.weights, sh.rows, sh.rows, title=title, focus=row, cell=sh.cell_col)
+    return heatmap(
+        sh.causal.weights, sh.rows, sh.rows, title=title, focus=row, cell=sh.cell_col, relative=relative
+    )
 
 
 def binary_size(n: int) -> str:
@@ -184,3 +207,59 @@ def binary_size(n: int) -> str:
             break
         value /= 1024
     return f"{int(n):,} B" if unit == "B" else f"{value:,.2f} {unit}"
+
+
+def charts(v: View, relative: Relative | None = None) -> dict[str, Chart]:
+    """The page's charts, by the widget key each is drawn under, each named for a screen reader with
+    its values as a table: the parameter split, the two shuffle gaps, the shuffled weights (coloured
+    by ``relative``, ``ui.scale``) and the KV cache."""
+    p, sh, kv, b = v.params, v.shuffle, v.kv, v.block
+    counts = p.components()
+    split = pd.DataFrame(
+        {"sublayer": [SUBLAYER[n] for n in counts], "parameters": [f"{c:,}" for c in counts.values()]},
+        index=pd.Index(list(counts), name="component"),
+    )
+    out = {
+        "split": Chart(
+            param_split(counts, SUBLAYER, title="Where one block's parameters sit"),
+            f"Where one block's {p.total:,} parameters sit: a bar per component, coloured by sublayer "
+            f"(emb_dim {b.emb_dim:,}, {b.n_heads} heads)",
+            split,
+        )
+    }
+    row = None if sh.focus is None else sh.focus.row
+    n, dims = len(sh.rows), sh.free.difference.shape[1]
+    columns = [f"dim {j + 1}" for j in range(dims)]
+    for key, result in (("Without the mask", sh.free), ("With the causal mask", sh.masked)):
+        out[key] = Chart(
+            difference_heatmap(
+                result.difference, sh.rows, bound=sh.bound, title="P·f(X) − f(P·X)", focus=row
+            ),
+            f"{key}: the gap P·f(X) − f(P·X), {n} positions of the shuffled sentence by {dims} "
+            "output dimensions",
+            matrix_frame(
+                result.difference,
+                sh.rows,
+                columns,
+                row_title="position (token)",
+                col_title="output dimension",
+            ),
+        )
+    out["next_weights"] = Chart(
+        weights_heatmap(sh, title="Causal weights, shuffled order", relative=relative),
+        f"Causal attention weights of the shuffled sentence, {n} queries by {n} keys",
+        matrix_frame(sh.causal.weights, sh.rows, sh.rows),
+    )
+    kv_table = pd.DataFrame(
+        {f"{c.name}, bytes": [f"{x:,}" for x in c.bytes] for c in kv.curves},
+        index=pd.Index(np.asarray(kv.grid).tolist(), name="tokens cached"),
+    )
+    kv_table["weights of the current blocks, bytes"] = f"{kv.weight_bytes:,}"
+    out["kv"] = Chart(
+        kv_curves(kv, context_length=b.context_length, title="KV cache against context length"),
+        f"KV cache in bytes against tokens cached, both on log scales: {len(kv.curves)} configurations, "
+        f"the current one bold, the current blocks' weights as a level, and your setting, {kv.tokens:,} "
+        f"tokens, marked",
+        kv_table,
+    )
+    return out

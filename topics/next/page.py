@@ -9,7 +9,6 @@ import streamlit as st
 
 from topics.next import checks, figures, script, view
 from topics.next import text as prose
-from topics.next.block import SUBLAYER
 from topics.next.controls import block_config_control, kv_cache_control, permutation_control, row_picker
 from topics.next.equivariance import format_permutation
 from ui import cell as cell_ui
@@ -18,6 +17,7 @@ from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.figures import show
 from ui.focus import focus_control
+from ui.scale import pale_hint, scale_control
 from ui.sentence import md, sentence_control
 
 sentence = sentence_control()
@@ -32,9 +32,11 @@ perm, bad_order = permutation_control(T)
 st.sidebar.header("Shuffle")
 focus = focus_control(T, key="next_focus", label="Focus on a token")
 cell = cell_ui.cell_control(T, key="next_cell")
+relative = scale_control("next_scale")
 s = view.Settings(T, sentence.embeddings, cfg, perm, focus, kv_tokens, kv_bytes, kv_batch, cell)
 v = view.build(s)
 p, sh, kv = v.params, v.shuffle, v.kv
+charts = figures.charts(v, relative)
 
 with top:
     if problem:
@@ -43,7 +45,7 @@ with top:
     st.header("One block's parameters")
     st.caption(prose.block_caption(v))
     # The chart first, its exact numbers after: four stacked readouts kept a phone from the chart.
-    show(figures.param_split(p.components(), SUBLAYER, title="Where one block's parameters sit"), key="split")
+    show(charts["split"], key="split")
     m = st.columns(4)
     m[0].metric("Attention", fmt.integer(p.attention), help="W_query, W_key, W_value + out_proj (with bias)")
     m[1].metric("Feed-forward", fmt.integer(p.feed_forward), help="Linear(d, 4d) + GELU + Linear(4d, d)")
@@ -75,16 +77,12 @@ with top:
 if bad_order:
     st.warning(f"{bad_order} Showing the last valid order, {format_permutation(sh.perm)}.")
 st.markdown("Shuffled sentence: **" + " ".join(md(r) for r in sh.rows) + "** (section 3.4 weights).")
-focus_row = None if sh.focus is None else sh.focus.row
 for col, result, label in zip(
     st.columns(2), (sh.free, sh.masked), ("Without the mask", "With the causal mask"), strict=True
 ):
     with col:
         st.metric(f"{label}: max |P·f(X) − f(P·X)|", prose.gap_readout(result.gap, sh.limit))
-        heatmap = figures.difference_heatmap(
-            result.difference, sh.rows, bound=sh.bound, title="P·f(X) − f(P·X)", focus=focus_row
-        )
-        show(heatmap, key=label, pick=row_picker(label, "next_focus", sh.perm))
+        show(charts[label], key=label, pick=row_picker(label, "next_focus", sh.perm))
 st.caption(prose.DIFFERENCE_CLICK)
 if sh.focus is not None:
     st.markdown(prose.focus_text(sh.focus, T))
@@ -92,8 +90,10 @@ st.subheader("The attention behind it, one cell at a time")
 left, right = st.columns(2)
 with left:
     pick = cell_ui.picker("next_weights", "next_focus", "next_cell", rows=sh.perm, cols=sh.perm)
-    show(figures.weights_heatmap(sh, title="Causal weights, shuffled order"), key="next_weights", pick=pick)
+    show(charts["next_weights"], key="next_weights", pick=pick)
     st.caption(prose.weights_caption(v))
+    if hint := pale_hint(len(T), relative):
+        st.caption(hint)
 if sh.cell is not None:
     cell_ui.panel(sh.cell, where=right)
 else:
@@ -129,10 +129,7 @@ st.latex(
     + rf" = {kv.bytes:,}".replace(",", "{,}")
 )
 st.caption("2 (a key and a value) × layers × tokens × width × bytes per number × batch.")
-show(
-    figures.kv_curves(kv, context_length=v.block.context_length, title="KV cache against context length"),
-    key="kv",
-)
+show(charts["kv"], key="kv")
 st.markdown(prose.kv_text(v))
 
 reproduce_ui.expander("next", lambda: script.for_view(s, v))
