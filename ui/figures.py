@@ -302,14 +302,14 @@ def grid(
     fill[~in_focus] = colors.dimmed(fill[~in_focus], toward=pal.background)
     ink = colors.text_on(fill)
     annotations = []
-    if printed:
+    if printed:  # placed by position: a token such as "1" names a category, not the second cell
         longest = max((len(t) for r in text for t in r), default=0)
         size = 11 if longest <= 5 and n_cols <= 6 else 10
         for i in range(n_rows):
             for j in range(n_cols):
                 if text[i][j]:
                     annotations.append(
-                        {"x": xs[j], "y": ys[i], "xref": xref, "yref": yref, "text": plain(text[i][j]),
+                        {"x": x0 + j, "y": y0 + i, "xref": xref, "yref": yref, "text": plain(text[i][j]),
                          "showarrow": False, "font": {"size": size, "color": str(ink[i, j])}}
                     )  # fmt: skip
     hover = [text[i][j] or "undefined" for i in range(n_rows) for j in range(n_cols)]

@@ -258,7 +258,7 @@ def test_focus_dims_the_other_rows_through_their_fills_and_every_cells_text_read
         assert not any(s.get("fillcolor") for s in spec["layout"]["shapes"])  # no veil over text
         lo, hi = main["zmin"], main["zmax"]
         for note in spec["layout"]["annotations"]:
-            i, j = tokens.TOKENS.index(note["y"]), tokens.TOKENS.index(note["x"])
+            i, j = int(note["y"]), int(note["x"])  # placed by position
             fill = colors.fills(matrix[i, j], main["colorscale"], lo, hi)
             fill = fill if i == 2 else colors.dimmed(fill)
             assert colors.contrast(fill, np.array(colors.parse(note["font"]["color"]))) >= 4.5
@@ -270,3 +270,12 @@ def test_a_click_on_a_cell_reads_back_as_its_tile_row_and_column():
     assert figures.picked([{"customdata": [0, 2, 4], "x": "with", "y": "starts"}]) == (0, 2, 4)
     assert figures.picked([]) is None
     assert figures.picked([{"x": 1, "y": 2}]) is None
+
+
+def test_a_cell_prints_its_value_at_its_own_position_when_tokens_are_numbers():
+    """A heatmap of tokens "3 1 2": on a category axis an annotation at x = "1" could be read as the
+    second position rather than the category "1", so cells are placed by position."""
+    m = np.arange(9, dtype=np.float64).reshape(3, 3) / 10
+    fig = figures.heatmap(m, ["3", "1", "2"], ["3", "1", "2"])
+    notes = {(a["y"], a["x"]): a["text"] for a in fig.to_dict()["layout"]["annotations"]}
+    assert notes == {(i, j): figures.cell_text(m[i, j]) for i in range(3) for j in range(3)}
