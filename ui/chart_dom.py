@@ -93,7 +93,8 @@ SCRIPT = """<script>
       const name = tag.textContent.trim();
       // A 3-D scene keeps Plotly's image button inside the plot: an image may hold no control
       // (axe's nested-interactive), so a scene is a named figure instead.
-      const role = plot.querySelector(".gl-container") ? "figure" : "img";
+      const scene = plot.querySelector(".gl-container canvas") !== null;
+      const role = scene ? "figure" : "img";
       if (plot.getAttribute("aria-label") !== name || plot.getAttribute("role") !== role) {
         plot.setAttribute("role", role);
         plot.setAttribute("aria-label", name);
@@ -101,7 +102,7 @@ SCRIPT = """<script>
       const old = block.querySelector(":scope > .aww-export");
       if (old && old.dataset.name === name) continue;
       if (old) old.remove();
-      if (plot.querySelector(".gl-container")) continue;
+      if (scene) continue;
       const row = buttons(plot, name);
       row.dataset.name = name;
       block.appendChild(row);

@@ -38,11 +38,20 @@ def scale_control(key: str) -> Relative | None:
     return None if choice == "fixed" else choice  # type: ignore[return-value]
 
 
-def pale_hint(n: int, relative: Relative | None) -> str | None:
-    """A caption for a long sentence on the fixed scale: why the weights look pale, and the way out."""
-    if relative is not None or n <= 8:
+def pale_hint(n: int, relative: Relative | None, *, causal: bool = False) -> str | None:
+    """A caption for a long sentence's weights: why they look pale, and the scale that shows them.
+    None up to 8 tokens, and on a scale that already helps.
+
+    On a ``causal`` page the first query sees only itself, with weight exactly 1, so the matrix's
+    largest weight is 1 and colouring from 0 to it changes nothing: only each row's largest helps.
+    """
+    if n <= 8 or relative == "row" or (relative == "matrix" and not causal):
         return None
-    return (
-        f"With {n} tokens, a weight averages 1/{n} = {1 / n:.4f}, pale on the fixed 0–1 scale. "
-        "To see the weights' differences, colour them from 0 to the largest weight (sidebar)."
-    )
+    pale = f"With {n} tokens, a weight averages 1/{n} = {1 / n:.4f}, pale on the fixed 0–1 scale."
+    if causal:
+        return (
+            f"{pale} The first query sees only itself, so the largest weight is 1 and colouring from 0 "
+            "to the largest changes nothing here: colour each row from 0 to its largest (sidebar) to "
+            "see the differences."
+        )
+    return f"{pale} To see the weights' differences, colour them from 0 to the largest weight (sidebar)."

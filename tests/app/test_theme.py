@@ -70,3 +70,14 @@ def test_a_relative_scale_ends_at_the_largest_weight_or_each_rows_largest():
     shade, lo, hi, _ = figures.relative_colours(m, "row")
     assert (lo, hi) == (0.0, 1.0)
     np.testing.assert_array_equal(shade, [[0.25, 1.0], [0.5, 1.0], [0.0, 0.0]])  # an all-zero row stays 0
+
+
+def test_the_pale_hint_points_a_causal_page_to_the_row_scale_and_goes_once_a_scale_helps():
+    from ui.scale import pale_hint
+
+    assert pale_hint(8, None) is None  # 8 tokens print their values
+    plain, causal = pale_hint(12, None), pale_hint(12, None, causal=True)
+    assert plain is not None and "1/12 = 0.0833" in plain and "largest weight" in plain
+    assert causal is not None and "each row from 0 to its largest" in causal
+    assert pale_hint(12, "matrix") is None and pale_hint(12, "row", causal=True) is None
+    assert pale_hint(12, "matrix", causal=True) == causal  # on a causal page the largest weight is 1

@@ -93,7 +93,9 @@ _TEXTS = """() => {
     const charts = Array.from(document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot"));
     return charts.map((plot) => {
         const box = plot.getBoundingClientRect();
-        return Array.from(plot.querySelectorAll("svg text")).map((t) => {
+        // Not a hover label: Plotly draws it on demand, in its own box, under the pointer.
+        const texts = Array.from(plot.querySelectorAll("svg text")).filter((t) => !t.closest(".hoverlayer"));
+        return texts.map((t) => {
             const r = t.getBoundingClientRect();
             const style = getComputedStyle(t);
             return {text: t.textContent.trim(), fill: style.fill, opacity: Number(style.opacity),
@@ -103,8 +105,12 @@ _TEXTS = """() => {
     });
 }"""
 
-_HIDE = """(hide) => { for (const t of document.querySelectorAll("[data-testid='stPlotlyChart'] svg text"))
-    t.style.visibility = hide ? "hidden" : ""; }"""
+_HIDE = """(hide) => {
+    // The texts, so the pixels under them show; and what only a pointer brings up over a chart
+    // (Streamlit's element toolbar, Plotly's hover label), so they are not read as its background.
+    const sel = "[data-testid='stPlotlyChart'] svg text, [data-testid='stElementToolbar'], .hoverlayer";
+    for (const t of document.querySelectorAll(sel)) t.style.visibility = hide ? "hidden" : "";
+}"""
 
 
 def _rgb(css: str) -> np.ndarray:
@@ -157,12 +163,10 @@ _HEADINGS = """() => Array.from(document.querySelectorAll(
 
 
 def unnamed_charts(page) -> list[int]:
-    """Indices of the charts whose plot has no role="img" with a name."""
-    return [
-        k
-        for k, c in enumerate(page.evaluate(_CHART_NAMES))
-        if not c or c["role"] != "img" or not c["name"].strip()
-    ]
+    """Indices of the charts whose plot is not a named image (or, a 3-D scene, a named figure)."""
+    charts = page.evaluate(_CHART_NAMES)
+    named = [bool(c) and c["role"] in ("img", "figure") and bool(c["name"].strip()) for c in charts]
+    return [k for k, ok in enumerate(named) if not ok]
 
 
 def heading_skips(page) -> list[str]:

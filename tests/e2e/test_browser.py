@@ -37,13 +37,20 @@ def page_url(server, info, query: dict | None = None) -> str:
     return f"{server.url}/{path}" + (f"?{urlencode(query, doseq=True)}" if query else "")
 
 
+SCALE_LABEL = "Colour the weights"
+
+
 def _perturb(page, limit: int = 2) -> int:
-    """Change up to ``limit`` sidebar controls through the UI, the way a reader would."""
+    """Change up to ``limit`` sidebar controls through the UI, the way a reader would. The weights'
+    colour scale (ui.scale) is passed over: it changes colours, not numbers (its link and its
+    colour bar are checked in each page's AppTest tests)."""
     sidebar = page.locator("[data-testid='stSidebarUserContent']")
     changed = 0
     for radio in sidebar.locator("[data-testid='stRadio']").all():
         if changed >= limit:
             break
+        if radio.get_by_text(SCALE_LABEL, exact=True).count():
+            continue
         options = radio.locator("label")
         for i in range(options.count() - 1, -1, -1):
             if not options.nth(i).locator("input").is_checked():

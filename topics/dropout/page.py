@@ -68,7 +68,7 @@ for col, key in ((c1, "fig04_weights"), (c2, "fig04_dropped")):
     with col:
         figures.show(charts[key], key=key, pick=cell_ui.picker(key, "drop_focus", "drop_cell"))
 c2.caption(v.draw_caption)
-if hint := pale_hint(len(T), relative):
+if hint := pale_hint(len(T), relative, causal=True):
     st.caption(hint)
 if (f := v.focus) is not None:
     before = f"Before dropout: {fmt.vec(f.before)}."

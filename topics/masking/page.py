@@ -77,7 +77,7 @@ with top:
             key = f"fig03_{name.lower()}"
             chart = stage_chart(name.lower(), stage, shown, T, relative=relative, focus=fq, cell=v.cell_key)
             figures.show(chart, key=key, pick=cell_ui.picker(key, "mask_focus", "mask_cell"))
-    if hint := pale_hint(len(T), relative):
+    if hint := pale_hint(len(T), relative, causal=True):
         st.caption(hint)
     if v.focus is not None:
         f = v.focus

@@ -11,7 +11,7 @@ from ui import cell as cell_ui
 from ui import checks, controls, figures, theme
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
-from ui.scale import scale_control
+from ui.scale import pale_hint, scale_control
 from ui.sentence import checks_note, sentence_control
 
 KIND_CAPTIONS = ("H separate heads, outputs glued", "one matrix per role, sliced")
@@ -85,7 +85,7 @@ elif v.run is not None:
             for col, h in zip(st.columns(3), range(start, min(start + 3, heads)), strict=False):
                 with col:
                     figures.show(maps[h], key=pick.chart_key(h), pick=pick.picker(h))
-        if hint := view.pale_note(len(s.labels), relative):
+        if hint := pale_hint(len(s.labels), relative, causal=True):
             st.caption(hint)
         if v.cell is not None:
             cell_ui.panel(v.cell)

@@ -468,21 +468,6 @@ def divisor_note(head_dim: int | None, d_out: int) -> str | None:
     )
 
 
-def pale_note(n: int, relative: str | None) -> str | None:
-    """Why a long sentence's weights look pale, and the scale that shows them (``ui.scale``).
-
-    Here, not ``ui.scale.pale_hint``: its way out, colouring from 0 to the matrix's largest weight,
-    changes nothing on a causal head, whose first query sees only itself with weight exactly 1.
-    Each row's largest is the scale that helps. None on that scale and up to 8 tokens."""
-    if relative == "row" or n <= 8:
-        return None
-    return (
-        f"With {n} tokens, a weight averages 1/{n} = {1 / n:.4f}, pale on the 0–1 scale. The first "
-        "query sees only itself, so every head's largest weight is 1 and colouring from 0 to the largest "
-        "changes nothing here: colour each row from 0 to its largest (sidebar) to see the differences."
-    )
-
-
 def out_proj_note(heads: int) -> str:
     """Under the split class's output: ``out_proj`` mixes every column, so its output has no stripes."""
     if heads > 1:
