@@ -570,7 +570,7 @@ def scatter3d_tokens(
                 "mode": "lines+markers+text",
                 "name": f"{who}, followed",
                 "text": names,
-                "textposition": "middle left",
+                "textposition": "top left",  # above the outputs' huddle, not across it
                 "textfont": {"color": FOCUS, "size": 12},
                 "line": {"color": FOCUS, "width": 3, "dash": "dash"},
                 "marker": {
@@ -590,8 +590,10 @@ def scatter3d_tokens(
             "yaxis": {**axis, "title": {"text": "dim 2"}},
             "zaxis": {**axis, "title": {"text": "dim 3"}},
             "aspectmode": "cube",
-            # Far enough out that no corner of the cube, and none of its tick labels, leaves the frame.
-            "camera": {"eye": {"x": 1.45, "y": 1.45, "z": 0.9}, "center": {"x": 0, "y": 0, "z": -0.05}},
+            # Far enough out that no corner of the cube, and none of its tick labels, leaves the frame,
+            # on a phone too: Plotly sizes a scene by the chart's height, so in a tall 358 px wide
+            # phone chart a closer camera (1.45, 1.45, 0.9) cut the dim 3 axis off at the left.
+            "camera": {"eye": {"x": 1.95, "y": 1.95, "z": 1.2}, "center": {"x": 0, "y": 0, "z": -0.05}},
             "domain": {"x": [0, 1], "y": [0.08, 1]},
         },
         legend={"orientation": "h", "y": 0, "yanchor": "bottom", "x": 0},
