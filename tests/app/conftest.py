@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -59,6 +60,15 @@ def widget(at: AppTest, key: str):
             if w.key == key:
                 return w
     raise KeyError(key)
+
+
+def heatmap_titled(at: AppTest, title: str) -> dict:
+    """The first heatmap trace of the chart titled ``title``, as the page sent it."""
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        if (spec["layout"].get("title") or {}).get("text") == title:
+            return next(t for t in spec["data"] if t.get("type") == "heatmap")
+    raise KeyError(title)
 
 
 def metrics(at: AppTest) -> dict[str, str]:

@@ -7,13 +7,11 @@ state is opened once and read for everything it shows.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from core import sentence as core_sentence
 from core import tokens
-from tests.app.conftest import assert_clean, clicked, metrics, open_page, panel_text, widget
+from tests.app.conftest import assert_clean, clicked, heatmap_titled, metrics, open_page, panel_text, widget
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics.recap import script, view
 from ui import checks as checks_ui
@@ -200,15 +198,6 @@ def test_a_click_sets_the_query_and_the_key_and_a_cleared_selection_changes_noth
     assert at.selectbox(key="query").value == "journey" and at.selectbox(key="key").value == "starts"
 
 
-def _heatmap(at, title: str) -> dict:
-    """The first heatmap trace of the chart titled ``title``."""
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
-        if (spec["layout"].get("title") or {}).get("text") == title:
-            return next(t for t in spec["data"] if t.get("type") == "heatmap")
-    raise KeyError(title)
-
-
 WEIGHTS, SCORES = "Weights A = softmax(Ω), row by row", "Scores Ω = XXᵀ"
 
 
@@ -219,11 +208,11 @@ def test_the_scale_key_colours_the_weights_and_only_the_weights(default, scale, 
     at = open_page(PAGE, {"recap_scale": LABELS[scale]})  # a bound radio writes its label into the link
     assert_clean(at)
     assert widget(at, "recap_scale").value == scale
-    weights_map = _heatmap(at, WEIGHTS)
+    weights_map = heatmap_titled(at, WEIGHTS)
     assert weights_map["showscale"] and bar in weights_map["colorbar"]["title"]["text"]
     top = view.build(view.Settings()).collapse.weights.max() if scale == "matrix" else 1.0
     assert (weights_map["zmin"], weights_map["zmax"]) == (0.0, top)
-    assert _heatmap(at, SCORES) == _heatmap(default, SCORES)  # scores are never rescaled
+    assert heatmap_titled(at, SCORES) == heatmap_titled(default, SCORES)  # scores are never rescaled
 
 
 @pytest.mark.parametrize("junk", ["", "row", "relative", "x" * 500])
@@ -231,8 +220,8 @@ def test_a_bad_scale_key_falls_back_to_the_fixed_scale(default, junk):
     at = open_page(PAGE, {"recap_scale": junk})
     assert_clean(at)
     assert widget(at, "recap_scale").value == "fixed"
-    assert _heatmap(at, WEIGHTS) == _heatmap(default, WEIGHTS)
-    assert (_heatmap(at, WEIGHTS)["zmin"], _heatmap(at, WEIGHTS)["zmax"]) == (0, 1)
+    assert heatmap_titled(at, WEIGHTS) == heatmap_titled(default, WEIGHTS)
+    assert (heatmap_titled(at, WEIGHTS)["zmin"], heatmap_titled(at, WEIGHTS)["zmax"]) == (0, 1)
 
 
 def test_each_chart_has_a_name_and_its_values_as_a_table(default):

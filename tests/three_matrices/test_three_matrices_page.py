@@ -4,14 +4,23 @@ moves the readouts, the Reproduce expander, the messages. Every number is the vi
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from core import weights
-from tests.app.conftest import APP, all_match, assert_clean, clicked, metrics, open_page, panel_text, widget
+from tests.app.conftest import (
+    APP,
+    all_match,
+    assert_clean,
+    clicked,
+    heatmap_titled,
+    metrics,
+    open_page,
+    panel_text,
+    widget,
+)
 from topics.three_matrices import readouts, script
 from topics.three_matrices.view import Settings, View, build
 from ui import format as fmt
@@ -226,15 +235,6 @@ def test_a_click_sets_the_focus_and_the_cell_and_a_cleared_selection_changes_not
     assert at.selectbox(key="focus").value == -1 and at.selectbox(key="cell").value == -1
 
 
-def _heatmap(at: AppTest, title: str) -> dict:
-    """The first heatmap trace of the chart titled ``title``."""
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
-        if spec["layout"].get("title", {}).get("text") == title:
-            return next(t for t in spec["data"] if t.get("type") == "heatmap")
-    raise KeyError(title)
-
-
 WEIGHTS, SCORES = "Weights A = softmax(Ω/√d_k)", "Scores Ω"
 
 
@@ -246,11 +246,11 @@ def test_the_scale_key_colours_the_weights_and_only_the_weights(default, scale, 
     assert_clean(at)
     assert widget(at, "scale").value == scale
     v = build(Settings())
-    weights_map = _heatmap(at, WEIGHTS)
+    weights_map = heatmap_titled(at, WEIGHTS)
     assert weights_map["showscale"] and bar in weights_map["colorbar"]["title"]["text"]
     top = v.trace.weights.max() if scale == "matrix" else 1.0
     assert (weights_map["zmin"], weights_map["zmax"]) == (0.0, top)
-    assert _heatmap(at, SCORES) == _heatmap(default, SCORES)  # scores are never rescaled
+    assert heatmap_titled(at, SCORES) == heatmap_titled(default, SCORES)  # scores are never rescaled
 
 
 @pytest.mark.parametrize("junk", ["", "row", "relative", "x" * 500])
@@ -258,8 +258,8 @@ def test_a_bad_scale_key_falls_back_to_the_fixed_scale(default, junk):
     at = open_page(PAGE, {"scale": junk})
     assert_clean(at)
     assert widget(at, "scale").value == "fixed"
-    assert _heatmap(at, WEIGHTS) == _heatmap(default, WEIGHTS)
-    assert (_heatmap(at, WEIGHTS)["zmin"], _heatmap(at, WEIGHTS)["zmax"]) == (0, 1)
+    assert heatmap_titled(at, WEIGHTS) == heatmap_titled(default, WEIGHTS)
+    assert (heatmap_titled(at, WEIGHTS)["zmin"], heatmap_titled(at, WEIGHTS)["zmax"]) == (0, 1)
 
 
 def test_a_long_sentence_on_the_fixed_scale_says_why_its_weights_are_pale():
