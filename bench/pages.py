@@ -16,6 +16,30 @@ import numpy as np
 
 from bench import Figure
 
+BARE = """
+import streamlit as st
+x = st.slider("x", 0, 10, 5, key="x")
+st.title("Bare")
+st.write(f"x is {x}")
+"""  # the yardstick: what any Streamlit rerun costs, with nothing of this app in it
+
+
+def bare_rerun(repeats: int = 40) -> tuple[float, float]:
+    """Median wall and CPU seconds of a rerun of :data:`BARE` after a slider change, in AppTest, in
+    this process: every page's rerun is read as a multiple of this, measured in the same run."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_string(BARE)
+    at.run()
+    wall, cpu = [], []
+    for i in range(repeats):
+        at.slider(key="x").set_value(i % 10)
+        t0, c0 = time.perf_counter(), time.process_time()
+        at.run()
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return statistics.median(wall), statistics.median(cpu)
+
 
 @dataclass(frozen=True)
 class Timing:
@@ -23,8 +47,11 @@ class Timing:
     wall_s: list[float]  # each rerun after a control change, warm cache
     cpu_s: list[float]
 
-    def figures(self, name: str) -> Iterable[Figure]:
+    def figures(self, name: str, bare_s: float | None = None) -> Iterable[Figure]:
+        """The figures; with ``bare_s`` (:func:`bare_rerun`'s median), the rerun as its multiple."""
         yield Figure(f"{name}_rerun_median", statistics.median(self.wall_s) * 1e3, "ms")
+        if bare_s:
+            yield Figure(f"{name}_rerun_vs_bare", statistics.median(self.wall_s) / bare_s, "x")
         yield Figure(f"{name}_rerun_p95", float(np.percentile(self.wall_s, 95)) * 1e3, "ms")
         yield Figure(f"{name}_rerun_cpu_median", statistics.median(self.cpu_s) * 1e3, "ms")
         yield Figure(f"{name}_first_run", self.cold_s * 1e3, "ms")

@@ -1,10 +1,11 @@
 """The "Reproduce in PyTorch" expander: the script for the view on screen, shown and downloadable.
 
 Each page makes one call near its end, passing a function that builds the script from its
-settings (the topic's ``script.py``). The expander is lazy (``on_change="rerun"``): nothing is generated
-until a reader opens it, so the pages rerun as fast as before. A view no script can reproduce
-says why instead, and a script that cannot be built from a setting (any URL value the controls
-let through) becomes that message, never an exception.
+settings (the topic's ``script.py``). The expander is lazy (``on_change="rerun"``): nothing is
+generated until a reader opens it, so the pages rerun as fast as before. It is a fragment: opening
+or closing it reruns only the expander, with the settings of the page's last run, never the page's
+figures. A view no script can reproduce says why instead, and a script that cannot be built from a
+setting (any URL value the controls let through) becomes that message, never an exception.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ def expander(page: str, make: Callable[[], Script], *, label: str = "Reproduce i
 
     ``page`` names the widget keys (``reproduce_<page>``): stable, and not URL-bound.
     """
+    _fragment(page, make, label)
+
+
+@st.fragment
+def _fragment(page: str, make: Callable[[], Script], label: str) -> None:
     box = st.expander(label, key=f"reproduce_{page}", on_change="rerun", icon=":material/terminal:")
     if not box.open:
         return
