@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, Literal, TypeVar
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 T = TypeVar("T")
 N = TypeVar("N", int, float)
@@ -29,9 +30,13 @@ def select(
     format_func: Callable[[T], str] = str,
     help: str | None = None,
     on_change: Callable[[], None] | None = None,
+    where: DeltaGenerator | None = None,
 ) -> T:
-    """A sidebar selectbox; the URL holds the option's label as ``format_func`` writes it."""
-    return st.sidebar.selectbox(
+    """A sidebar selectbox; the URL holds the option's label as ``format_func`` writes it.
+
+    ``where`` is a container in the sidebar to draw it in instead of the sidebar's end: a fragment
+    that draws its own controls (the focus and cell controls) keeps their place in the sidebar."""
+    return (where if where is not None else st.sidebar).selectbox(
         label,
         options,
         index=list(options).index(default),
