@@ -282,6 +282,21 @@ def record_every(steps: int, n: int) -> int:
     return max(1, steps // snapshots)
 
 
+def fit_bytes(n: int, d_in: int, d_k: int, steps: int) -> int:
+    """An upper bound on the bytes :func:`fit` holds at its peak for ``n`` tokens ``d_in`` wide, weights
+    ``d_k`` wide and ``steps`` steps: what it declares to the server's heavy-work budget.
+
+    Counted in float64 cells, doubled for temporaries: three modes' trajectories (attention and
+    scores ``[r, n, n]``, W_q and W_k ``[r, d_in, d_k]``, losses), the lockstep batch's snapshots
+    and losses, and its per-step buffers. ``tests/learning/test_learning_budget.py`` measures
+    :func:`fit` with tracemalloc against it.
+    """
+    r = steps // record_every(steps, n) + 2  # snapshots, the divergence's last good state included
+    kept = 3 * (r * (2 * n * n + 2 * d_in * d_k) + steps + 1)  # the trajectories
+    batch = r * 4 * d_in * d_k + 2 * (steps + 1) + 16 * (n * n + n * d_k + d_in * d_k)
+    return 2 * 8 * (kept + batch) + 256 * 1024
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """How to turn the dials. Adam's constants are PyTorch's defaults (β₁ 0.9, β₂ 0.999, ε 1e-8)."""
