@@ -211,10 +211,10 @@ def _bound(
 
 def _checks(runs: Mapping[Mode, Trajectory], steps: int) -> Checks:
     v1, x = weights.section_3_4(), tokens.inputs()
-    none = runs["none"]
+    none, tied = runs["none"], runs["tied"].scores
     j, s = tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
     return Checks(
-        tied_score_error=max(attention.asymmetry_error(o) for o in runs["tied"].scores),
+        tied_score_error=float(np.max(np.abs(tied - tied.swapaxes(-1, -2)))),  # every recorded step
         none_score_error=attention.asymmetry_error(none.scores[0]),
         none_weight_error=attention.asymmetry_error(training.attention(x, v1.w_query, v1.w_key, "none")),
         affinity_journey_starts=float(none.scores[none.at(steps), j, s]),
