@@ -77,7 +77,7 @@ def test_the_page_takes_a_turn_of_the_budget_for_a_computation_the_cache_does_no
 
     monkeypatch.setattr(budget.BUDGET, "turn", recorded)
     for cached in (study.fit, study.limits):
-        cached.clear()  # type: ignore[attr-defined,union-attr]  # a CachedFunc
+        cached.clear()  # type: ignore[union-attr]  # a CachedFunc
     s = view.Settings(steps=100, step=100, width=3)
     study.build(s)
     x = s.embeddings
