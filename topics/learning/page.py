@@ -77,26 +77,11 @@ step = controls.slider(
     step=every,
     help=f"Weights and attention are recorded every {every} steps.",
 )
-fq = focus_control(T, key="learn_focus")
-cell = cell_ui.cell_control(T, key="learn_cell")
+focus_slot = st.sidebar.container()  # the focus and cell controls, drawn by the fragment below
 relative = scale_control("learn_scale")
 
-s = view.Settings(
-    T,
-    sentence.embeddings,
-    kind,
-    token,
-    mode,
-    optimiser,
-    lr,
-    steps,
-    step,
-    width,
-    weights=ws3,
-    focus=fq,
-    cell=cell,
-)
-v = view.build(s, fit=study.fit, limits=study.limits)
+s = view.Settings(T, sentence.embeddings, kind, token, mode, optimiser, lr, steps, step, width, weights=ws3)
+v = study.build(s)  # everything but the focus and the cell, which only the fragment below reads
 n = v.n
 
 st.title("Learning to attend")
@@ -116,21 +101,34 @@ m1, m2, m3 = st.columns(3)
 m1.metric("Loss", rd.loss_text(v.loss))
 m2.metric("Rows right", f"{v.rows_right} of {n}")
 m3.metric("Score error max|Ω − Ωᵀ|", fmt.num(v.score_error))
-figs = heatmaps(v, relative)
-for row in (("learn_attention", "learn_target"), ("learn_scores", "learn_asym")):
-    for col, key in zip(st.columns(2), row, strict=True):
-        with col:
-            figures.show(figs[key], key=key, pick=cell_ui.picker(key, "learn_focus", "learn_cell"))
-    if row[0] == "learn_attention" and (hint := pale_hint(n, relative)):
-        st.caption(hint)
-    if row[0] == "learn_attention" and fq is not None and v.focus_context is not None:
-        context_note(T, fq, v.focus_context, weights=v.focus_weights, extra="W_v is not trained here.")
-if v.cell is not None:
-    cell_ui.panel(v.cell)
-else:
-    st.caption(
-        "Click any cell, or pick a query to focus on, to see its arithmetic and its gradient at this step."
-    )
+
+
+@st.fragment
+def focused(v: view.View) -> None:
+    """The heatmaps, the context note and the cell panel: a focus or cell click reruns only these."""
+    with focus_slot:
+        fq = focus_control(T, key="learn_focus")
+        cell = cell_ui.cell_control(T, key="learn_cell")
+    f = view.focused(v, fq, cell)
+    figs = heatmaps(f, relative)
+    for row in (("learn_attention", "learn_target"), ("learn_scores", "learn_asym")):
+        for col, key in zip(st.columns(2), row, strict=True):
+            with col:
+                figures.show(figs[key], key=key, pick=cell_ui.picker(key, "learn_focus", "learn_cell"))
+        if row[0] == "learn_attention" and (hint := pale_hint(n, relative)):
+            st.caption(hint)
+        if row[0] == "learn_attention" and fq is not None and f.focus_context is not None:
+            context_note(T, fq, f.focus_context, weights=f.focus_weights, extra="W_v is not trained here.")
+    if f.cell is not None:
+        cell_ui.panel(f.cell)
+    else:
+        st.caption(
+            "Click any cell, or pick a query to focus on, to see its arithmetic and its gradient "
+            "at this step."
+        )
+
+
+focused(v)
 
 rd.limits_section(v)
 if v.prose.nearest is not None:  # the two tokens any matrix finds hardest to tell apart

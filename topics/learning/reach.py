@@ -284,6 +284,26 @@ def search_variants(target: np.ndarray, mode: Mode) -> tuple[tuple[int, ...], ..
     return tuple(dict.fromkeys(out))
 
 
+def search_runs(target: np.ndarray, starts: int = SEARCH_STARTS) -> int:
+    """How many runs :func:`search` trains in lockstep for ``target``."""
+    return starts * sum(len(search_variants(target, mode)) for mode in TRAINED)
+
+
+def limits_bytes(kind: Target, token: int, width: int, x: np.ndarray) -> int:
+    """An upper bound on the bytes :func:`limits` holds at its peak: what it declares to the server's
+    heavy-work budget. The search's batch of ``B`` runs holds about a dozen arrays the size of its
+    weights ``[2, B, d_in, d_out]``, a few the size of Q and K ``[2, B, n, d_out]`` and of the
+    scores ``[B, n, n]``; the linear program's constraints are small (at most ``n²`` rows of
+    ``d_in²``). Counted in float64 cells, with room to spare; ``tests/learning/test_learning_budget.py``
+    measures :func:`limits` with tracemalloc against it."""
+    n, d_in = np.shape(x)
+    if n > MAX_SEARCH_TOKENS:
+        return 0
+    b = search_runs(target_pattern(kind, n, token))
+    cells = 16 * 2 * b * d_in * width + 6 * 2 * b * n * width + 10 * b * n * n + 4 * n * n * d_in * d_in
+    return 8 * cells + 512 * 1024
+
+
 def search(
     x: np.ndarray,
     target: np.ndarray,

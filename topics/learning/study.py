@@ -3,12 +3,15 @@
 A cached function defined in a page script is redefined on every run, and each cache miss then
 holds on to that run's whole script namespace (see :mod:`ui.cache`). Each function here is the
 plain one of :mod:`topics.learning.training`, :mod:`topics.learning.reach` or
-:mod:`topics.learning.script`, cached; the page hands them to :func:`topics.learning.view.build`.
+:mod:`topics.learning.script`, cached, and run under the server's heavy-work budget
+(:mod:`ui.budget`) with the working set it declares; :func:`build` hands them to
+:func:`topics.learning.view.build`, in the budget's waiting room and under one spinner.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import streamlit as st
 
 from core import weights
 from core.attention import Mode
@@ -17,7 +20,7 @@ from core.sentence import weights_for
 from topics.learning import reach, script, training, view
 from topics.learning.reach import Found, Reach
 from topics.learning.training import Optimiser, Target, Trajectory
-from ui import cache
+from ui import budget, cache
 from ui.cache import KB, MB
 
 
@@ -30,7 +33,7 @@ def _worst() -> list[tuple[object, ...]]:
 
 # Three trajectories, their snapshots capped in cells (training.record_every): 386 KB for the
 # book's sentence, 836 KB at 32 tokens × 16 dimensions.
-@cache.data(entry_bytes=1 * MB, entries=16, worst=_worst, show_spinner="Training all three modes…")
+@cache.data(entry_bytes=1 * MB, entries=16, worst=_worst)
 def fit(
     kind: Target,
     token: int,
@@ -42,7 +45,8 @@ def fit(
     x: np.ndarray,
 ) -> tuple[np.ndarray, dict[Mode, Trajectory]]:
     """:func:`topics.learning.training.fit`, cached."""
-    return training.fit(kind, token, optimiser, lr, steps, w_query, w_key, x)
+    with budget.heavy(training.fit_bytes(len(x), x.shape[1], w_query.shape[1], steps)):
+        return training.fit(kind, token, optimiser, lr, steps, w_query, w_key, x)
 
 
 # The search and linear program, for up to reach.MAX_SEARCH_TOKENS tokens: 7.1 KB at 8 × 16.
@@ -50,16 +54,13 @@ def fit(
     entry_bytes=16 * KB,
     entries=32,
     worst=lambda: [("previous", 0, 6, cache.largest_sentence()[1][: reach.MAX_SEARCH_TOKENS])],
-    show_spinner=(
-        f"Searching: Adam from {reach.SEARCH_STARTS} starts per mode, each row left out of the loss "
-        "in turn, and a linear program over every d_in × d_in M…"
-    ),
 )
 def limits(
     kind: Target, token: int, width: int, x: np.ndarray
 ) -> tuple[dict[Mode, Found] | None, Reach | None]:
     """:func:`topics.learning.reach.limits`, cached."""
-    return reach.limits(kind, token, width, x)
+    with budget.heavy(reach.limits_bytes(kind, token, width, x)):
+        return reach.limits(kind, token, width, x)
 
 
 # The same run as fit's, from weights nudged by one ulp, for the Reproduce expander's note:
@@ -68,7 +69,6 @@ def limits(
     entry_bytes=1 * MB,
     entries=2,
     worst=_worst,
-    show_spinner="Probing how this run responds to a last-bit nudge…",
 )
 def nudged(
     kind: Target,
@@ -81,14 +81,35 @@ def nudged(
     x: np.ndarray,
 ) -> dict[Mode, Trajectory]:
     """:func:`topics.learning.script.nudged`, cached."""
-    return script.nudged(kind, token, optimiser, lr, steps, w_query, w_key, x)
+    with budget.heavy(training.fit_bytes(len(x), x.shape[1], w_query.shape[1], steps)):
+        return script.nudged(kind, token, optimiser, lr, steps, w_query, w_key, x)
 
 
 def reproduce(v: view.View) -> Script:
     """The script for the view on screen, its note saying how far PyTorch's run can end from the
     page's: the nudge probe (:func:`topics.learning.view.probe`), run when the expander opens."""
     s = v.settings
-    drift = view.probe(v, nudged=nudged)
+    with budget.waiting_room(), st.spinner("Probing how this run responds to a last-bit nudge…"):
+        drift = view.probe(v, nudged=nudged)
     return script.build(
         s.labels, s.embeddings, v.ws, s.target, v.token, s.mode, s.optimiser, s.lr, s.steps, v.step, drift
     )
+
+
+def build(s: view.Settings) -> view.View:
+    """:func:`topics.learning.view.build` with this module's caches, in the budget's waiting room.
+
+    One spinner covers the whole build, started before anything slow: a first visit trains three
+    modes, searches what each can reach and (off the book's sentence) trains the checks' run, each
+    often under the half second after which a cache's own spinner would show, so a reader could
+    wait seconds with none. On a warm rerun every call is a cache hit and the spinner never shows.
+    """
+    with budget.waiting_room(), st.spinner(SPINNER):
+        return view.build(s, fit=fit, limits=limits)
+
+
+SPINNER = (
+    "Training all three modes, then searching what each can reach: Adam from "
+    f"{reach.SEARCH_STARTS} starts per mode, each row left out of the loss in turn, and a linear "
+    "program over every d_in × d_in M…"
+)

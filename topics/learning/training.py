@@ -105,39 +105,79 @@ def attention(x: np.ndarray, w_query: np.ndarray, w_key: np.ndarray, mode: Mode)
     return np.exp(log_softmax(scores(x, w_query, w_key, mode) / np.sqrt(d_k)))
 
 
+class _Batch:
+    """The loss and its gradient for ``B`` runs on one sentence, in buffers reused at every step.
+
+    Weights are ``[2, B, d_in, d_k]`` (``p[0]`` W_q, ``p[1]`` W_k). Every product is one NumPy call
+    over all runs, but each run's products and sums are its own, the same float64 operations in the
+    same order whatever else is in the batch: a mode trained in lockstep with others ends on the
+    bits it ends on alone. (One wide product over all runs is faster still, but its rounding
+    depends on the batch's width.) Scratch arrays are kept, so a step allocates little.
+
+    ``tied`` is 1.0 for each run whose keys use W_q, 0.0 otherwise (``None``: no run is tied). ``t``
+    is one target ``[n, n]`` for every run, or one per run ``[B, n, n]``.
+    """
+
+    def __init__(self, x: np.ndarray, t: np.ndarray, b: int, d_k: int, tied: np.ndarray | None) -> None:
+        n = x.shape[0]
+        self.x, self.xt, self.t, self.n = x, x.T, t, n
+        rows = t.sum(axis=-1, keepdims=True)  # [..., n, 1]
+        # A row of T summing to s gives ∂L/∂Z = (s·A − T)/n; s is 1 (times 1.0 is exact, skipped)
+        # except in the search, whose variants drop rows (s = 0: that row is free).
+        self.rows = None if np.all(rows == 1.0) else rows
+        self.tt = np.broadcast_to(t, (b, n, n))  # the target of each run, for the loss's sums
+        self.scale, self.grad_scale = 1 / np.sqrt(d_k), 1 / (n * np.sqrt(d_k))
+        self.d_qk = np.empty((2, b, n, d_k))  # ∂L/∂Q, ∂L/∂K
+        self.grads = np.empty((2, b, x.shape[1], d_k))
+        self.tied = None if tied is None else np.asarray(tied, dtype=np.float64)[:, None, None]
+
+    def __call__(self, p: np.ndarray, loss: np.ndarray, grad: bool = True) -> np.ndarray:
+        """The loss of every run into ``loss`` ``[B]``; their gradient ``[2, B, d_in, d_k]`` (a buffer,
+        valid until the next call) unless ``grad`` is false. The chain rule, one link per line, with
+        ``Z = Ω/√d_k`` and ``A = softmax(Z)`` row by row:
+
+        - ``L = −(1/n) Σ_ij T_ij log A_ij``;
+        - ``∂L/∂Z = (A − T)/n``: log-softmax's Jacobian ``δ_jk − A_ik`` summed against a target row
+          whose entries add up to 1 (a row of the search's targets may also be all zero: see above);
+        - ``∂L/∂Ω = ∂L/∂Z / √d_k``;
+        - ``Ω = QKᵀ``, so ``∂L/∂Q = (∂L/∂Ω) K`` and ``∂L/∂K = (∂L/∂Ω)ᵀ Q``;
+        - ``Q = XW_q``, ``K = XW_k``, so ``∂L/∂W_q = Xᵀ ∂L/∂Q`` and ``∂L/∂W_k = Xᵀ ∂L/∂K``.
+
+        A tied run holds one matrix on both paths (W_q = W_k), so its gradient is the sum of the
+        two, handed to both slots: an optimiser then keeps the two slots equal to the last bit.
+        """
+        qk = self.x @ p  # Q and K at once  [2, B, n, d_k]
+        q, k = qk
+        z = q @ k.swapaxes(-1, -2)  # Ω  [B, n, n]
+        z *= self.scale  # Z
+        z -= z.max(axis=-1, keepdims=True)
+        a = np.exp(z)
+        total = a.sum(axis=-1, keepdims=True)
+        z -= np.log(total)  # log A
+        np.einsum("bij,bij->b", self.tt, z, out=loss)
+        loss *= -1 / self.n
+        if not grad:
+            return self.grads
+        a /= total  # A
+        if self.rows is not None:
+            a *= self.rows
+        a -= self.t
+        a *= self.grad_scale  # ∂L/∂Ω  [B, n, n]
+        np.matmul(a, k, out=self.d_qk[0])
+        np.matmul(a.swapaxes(-1, -2), q, out=self.d_qk[1])
+        np.matmul(self.xt, self.d_qk, out=self.grads)  # ∂L/∂W_q, ∂L/∂W_k
+        if self.tied is not None:  # a tied run's two slots both get their sum
+            self.grads += self.tied * self.grads[::-1]
+        return self.grads
+
+
 def _loss_and_grads(
     x: np.ndarray, p: np.ndarray, t: np.ndarray, tied: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray]:  # [2, B, d_in, d_k] -> [B], [2, B, d_in, d_k]
-    """The loss and its gradient for a batch of ``B`` runs; ``p[0]`` is W_q, ``p[1]`` is W_k.
-
-    ``tied`` is 1.0 for each run whose keys use W_q, 0.0 otherwise (``None``: no run is tied).
-
-    The chain rule, one link per line, with ``Z = Ω/√d_k`` and ``A = softmax(Z)`` row by row:
-
-    - ``L = −(1/n) Σ_ij T_ij log A_ij``;
-    - ``∂L/∂Z = (A − T)/n``: log-softmax's Jacobian ``δ_jk − A_ik`` summed against a target row
-      whose entries add up to 1 (a row of ``B`` targets may also be all zero: see below);
-    - ``∂L/∂Ω = ∂L/∂Z / √d_k``;
-    - ``Ω = QKᵀ``, so ``∂L/∂Q = (∂L/∂Ω) K`` and ``∂L/∂K = (∂L/∂Ω)ᵀ Q``;
-    - ``Q = XW_q``, ``K = XW_k``, so ``∂L/∂W_q = Xᵀ ∂L/∂Q`` and ``∂L/∂W_k = Xᵀ ∂L/∂K``.
-
-    A tied run holds one matrix on both paths (``p[0] == p[1]``), so its gradient is the sum of
-    the two, handed to both slots: an optimiser then keeps the two slots equal to the last bit.
-    """
-    n, root = x.shape[0], np.sqrt(p.shape[-1])
-    qk = x @ p  # Q and K at once  [2, B, n, d_k]
-    q, k = qk
-    log_a = log_softmax(q @ k.swapaxes(-1, -2) * (1 / root))  # log A  [B, n, n]
-    loss = (t * log_a).sum(axis=(-2, -1)) * (-1 / n)  # [B]
-    # A row of T summing to s gives ∂L/∂Z = (s·A − T)/n; s is 1 (times 1.0 is exact) except in
-    # the search, whose variants drop rows (s = 0: that row is free).
-    d_omega = (np.exp(log_a) * t.sum(axis=-1, keepdims=True) - t) * (1 / (n * root))  # ∂L/∂Ω  [B, n, n]
-    d_qk = np.empty_like(qk)  # ∂L/∂Q, ∂L/∂K  [2, B, n, d_k]
-    np.matmul(d_omega, k, out=d_qk[0])
-    np.matmul(d_omega.swapaxes(-1, -2), q, out=d_qk[1])
-    grads = x.T @ d_qk  # ∂L/∂W_q, ∂L/∂W_k  [2, B, d_in, d_k]
-    if tied is not None:
-        grads += tied[:, None, None] * grads[::-1]  # a tied run's two slots both get their sum
+    """The loss and its gradient for a batch of ``B`` runs; ``p[0]`` is W_q, ``p[1]`` is W_k (the
+    chain rule is :class:`_Batch`'s)."""
+    loss = np.empty(p.shape[1])
+    grads = _Batch(x, t, p.shape[1], p.shape[-1], tied)(p, loss)
     return loss, grads
 
 
@@ -242,6 +282,21 @@ def record_every(steps: int, n: int) -> int:
     return max(1, steps // snapshots)
 
 
+def fit_bytes(n: int, d_in: int, d_k: int, steps: int) -> int:
+    """An upper bound on the bytes :func:`fit` holds at its peak for ``n`` tokens ``d_in`` wide, weights
+    ``d_k`` wide and ``steps`` steps: what it declares to the server's heavy-work budget.
+
+    Counted in float64 cells, doubled for temporaries: three modes' trajectories (attention and
+    scores ``[r, n, n]``, W_q and W_k ``[r, d_in, d_k]``, losses), the lockstep batch's snapshots
+    and losses, and its per-step buffers. ``tests/learning/test_learning_budget.py`` measures
+    :func:`fit` with tracemalloc against it.
+    """
+    r = steps // record_every(steps, n) + 2  # snapshots, the divergence's last good state included
+    kept = 3 * (r * (2 * n * n + 2 * d_in * d_k) + steps + 1)  # the trajectories
+    batch = r * 4 * d_in * d_k + 2 * (steps + 1) + 16 * (n * n + n * d_k + d_in * d_k)
+    return 2 * 8 * (kept + batch) + 256 * 1024
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """How to turn the dials. Adam's constants are PyTorch's defaults (β₁ 0.9, β₂ 0.999, ε 1e-8)."""
@@ -291,54 +346,70 @@ class Trajectory:
         return min(max(i, 0), len(self.recorded) - 1)
 
 
-def _adam_step(
-    c: TrainConfig, s: int, p: np.ndarray, g: np.ndarray, m: np.ndarray, v: np.ndarray
-) -> np.ndarray:
-    """Update ``s + 1`` of Kingma & Ba's Adam, in the order ``torch.optim.Adam`` computes it.
+class _Adam:
+    """Kingma & Ba's Adam, in the order ``torch.optim.Adam`` computes it, in buffers reused at every
+    step: its moments ``m`` and ``v`` and one scratch array, the size of the weights."""
 
-    ``m`` and ``v`` (first and second moments) are updated in place; the weights are returned new,
-    so the caller still holds the last finite state if the step overflows.
-    """
-    m *= c.beta1
-    m += (1 - c.beta1) * g
-    v *= c.beta2
-    v += (1 - c.beta2) * (g * g)
-    bias1, bias2 = 1 - c.beta1 ** (s + 1), 1 - c.beta2 ** (s + 1)
-    return p - (c.lr / bias1) * m / (np.sqrt(v) / np.sqrt(bias2) + c.eps)
+    def __init__(self, c: TrainConfig, shape: tuple[int, ...]) -> None:
+        self.c = c
+        self.m, self.v, self.scratch = np.zeros(shape), np.zeros(shape), np.empty(shape)
+
+    def __call__(self, s: int, p: np.ndarray, g: np.ndarray, out: np.ndarray) -> None:
+        """Update ``s + 1``: ``p`` moved along ``g``, written into ``out`` (``p`` is left as it was,
+        so the caller still holds the last finite state if the step overflows)."""
+        c, m, v, tmp = self.c, self.m, self.v, self.scratch
+        m *= c.beta1
+        m += np.multiply(g, 1 - c.beta1, out=tmp)
+        v *= c.beta2
+        np.multiply(g, g, out=tmp)
+        tmp *= 1 - c.beta2
+        v += tmp
+        bias1, bias2 = 1 - c.beta1 ** (s + 1), 1 - c.beta2 ** (s + 1)
+        np.sqrt(v, out=tmp)
+        tmp /= np.sqrt(bias2)
+        tmp += c.eps  # the denominator
+        np.divide(np.multiply(m, c.lr / bias1, out=out), tmp, out=out)
+        np.subtract(p, out, out=out)
 
 
 def descend(
     x: np.ndarray, t: np.ndarray, p: np.ndarray, tied: np.ndarray | None, c: TrainConfig
 ) -> tuple[np.ndarray, list[int], list[np.ndarray], int | None]:
-    """Run ``B`` trainings in lockstep: one NumPy call serves them all, which is what makes 5,000
-    steps of every mode fit in well under a second. Stops where the loss blows up (``MAX_LOSS``).
+    """Run ``B`` trainings in lockstep: a step is one batch of NumPy calls for them all
+    (:class:`_Batch`), which is what makes 5,000 steps of every mode fit in a fraction of a second.
+    Stops where the loss blows up (``MAX_LOSS``).
 
     Returns the losses ``[steps + 1, B]`` (rows past a divergence are garbage, to be replaced),
     the recorded steps, the weights ``[2, B, d_in, d_k]`` at each, and the divergence step.
     """
-    losses = np.zeros((c.steps + 1, p.shape[1]))
+    b = p.shape[1]
+    batch = _Batch(np.asarray(x, dtype=np.float64), np.asarray(t, dtype=np.float64), b, p.shape[-1], tied)
+    losses = np.zeros((c.steps + 1, b))
     recorded: list[int] = []
     snaps: list[np.ndarray] = []
-    m, v = np.zeros_like(p), np.zeros_like(p)
-    prev = p
+    w, spare = np.array(p, dtype=np.float64), np.empty(p.shape)  # now and next: two buffers
+    adam = _Adam(c, w.shape) if c.optimiser == "adam" else None
     for s in range(c.steps + 1):
-        loss, g = _loss_and_grads(x, p, t, tied)
+        g = batch(w, losses[s], grad=s < c.steps)
         # Overflowing weights show up here as a huge or non-finite loss: keep the last good state.
-        worst = float(loss.max())
+        worst = float(losses[s].max())
         if not worst < MAX_LOSS:
             if s == 0:
                 raise ValueError(f"the starting loss {worst} is already past {MAX_LOSS}: start smaller")
             if recorded[-1] != s - 1:
                 recorded.append(s - 1)
-                snaps.append(prev)
+                snaps.append(spare.copy())  # the step before: the last good state
             return losses, recorded, snaps, s
-        losses[s] = loss
         if s % c.record_every == 0 or s == c.steps:
             recorded.append(s)
-            snaps.append(p)
+            snaps.append(w.copy())
         if s == c.steps:
             break
-        prev, p = p, (p - c.lr * g if c.optimiser == "gd" else _adam_step(c, s, p, g, m, v))
+        if adam is None:
+            np.subtract(w, np.multiply(g, c.lr, out=spare), out=spare)
+        else:
+            adam(s, w, g, spare)
+        w, spare = spare, w
     return losses, recorded, snaps, None
 
 

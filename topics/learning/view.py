@@ -211,10 +211,10 @@ def _bound(
 
 def _checks(runs: Mapping[Mode, Trajectory], steps: int) -> Checks:
     v1, x = weights.section_3_4(), tokens.inputs()
-    none = runs["none"]
+    none, tied = runs["none"], runs["tied"].scores
     j, s = tokens.TOKENS.index("journey"), tokens.TOKENS.index("starts")
     return Checks(
-        tied_score_error=max(attention.asymmetry_error(o) for o in runs["tied"].scores),
+        tied_score_error=float(np.max(np.abs(tied - tied.swapaxes(-1, -2)))),  # every recorded step
         none_score_error=attention.asymmetry_error(none.scores[0]),
         none_weight_error=attention.asymmetry_error(training.attention(x, v1.w_query, v1.w_key, "none")),
         affinity_journey_starts=float(none.scores[none.at(steps), j, s]),
@@ -223,7 +223,35 @@ def _checks(runs: Mapping[Mode, Trajectory], steps: int) -> Checks:
 
 
 def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits) -> View:
-    """The page's view of ``s``: every mode trained (``fit``), the evidence (``limits``), the step shown."""
+    """The page's view of ``s``: every mode trained (``fit``), the evidence (``limits``), the step
+    shown, and the focused query and its cell (:func:`focused`)."""
+    return focused(base(s, fit=fit, limits=limits), s.focus, s.cell)
+
+
+def focused(v: View, focus: int | None, cell: int | None) -> View:
+    """``v`` with the focused query's row, its context vector and its cell at the step shown: cheap,
+    so the page's focus and cell controls rerun only this and the figures that show it. Nothing
+    else in the view depends on them."""
+    s = replace(v.settings, focus=focus, cell=cell)
+    if focus is None:
+        return replace(v, settings=s)
+    x, run = np.asarray(s.embeddings, dtype=np.float64), v.runs[s.mode]
+    values = attention.attention_in_mode(x, v.ws, s.mode).values  # W_v is not trained: figure 01's
+    chosen = one_cell.at_step(x, run, values, v.target, v.step, focus, chosen_key(cell, v.attention[focus]))
+    return replace(
+        v,
+        settings=s,
+        focus_weights=v.attention[focus],
+        focus_context=attention.mix(v.attention, values)[focus],
+        cell_key=chosen.arithmetic.j,
+        cell_at_step=chosen,
+        cell=one_cell.panel(chosen, s.labels),
+    )
+
+
+def base(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits) -> View:
+    """Everything of :func:`build` that does not depend on the focus or the cell (both left out)."""
+    s = replace(s, focus=None, cell=None)
     labels, x = s.labels, np.asarray(s.embeddings, dtype=np.float64)
     token = s.token if s.target == "token" else 0
     ws = widen(weights_for(s.weights, x.shape[1]), s.width)
@@ -236,12 +264,6 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
         step = min(step, run.diverged_at - 1)
     a, omega = run.attention[run.at(step)], run.scores[run.at(step)]  # the snapshot at the step shown
     big = float(np.abs(omega).max())
-    focus, chosen = None, None
-    if s.focus is not None:  # W_v is not trained: the values stay where figure 01 put them
-        values = attention.attention_in_mode(x, ws, s.mode).values
-        focus = attention.mix(a, values)[s.focus]
-        j = chosen_key(s.cell, a[s.focus])
-        chosen = one_cell.at_step(x, run, values, target, step, s.focus, j)
     found, lp = limits(s.target, token, s.width, x)
     words = training.words(x)
     tied_bound, ties = reach.tied_row_bound(target, words), reach.ties_bound(target, words)
@@ -293,12 +315,12 @@ def build(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits
         scores=omega,
         asymmetry=attention.asymmetry(omega),
         decimals=4 if big < 10 else 2 if big < 1_000 else 0,
-        focus_weights=None if s.focus is None else a[s.focus],
-        focus_context=focus,
+        focus_weights=None,
+        focus_context=None,
         gradient=training.score_gradient(a, target, int(ws.w_key.shape[-1])),
-        cell_key=None if chosen is None else chosen.arithmetic.j,
-        cell_at_step=chosen,
-        cell=None if chosen is None else one_cell.panel(chosen, labels),
+        cell_key=None,
+        cell_at_step=None,
+        cell=None,
         words=words,
         repeats=len(set(words.tolist())) < len(x),
         split_words=split,
