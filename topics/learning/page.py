@@ -80,11 +80,11 @@ step = controls.slider(
 focus_slot = st.sidebar.container()  # the focus and cell controls, drawn by the fragment below
 relative = scale_control("learn_scale")
 
+st.title("Learning to attend")
 s = view.Settings(T, sentence.embeddings, kind, token, mode, optimiser, lr, steps, step, width, weights=ws3)
 v = study.build(s)  # everything but the focus and the cell, which only the fragment below reads
 n = v.n
 
-st.title("Learning to attend")
 st.markdown(v.prose.lead)
 weight_set_caption(v.ws)
 figures.show(loss_chart(v), key="learn_loss")
