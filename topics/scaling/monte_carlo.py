@@ -238,8 +238,8 @@ def working_set(config: StudyConfig, d_k: int) -> int:
 
     Brute force's block of ``q`` and keys (:func:`brute_chunk`, at most :data:`BRUTE_MEMORY` unless
     one draw is more), plus :data:`BYTES_PER_DRAW_KEY` for each draw and key. Measured with
-    tracemalloc at the worst settings (tests/scaling/test_scaling_budget.py): 19.4 MB declared
-    as 30 MB for brute force at 5,000 draws of 64 keys, 8.4 MB as 11.6 MB for 100,000 exact draws
+    tracemalloc at the worst settings (tests/scaling/test_scaling_budget.py): 18.9 MB declared
+    as 27.9 MB for brute force at 5,000 draws of 64 keys, 8.4 MB as 11.2 MB for 100,000 exact draws
     of two keys.
     """
     block = 0
