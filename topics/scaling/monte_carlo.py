@@ -226,6 +226,35 @@ def work(config: StudyConfig, d_k: int) -> int:
     return config.draws * (config.n_keys + 1) * per_score
 
 
+BYTES_PER_DRAW_KEY = (
+    32  # the study's arrays over all draws and one chunk's temporaries, per score and per |q|
+)
+SLACK_BYTES = 2 * 2**20  # NumPy's own buffers and a summary's few arrays of one float per draw
+
+
+def working_set(config: StudyConfig, d_k: int) -> int:
+    """An upper bound on the bytes :func:`study_at` holds at once at ``config`` and ``d_k``, from
+    the arguments alone: what the page declares to the server's heavy-work budget.
+
+    Brute force's block of ``q`` and keys (:func:`brute_chunk`, at most :data:`BRUTE_MEMORY` unless
+    one draw is more), plus :data:`BYTES_PER_DRAW_KEY` for each draw and key. Measured with
+    tracemalloc at the worst settings (tests/scaling/test_scaling_budget.py): 18.9 MB declared
+    as 27.9 MB for brute force at 5,000 draws of 64 keys, 8.4 MB as 11.2 MB for 100,000 exact draws
+    of two keys.
+    """
+    block = 0
+    if config.sampler == "brute":
+        block = min(brute_chunk(d_k, config.n_keys), config.draws) * (config.n_keys + 1) * d_k * 8
+    return block + BYTES_PER_DRAW_KEY * config.draws * (config.n_keys + 1) + SLACK_BYTES
+
+
+def draw_bytes(n_keys: int, d_k: int, sampler: Sampler) -> int:
+    """An upper bound on the bytes :func:`one_draw` holds at once: brute force's one query and its
+    keys (34 MB at d_k = 65,536 with 64 keys), or a few scores."""
+    vectors = (n_keys + 1) * d_k * 8 if sampler == "brute" else 0
+    return vectors + BYTES_PER_DRAW_KEY * (n_keys + 1) + SLACK_BYTES
+
+
 NORMALS_PER_SECOND = 10_000_000  # a slow, shared core: an estimate that errs towards showing progress
 
 

@@ -42,20 +42,18 @@ st.markdown(
     "off, drag $d_k$ past a thousand, and watch the bars give up."
 )
 
-v = view.build(
-    view.Settings(d_k, divisor, wanted, n_keys, seed, sampler, tail),
-    study=study.run_study,
-    draw=study.one_draw,
-    reference=study.references,
-    post_setting=study.post_study,
-)
-words = v.words
-for note in (words.capped_note, words.brute_note):
-    if note:
-        st.info(note, icon=":material/speed:" if note is words.capped_note else None)
-
-charts = figures.charts(v)
+st.html(study.BUSY_CSS)  # the progress bar, spinners and waiting room float over the top chart
 left, right = st.columns([3, 2])
+with left.container(key=study.BUSY_KEY):
+    v = view.build(
+        view.Settings(d_k, divisor, wanted, n_keys, seed, sampler, tail),
+        study=study.run_study,
+        draw=study.one_draw,
+        reference=study.references,
+        post_setting=study.post_study,
+    )
+words = v.words
+charts = figures.charts(v)
 with left:
     figures_ui.show(charts["fig02_bars"], key="fig02_bars")
 with right:
@@ -64,6 +62,10 @@ with right:
         error = f"± {r.error}" if r.error else None  # one standard error, under the value
         columns[i % 2].metric(r.label, r.value, error, "off", help=r.help, delta_arrow="off")
     st.caption(words.draws_caption)
+    # Below the readouts, not above the chart: a note that comes or goes moves nothing above it.
+    for note in (words.capped_note, words.brute_note):
+        if note:
+            st.info(note, icon=":material/speed:" if note is words.capped_note else None)
 st.caption(words.cutoffs)
 
 figures_ui.show(charts["fig02_jacobian"], key="fig02_jacobian")
