@@ -99,3 +99,43 @@ def pytest_runtest_makereport(
 
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
+
+
+# --- scheduling across pytest-xdist's workers ----------------------------------------------------
+# pyproject.toml runs the suite with ``--dist loadgroup --no-loadscope-reorder``: a worker takes one
+# work unit at a time, in the order below. Outside tests/e2e a unit is a whole module, so a module's
+# fixtures (an AppTest run, a Reproduce oracle's batch of scripts in a fresh interpreter) run once,
+# not once per worker that happens to get one of its tests. A browser test is a unit of its own, so
+# the per-page visits spread over the workers; the longest start first, so no worker is left with
+# a long test at the end while the others wait.
+E2E_FIRST = (  # the longest browser tests, longest first (about 40 s to 15 s each)
+    "tests/e2e/test_load.py",
+    "tests/e2e/test_memory.py",
+    "tests/e2e/test_read_along.py",
+    "tests/e2e/test_sentence.py",
+    "tests/e2e/test_browser.py::test_a_sample_of_hostile_urls",
+    "tests/e2e/test_browser.py",
+    "tests/e2e/test_phone.py",
+)
+MODULES_FIRST = ("_reproduce", "tests/read_along/", "tests/app/", "_page.py")  # slow modules, by kind
+
+
+def _rank(nodeid: str, module_size: int) -> tuple[int, int, int]:
+    if nodeid.startswith("tests/e2e/"):
+        first = [i for i, prefix in enumerate(E2E_FIRST) if nodeid.startswith(prefix)]
+        return (0, first[0] if first else len(E2E_FIRST), 0)
+    module = nodeid.split("::")[0]
+    kind = [i for i, part in enumerate(MODULES_FIRST) if part in module]
+    return (1, kind[0] if kind else len(MODULES_FIRST), -module_size)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    sizes: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        sizes[module] = sizes.get(module, 0) + 1
+        if not module.startswith("tests/e2e/"):
+            item.add_marker(pytest.mark.xdist_group(module))
+    # A stable sort: within a rank, the collection's own order (a module's tests stay together).
+    items.sort(key=lambda item: _rank(item.nodeid, sizes[item.nodeid.split("::")[0]]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from dataclasses import dataclass, field
 
 # Streamlit's frontend probes for its base path: on a page URL such as /recap it first asks
@@ -24,6 +25,41 @@ class Console:
         page.on("console", on_console)
         page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
         return self
+
+
+def rerun_fragment(payload: bytes | str) -> str | None:
+    """What one frame the page sent asks for: the ``fragment_id`` of a rerun request (``""`` for a
+    rerun of the whole script), or ``None`` for any other message (a heartbeat, a file request)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    if not isinstance(payload, bytes):
+        return None
+    msg = BackMsg.FromString(payload)
+    return msg.rerun_script.fragment_id if msg.WhichOneof("type") == "rerun_script" else None
+
+
+_RERUNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def watch_reruns(page) -> None:
+    """Record every rerun request the page sends over its websocket, for :func:`last_rerun_fragment`.
+    Call it before the page opens its app (the ``context`` fixture does, for every page it opens)."""
+    sent: list[str] = _RERUNS.setdefault(page, [])
+
+    def on_frame(payload: bytes | str) -> None:
+        fragment = rerun_fragment(payload)
+        if fragment is not None:
+            sent.append(fragment)
+
+    page.on("websocket", lambda ws: ws.on("framesent", on_frame))
+
+
+def last_rerun_fragment(page) -> str | None:
+    """The ``fragment_id`` of the last rerun the page asked for: non-empty when a widget drawn by an
+    ``st.fragment`` moved (only that fragment reruns), ``""`` for a full rerun, ``None`` before any
+    rerun request (or on a page :func:`watch_reruns` does not watch)."""
+    sent = _RERUNS.get(page)
+    return sent[-1] if sent else None
 
 
 _SETTLED = """() => {

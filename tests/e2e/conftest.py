@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.browser import watch_reruns
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM_FLAGS = [
@@ -118,6 +120,9 @@ def browser():
 
 @pytest.fixture
 def context(browser):
+    """A desktop browser context in the light theme; every page it opens has its reruns watched
+    (tests.e2e.browser.last_rerun_fragment)."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="light")
+    ctx.on("page", watch_reruns)
     yield ctx
     ctx.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
@@ -13,6 +13,7 @@ from tests.e2e.browser import (
     Console,
     charts_drawn,
     exceptions,
+    last_rerun_fragment,
     open_settled,
     readouts,
     screenshot_whole,
@@ -21,6 +22,7 @@ from tests.e2e.browser import (
 from tests.e2e.conftest import SHOTS
 from topics import PAGES
 from ui import checks
+from ui.reproduce import RUNTIME_WORDS
 
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 
@@ -30,6 +32,10 @@ NO_CHECKS = {"overview", "read-along"}  # a start page and the tour: they quote 
 # box and a number box, the kinds of control whose value the browser writes into the address bar.
 # Every page reads every key of its own from a link in AppTest (tests/app/test_url_keys.py).
 REOPENED = {"three-matrices", "dropout", "multi-head", "read-along"}
+# Pages whose focus control (ui.focus.focus_control) an ``st.fragment`` draws, as issue 25's
+# focus/cell pattern does: on these the visit checks that moving it reruns only that fragment.
+# A page's url_path goes here once its conversion is merged.
+FOCUS_IN_FRAGMENT: frozenset[str] = frozenset()
 
 
 def page_url(server, info, query: dict | None = None) -> str:
@@ -68,28 +74,35 @@ def _perturb(page, limit: int = 2) -> int:
         settle(page)
         changed += 1
     for box in sidebar.locator("[data-testid='stSelectbox']").all()[: max(0, limit - changed)]:
-        combo = box.locator("input[role='combobox']")
-        current = combo.input_value()
-        options = page.locator("[role='listbox'] [role='option']")
-        for _ in range(3):  # a rerun that redraws the sidebar can swallow the click: try again
-            combo.click()
-            try:
-                options.first.wait_for(timeout=5_000)
-                break
-            except PlaywrightTimeout:
-                settle(page)
-        others = [o for o in options.all() if o.inner_text().strip() != current]
-        if not others:
-            combo.press("Escape")
-            continue
-        others[-1].click()
-        settle(page)
-        changed += 1
+        if _choose_another(page, box):
+            settle(page)
+            changed += 1
     for step_up in sidebar.locator("[data-testid='stNumberInputStepUp']").all()[: max(0, limit - changed)]:
         step_up.click()
         settle(page)
         changed += 1
     return changed
+
+
+def _choose_another(page, box) -> bool:
+    """Pick the select box's last option other than the one it shows, without waiting for the rerun.
+    False when it has no other option."""
+    combo = box.locator("input[role='combobox']")
+    current = combo.input_value()
+    options = page.locator("[role='listbox'] [role='option']")
+    for _ in range(3):  # a rerun that redraws the sidebar can swallow the click: try again
+        combo.click()
+        try:
+            options.first.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            settle(page)
+    others = [o for o in options.all() if o.inner_text().strip() != current]
+    if not others:
+        combo.press("Escape")
+        return False
+    others[-1].click()
+    return True
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
@@ -98,8 +111,12 @@ def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context,
     moved as a reader moves it writes the address bar's link, which on the ``REOPENED`` pages opens
     the same numbers in a new tab (a fresh session); every checks table drawn whole; and the page,
     in the light theme, passes the accessibility audit (tests/e2e/a11y.py) with every expander
-    open (test_phone audits the dark theme at 390 px)."""
-    page = context.new_page()
+    open (test_phone audits the dark theme at 390 px), the Reproduce expander among them, which
+    showed no script until it was opened and then shows its script and its download.
+
+    On the way, where the page has them: a click on a heatmap cell picks it (Three matrices), and a
+    focus change reruns only the fragment that draws the focus (``FOCUS_IN_FRAGMENT``)."""
+    page = context.new_page()  # the context fixture watches its reruns (last_rerun_fragment)
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -112,6 +129,14 @@ def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context,
     if info is PAGES[0]:  # the Overview's only controls are the sentence's (test_sentence follows them)
         assert {k: v for k, v in audit(page, info.title).items() if v} == {}
         return
+    reproduce = _reproduce_boxes(page)
+    assert reproduce.count() == (0 if info.url_path in NO_CHECKS else 1)
+    for box in reproduce.all():
+        assert box.locator("[data-testid='stCode']").count() == 0, "generated before anyone asked"
+    if info.url_path == "three-matrices":
+        _a_click_on_a_weights_cell_puts_its_query_and_key_in_the_url_and_the_panel(page)
+    if info.url_path in FOCUS_IN_FRAGMENT:
+        _a_focus_change_reruns_only_its_fragment(page)
 
     before = readouts(page)
     assert _perturb(page, limit=1) >= 1, "the page has no sidebar control to move"
@@ -130,7 +155,88 @@ def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context,
     if info.url_path not in NO_CHECKS:
         _assert_checks_tables_whole(page, info)
     assert {k: v for k, v in audit(page, info.title).items() if v} == {}
+    for box in reproduce.all():  # the audit opened it
+        _assert_script_shown(box, info)
+    assert exceptions(page) == []
     assert console.errors == []
+
+
+def _reproduce_boxes(page):
+    return page.locator("[data-testid='stMain'] [data-testid='stExpander']").filter(
+        has=page.locator("summary", has_text="Reproduce in")
+    )
+
+
+FIRST_LINE = {"torch": ("import torch",), "numpy": ("import numpy as np",), "python": ("import ", "from ")}
+
+
+def _assert_script_shown(box, info) -> None:
+    """An open Reproduce expander (ui.reproduce) shows the script for the view on screen, its first
+    line the import of the runtime its note names, and one download; or says why no script can
+    reproduce this view."""
+    box.locator("[data-testid='stCode'], [data-testid='stAlert']").first.wait_for(timeout=60_000)
+    if box.locator("[data-testid='stCode']").count() == 0:
+        assert "No script for this view" in box.inner_text(), info.url_path
+        return
+    note = " ".join(box.locator("[data-testid='stCaptionContainer']").all_inner_texts())
+    runtimes = [r for r, words in RUNTIME_WORDS.items() if f"Runs with {words}" in note]
+    assert len(runtimes) == 1, (info.url_path, note)
+    first = box.locator("[data-testid='stCode']").first.inner_text().splitlines()[0]
+    assert first.startswith(FIRST_LINE[runtimes[0]]), (info.url_path, first)
+    assert box.locator("[data-testid='stDownloadButton']").count() == 1
+    box.scroll_into_view_if_needed()
+    box.screenshot(path=str(SHOTS / f"reproduce-{info.url_path}.png"))
+
+
+def address_query(page) -> dict[str, list[str]]:
+    """The address bar's query, as the browser holds it now (``page.url`` can lag a pushState)."""
+    return parse_qs(urlsplit(page.evaluate("location.href")).query)
+
+
+def click_cell(page, chart: int, row: int, col: int, n: int) -> None:
+    """Click the centre of cell ``(row, col)`` of the ``chart``-th Plotly chart's n × n grid."""
+    box = page.locator(".js-plotly-plot .nsewdrag").nth(chart).bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] * (col + 0.5) / n, box["y"] + box["height"] * (row + 0.5) / n)
+
+
+JOURNEY, STARTS = 1, 2  # row and column of the book's sentence
+
+
+def _a_click_on_a_weights_cell_puts_its_query_and_key_in_the_url_and_the_panel(page) -> None:
+    """Three matrices at its defaults: a click on a heatmap cell picks it, the URL names the query
+    and the key, and the panel works the cell out (issue #22). AppTest cannot click a Plotly chart."""
+    assert "focus" not in address_query(page)
+    click_cell(page, 2, JOURNEY, STARTS, 6)  # the third heatmap: the weights A
+    page.wait_for_function("() => location.search.includes('cell=')", timeout=30_000)
+    settle(page)
+    assert address_query(page)["focus"] == ["journey"] and address_query(page)["cell"] == ["starts"]
+    text = page.locator("[data-testid='stMain']").inner_text()
+    assert "One cell, step by step: journey → starts" in text
+    assert "= 1.8111" in text and "= 0.2199" in text and "[0.3061, 0.8210]" in text
+    click_cell(page, 0, 4, 0, 6)  # the scores heatmap: one → Your
+    page.wait_for_function("() => location.search.includes('focus=one')", timeout=30_000)
+    settle(page)
+    assert address_query(page)["cell"] == ["Your"]
+    assert exceptions(page) == []
+
+
+def _a_focus_change_reruns_only_its_fragment(page) -> None:
+    """Issue 25: a focus change reruns only the fragment that draws the focus, not the page. The
+    rerun the browser asks for names that fragment (BackMsg ``rerun_script.fragment_id``), where
+    the page's first run, a full one, named none; the new focus still reaches the link."""
+    assert last_rerun_fragment(page) == "", "the page's first run was not a full run"
+    sidebar = page.locator("[data-testid='stSidebarUserContent']")
+    focus = sidebar.locator("[data-testid='stSelectbox']").filter(
+        has=page.locator("[data-testid='stWidgetLabel']", has_text="Focus on a")
+    )
+    assert focus.count() == 1, "no focus control in the sidebar"
+    link = page.evaluate("location.href")
+    assert _choose_another(page, focus)
+    page.wait_for_function("(before) => location.href !== before", arg=link, timeout=30_000)
+    settle(page)
+    assert last_rerun_fragment(page), "a focus change reran the whole page"
+    assert exceptions(page) == []
 
 
 # The browser's sample of hostile links: four pages, one tab each, all open at once. Between them
