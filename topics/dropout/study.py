@@ -16,9 +16,9 @@ import numpy as np
 import streamlit as st
 
 from core import tokens
-from topics.dropout import view
+from topics.dropout import sampling, view
 from topics.dropout.sampling import DropoutStats, Generator
-from ui import cache
+from ui import budget, cache
 from ui.cache import KB
 
 
@@ -32,8 +32,10 @@ def _worst() -> list[tuple[object, ...]]:
 # and rates are the largest part (7.9 KB for the book's six tokens, 14.5 KB at 32 tokens).
 @cache.data(entry_bytes=32 * KB, entries=128, worst=_worst)
 def run(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray) -> DropoutStats:
-    """:func:`topics.dropout.view.monte_carlo`, cached."""
-    return view.monte_carlo(p, scale, seed, draws, generator, x)
+    """:func:`topics.dropout.view.monte_carlo`, cached, run under the server's heavy-work budget
+    (``ui.budget``) for the bytes :func:`topics.dropout.sampling.working_set` bounds it by."""
+    with budget.heavy(sampling.working_set(len(x), draws, generator)):
+        return view.monte_carlo(p, scale, seed, draws, generator, x)
 
 
 def study(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray) -> DropoutStats:
