@@ -44,7 +44,7 @@ SETTINGS = 250
 READERS = 10
 DROPOUT_READERS = 20  # issue 25's crowd
 DROPOUT_TOKENS = 26
-DROPOUT_TIMEOUT_S = 900  # a reader not settled by then counts as not settled
+DROPOUT_TIMEOUT_S = 1_800  # a reader not settled by then counts as not settled (a loaded box is slow)
 PARTS = ("session", "readers", "dropout")
 SESSION_TTL_S = 120 + 10  # Streamlit keeps a disconnected session this long, then frees it
 
