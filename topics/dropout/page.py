@@ -7,8 +7,8 @@ import streamlit as st
 from topics.dropout import checks as dchecks
 from topics.dropout import figures as dfig
 from topics.dropout import script, study, view
-from ui import budget, checks, controls, figures
 from ui import cell as cell_ui
+from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
@@ -60,8 +60,8 @@ def drawn(base: view.Settings) -> None:
         "Resample", key="resample", on_click=_resample, help="Adds one to the seed (kept in the URL)"
     )
     s = replace(base, seed=seed)
-    with budget.waiting_room():  # "Waiting for the server…" while other readers' draws run first
-        v = view.build(s, run=study.study)
+    with study.drawing(s):  # a spinner, or "Waiting for the server…" while others' draws run first
+        v = view.build(s, run=study.run)
     st.caption(v.caption)
     # Three and two a row at every width, the mean and its error in the row of two (a third of a
     # phone's width cut it off): stacked one a row, five readouts pushed a phone's first chart below
