@@ -274,6 +274,11 @@ def _counts_for_table(counts: np.ndarray) -> list[int]:
 def charts(v: View, relative: Relative | None = None) -> dict[str, Chart]:
     """The page's four charts, by the widget key each is drawn under, each named for a screen reader
     with its values as a table. ``relative`` colours the two weights matrices (``ui.scale``)."""
+    return {**heatmaps(v, relative), **draw_charts(v)}
+
+
+def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:
+    """The two matrices, before and after one draw: what shows the focus (the page's focus fragment)."""
     t, n, f, c = v.labels, len(v.labels), None if v.focus is None else v.focus.row, v.cell_key
     size = f"{n} queries by {n} keys"
     scaled = (
@@ -287,6 +292,21 @@ def charts(v: View, relative: Relative | None = None) -> dict[str, Chart]:
     )
     dropped = matrix_frame(v.first, t, t)
     dropped["row sum"] = [cell_text(s) for s in v.row_sums]
+    return {
+        "fig04_weights": Chart(
+            before, f"Causal attention weights before dropout, {size}", matrix_frame(v.weights, t, t)
+        ),
+        "fig04_dropped": Chart(
+            draw,
+            f"One dropout draw at p = {text.rate(v.p)}, {scaled}: weights, {size}, and each row's sum",
+            dropped,
+        ),
+    }
+
+
+def draw_charts(v: View) -> dict[str, Chart]:
+    """The statistics of all the draws: the running mean and the zero-row rates (no focus)."""
+    t, n = v.labels, len(v.labels)
     running = running_mean_chart(
         v.running_at, v.running_mean, v.expectation, v.std, text=v.running_text, title="Running mean row sum"
     )
@@ -316,14 +336,6 @@ def charts(v: View, relative: Relative | None = None) -> dict[str, Chart]:
         index=pd.Index(range(1, n + 1), name="row i"),
     )
     return {
-        "fig04_weights": Chart(
-            before, f"Causal attention weights before dropout, {size}", matrix_frame(v.weights, t, t)
-        ),
-        "fig04_dropped": Chart(
-            draw,
-            f"One dropout draw at p = {text.rate(v.p)}, {scaled}: weights, {size}, and each row's sum",
-            dropped,
-        ),
         "fig04_running": Chart(
             running,
             f"Running mean row sum over {v.draws:,} draws against its expectation, {v.expectation:.4g}, "

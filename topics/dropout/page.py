@@ -1,5 +1,7 @@
 """Dropout (figure 04): the row that sums to zero, and why the survivors are scaled up."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from topics.dropout import checks as dchecks
@@ -32,10 +34,6 @@ generator = controls.radio(
     format_func=view.GENERATOR_NAMES.__getitem__,
     captions=tuple(view.GENERATOR_CAPTIONS[g] for g in view.GENERATORS),
 )
-seed = controls.integer(
-    "Seed", 0, view.SEED_MAX, view.DEFAULT_SEED, key="drop_seed", help="The generator's seed"
-)
-controls.button("Resample", key="resample", on_click=_resample, help="Adds one to the seed (kept in the URL)")
 fits = view.draw_choices(len(T))  # 2,000 at 32 tokens
 draws = controls.select_slider(
     "Draws",
@@ -45,64 +43,76 @@ draws = controls.select_slider(
     help="Independent dropout passes"
     + ("" if fits == view.DRAWS else f"; at most {fits[-1]:,} for {len(T)} tokens"),
 )
-fq = focus_control(T, key="drop_focus")
-fc = cell_ui.cell_control(T, key="drop_cell")
-relative = scale_control("drop_scale")
-v = view.build(
-    view.Settings(T, sentence.embeddings, p, scale, generator, seed, draws, fq, fc, relative), run=study.study
-)
+base = view.Settings(T, sentence.embeddings, p, scale, generator, view.DEFAULT_SEED, draws)
 
 st.title("Dropout: the row that sums to zero")
-st.markdown(v.lead)
-st.caption(v.caption)
+st.markdown(view.lead(p))
 
-# Three and two a row at every width, the mean and its error in the row of two (a third of a phone's
-# width cut it off): stacked one a row, five readouts pushed a phone's first chart below its first
-# screen (tests/e2e/test_phone.py).
-for column, r in zip((*st.columns(3, wrap=False), *st.columns(2, wrap=False)), v.readouts, strict=True):
-    column.metric(r.label, r.value, help=r.help)
 
-charts = dfig.charts(v, relative)
-c1, c2 = st.columns([1, 1.15])
-for col, key in ((c1, "fig04_weights"), (c2, "fig04_dropped")):
-    with col:
-        figures.show(charts[key], key=key, pick=cell_ui.picker(key, "drop_focus", "drop_cell"))
-c2.caption(v.draw_caption)
-if hint := pale_hint(len(T), relative, causal=True):
-    st.caption(hint)
-if (f := v.focus) is not None:
-    before = f"Before dropout: {fmt.vec(f.before)}."
-    context_note(T, f.row, f.after, weights=f.weights, what="this draw's A", extra=before)
-if v.cell is not None:
-    cell_ui.panel(v.cell)
-else:
-    st.caption("Click any cell, or pick a query to focus on, to see its arithmetic step by step.")
+# Everything below the lead depends on the seed: Resample (and the Seed box) rerun only this fragment.
+# Its controls, and the focus fragment's, land in the sidebar in the order they are drawn.
+@st.fragment
+def drawn(base: view.Settings) -> None:
+    seed = controls.integer(
+        "Seed", 0, view.SEED_MAX, view.DEFAULT_SEED, key="drop_seed", help="The generator's seed"
+    )
+    controls.button(
+        "Resample", key="resample", on_click=_resample, help="Adds one to the seed (kept in the URL)"
+    )
+    s = replace(base, seed=seed)
+    with study.drawing(s):  # a spinner, or "Waiting for the server…" while others' draws run first
+        v = view.build(s, run=study.run)
+    st.caption(v.caption)
+    # Three and two a row at every width, the mean and its error in the row of two (a third of a
+    # phone's width cut it off): stacked one a row, five readouts pushed a phone's first chart below
+    # its first screen (tests/e2e/test_phone.py).
+    for column, r in zip((*st.columns(3, wrap=False), *st.columns(2, wrap=False)), v.readouts, strict=True):
+        column.metric(r.label, r.value, help=r.help)
+    focused(v)
+    st.header(f"{v.draws:,} draws")
+    charts = dfig.draw_charts(v)
+    for col, key in zip(st.columns(2), ("fig04_running", "fig04_zero"), strict=True):
+        with col:
+            figures.show(charts[key], key=key)
+    st.dataframe(dfig.rows_table(v), width="stretch")
 
-st.header(f"{v.draws:,} draws")
-for col, key in zip(st.columns(2), ("fig04_running", "fig04_zero"), strict=True):
-    with col:
-        figures.show(charts[key], key=key)
-st.dataframe(dfig.rows_table(v), width="stretch")
+    st.header("Why the factor is 1/(1 − p)")
+    st.latex(v.formula)
+    st.markdown(v.factor_text)
+    st.code(
+        "torch.manual_seed(123)\ndropout = torch.nn.Dropout(0.5)\nprint(dropout(attn_weights))",
+        language="python",
+    )
+    st.caption(v.code_caption)
+    reproduce_ui.expander(
+        "dropout",
+        lambda: script.dropout(T, sentence.embeddings, v.weight_set, p, scale, seed, draws, generator),
+    )
+    # The checks run at the book's settings (its sentence, p = 0.5) on the current seed and generator.
+    checks.expander(dchecks.book_checks(v.checks), note=checks_note(sentence, dchecks.NOTE))
 
-st.header("Why the factor is 1/(1 − p)")
-st.latex(v.formula)
-st.markdown(v.factor_text)
-st.code(
-    "torch.manual_seed(123)\ndropout = torch.nn.Dropout(0.5)\nprint(dropout(attn_weights))",
-    language="python",
-)
-st.caption(v.code_caption)
 
-reproduce_ui.expander(
-    "dropout",
-    lambda: script.dropout(T, sentence.embeddings, v.weight_set, p, scale, seed, draws, generator),
-)
+# A focus or cell click, or the colour scale, reruns only this: the two matrices and the cell panel.
+@st.fragment
+def focused(whole: view.View) -> None:
+    fq, fc = focus_control(T, key="drop_focus"), cell_ui.cell_control(T, key="drop_cell")
+    relative = scale_control("drop_scale")
+    v = view.focused(whole, fq, fc, relative)
+    charts = dfig.heatmaps(v, relative)
+    c1, c2 = st.columns([1, 1.15])
+    for col, key in ((c1, "fig04_weights"), (c2, "fig04_dropped")):
+        with col:
+            figures.show(charts[key], key=key, pick=cell_ui.picker(key, "drop_focus", "drop_cell"))
+    c2.caption(v.draw_caption)
+    if hint := pale_hint(len(T), relative, causal=True):
+        st.caption(hint)
+    if (f := v.focus) is not None:
+        before = f"Before dropout: {fmt.vec(f.before)}."
+        context_note(T, f.row, f.after, weights=f.weights, what="this draw's A", extra=before)
+    if v.cell is not None:
+        cell_ui.panel(v.cell)
+    else:
+        st.caption("Click any cell, or pick a query to focus on, to see its arithmetic step by step.")
 
-# The checks run at the book's settings (its sentence, p = 0.5) on the current seed and generator.
-checks.expander(
-    dchecks.book_checks(v.checks),
-    note=checks_note(
-        sentence,
-        dchecks.NOTE,
-    ),
-)
+
+drawn(base)

@@ -92,6 +92,26 @@ def chunk_draws(n: int) -> int:
     return max(1, CHUNK_CELLS // (n * n))
 
 
+# The working set of one study, measured with tracemalloc (tests/dropout/test_dropout_budget.py):
+# PyTorch's generator peaks near 42 B a cell of a piece (two uint64 words a cell, their packing into
+# a float64 uniform), NumPy's near 19 B (a float64 uniform); the dropped piece, its sums and the
+# per-draw running totals come on top. Each bound is a little over the measured peak, rounded up.
+CELL_BYTES: dict[str, int] = {"torch": 48, "numpy": 24}
+DRAW_BYTES = 64  # per draw of a piece: counts, cumulative sums, the recorded subset (int64/float64)
+FIXED_BYTES = 2 * 2**20  # the generator's state, the summaries, a first call's allocations
+
+
+def working_set(n: int, draws: int, generator: Generator = "numpy") -> int:
+    """An upper bound, in bytes, on the memory :func:`dropout_study` allocates at once for ``draws``
+    passes over an ``[n, n]`` matrix: one piece (:func:`chunk_draws` draws, at most ``draws``) of
+    cells and its per-draw totals, plus a fixed part. What ``ui.budget`` is told the study costs:
+    about 11 MB at 26 tokens and 5,000 PyTorch draws, whatever the draws, as the pieces are."""
+    if generator not in CELL_BYTES:
+        raise ValueError(f"generator must be 'numpy' or 'torch', got {generator!r}")
+    piece = min(_check_draws(draws), chunk_draws(n))
+    return CELL_BYTES[generator] * piece * n * n + DRAW_BYTES * piece + FIXED_BYTES
+
+
 def keep_mask_chunks(
     seed: int, draws: int, n: int, p: float, generator: Generator = "numpy", chunk: int | None = None
 ) -> Iterator[np.ndarray]:

@@ -12,13 +12,16 @@ the running mean at the draw counts the chart and the checks read, never the dra
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import numpy as np
 import streamlit as st
 
 from core import tokens
-from topics.dropout import view
+from topics.dropout import sampling, view
 from topics.dropout.sampling import DropoutStats, Generator
-from ui import cache
+from ui import budget, cache
 from ui.cache import KB
 
 
@@ -32,12 +35,27 @@ def _worst() -> list[tuple[object, ...]]:
 # and rates are the largest part (7.9 KB for the book's six tokens, 14.5 KB at 32 tokens).
 @cache.data(entry_bytes=32 * KB, entries=128, worst=_worst)
 def run(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray) -> DropoutStats:
-    """:func:`topics.dropout.view.monte_carlo`, cached."""
-    return view.monte_carlo(p, scale, seed, draws, generator, x)
+    """:func:`topics.dropout.view.monte_carlo`, cached, run under the server's heavy-work budget
+    (``ui.budget``) for the bytes :func:`topics.dropout.sampling.working_set` bounds it by."""
+    with budget.heavy(sampling.working_set(len(x), draws, generator)):
+        return view.monte_carlo(p, scale, seed, draws, generator, x)
 
 
 def study(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray) -> DropoutStats:
     """:func:`run` under a spinner naming the work (Streamlit shows it only after half a second)."""
-    name = "PyTorch's" if generator == "torch" else "NumPy's"
-    with st.spinner(f"Drawing {draws:,} dropout masks from {name} generator, seed {seed}…"):
+    with st.spinner(spinner_text(draws, generator, seed)):
         return run(p, scale, seed, draws, generator, x)
+
+
+def spinner_text(draws: int, generator: Generator, seed: int) -> str:
+    name = "PyTorch's" if generator == "torch" else "NumPy's"
+    return f"Drawing {draws:,} dropout masks from {name} generator, seed {seed}…"
+
+
+@contextlib.contextmanager
+def drawing(s: view.Settings) -> Iterator[None]:
+    """Around the page's view build: one spinner naming the work (shown after half a second) for
+    the page's draws and its checks' (one spinner a run, not one a cached call), inside the budget's
+    waiting room, which tells a reader whose draws wait how many readers' are ahead."""
+    with budget.waiting_room(), st.spinner(spinner_text(s.draws, s.generator, s.seed)):
+        yield

@@ -131,6 +131,8 @@ class View:
 
     labels: tuple[str, ...]
     book_sentence: bool  # the book's six tokens, unedited
+    settings: Settings  # what it was built from, without a focus (the focus is :func:`focused`'s)
+    trace: attention.AttentionTrace  # the causal attention before dropout: Q, K, V, the weights
     weight_set: WeightSet  # section 3.5's sa_v2 at the sentence's width (the script rebuilds it)
     weights: np.ndarray  # causal weights before dropout  [n, n]
     first: np.ndarray  # the first draw after dropout  [n, n]
@@ -261,17 +263,50 @@ def cell_panel(
 
 
 def build(s: Settings, *, run: Run = monte_carlo) -> View:
-    """The page's view of settings ``s``; ``run`` draws and summarises (the page passes its cache)."""
+    """The page's view of settings ``s``; ``run`` draws and summarises (the page passes its cache).
+
+    The same as :func:`focused` on :func:`build` without the focus: the page builds the view once
+    and redraws only the focus when a reader moves it (its focus fragment)."""
+    v = _build(replace(s, focus=None, cell=None, relative=None), run)
+    return focused(v, s.focus, s.cell, s.relative)
+
+
+def lead(p: float) -> str:
+    """The page's lead: it depends on the rate alone, so the page shows it before any draw."""
+    return text.lead(p)
+
+
+def focused(v: View, focus: int | None, cell_choice: int | None, relative: str | None = None) -> View:
+    """``v`` with query ``focus`` picked out (None: no focus), the cell panel's key ``cell_choice``
+    (None: the query's largest weight) and the weights coloured by ``relative`` (``ui.scale``, which
+    the draw's caption names). Cheap: the draws are ``v``'s."""
+    s = replace(v.settings, focus=focus, cell=cell_choice, relative=relative)
+    caption = text.draw_caption(
+        v.p, v.scale, v.keep, v.factor, v.dead_rows, v.book_sentence, v.book_draw, relative
+    )
+    if focus is None:
+        return replace(v, settings=s, focus=None, cell_key=None, cell=None, draw_caption=caption)
+    tr, w = v.trace, v.weights
+    before, after = attention.mix(w, tr.values)[focus], attention.mix(v.first, tr.values)[focus]
+    f = Focus(focus, v.first[focus], before, after)
+    cell_key = chosen_key(cell_choice, w[focus])
+    panel = None
+    if cell_key is not None:
+        the_cell = cell.cell(tr.queries, tr.keys, tr.values, focus, cell_key, tr.divisor, True, v.first)
+        panel = cell_panel(
+            the_cell, v.labels, bool(v.first_keep[focus, cell_key]), s, before,
+            v.zero_theory_text[focus], v.zero_rate_text[focus], v.draws,
+        )  # fmt: skip
+    return replace(v, settings=s, focus=f, cell_key=cell_key, cell=panel, draw_caption=caption)
+
+
+def _build(s: Settings, run: Run) -> View:
     x = np.asarray(s.x, dtype=np.float64)
     ws = weights_for(weights.section_3_5(), x.shape[1])
     tr = masking.causal_attention(x, ws)
     w = tr.weights
     stats = run(s.p, s.scale, s.seed, s.draws, s.generator, x)
     book_sentence = tuple(s.labels) == tokens.TOKENS and np.array_equal(x, tokens.inputs())
-    focus = None
-    if s.focus is not None:
-        before, after = attention.mix(w, tr.values)[s.focus], attention.mix(stats.first, tr.values)[s.focus]
-        focus = Focus(s.focus, stats.first[s.focus], before, after)
     p, scale, draws = float(s.p), bool(s.scale), stats.draws
     keep, factor = 1.0 - p, sampling.scale_factor(p)
     dead_rows = tuple(i + 1 for i, row in enumerate(stats.first) if not row.any())
@@ -288,16 +323,6 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
     mean = float(stats.running_mean[-1])
     zero_rate_text = tuple(estimate_percent(r, e) for r, e in zip(stats.zero_rate, zero_se, strict=True))
     zero_theory_text = tuple(exact_percent(t) for t in stats.zero_theory)
-    cell_key = None if focus is None else chosen_key(s.cell, w[focus.row])
-    panel = None
-    if focus is not None and cell_key is not None:
-        the_cell = cell.cell(
-            tr.queries, tr.keys, tr.values, focus.row, cell_key, tr.divisor, True, stats.first
-        )
-        panel = cell_panel(
-            the_cell, tuple(s.labels), bool(stats.first_keep[focus.row, cell_key]), s, focus.before,
-            zero_theory_text[focus.row], zero_rate_text[focus.row], draws,
-        )  # fmt: skip
     row_sums = stats.first.sum(axis=1)
     readouts = (
         Readout(
@@ -316,6 +341,8 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
     return View(
         labels=tuple(s.labels),
         book_sentence=book_sentence,
+        settings=s,
+        trace=tr,
         weight_set=ws,
         weights=w,
         first=stats.first,
@@ -337,9 +364,9 @@ def build(s: Settings, *, run: Run = monte_carlo) -> View:
         keep=keep,
         factor=factor,
         survivor_factor=sampling.scale_factor(p, scale),
-        focus=focus,
-        cell_key=cell_key,
-        cell=panel,
+        focus=None,
+        cell_key=None,
+        cell=None,
         checks=book_checks(s.seed, s.generator, run),
         mean_row_sum_se=mean_se,
         zero_rate_se=zero_se,
