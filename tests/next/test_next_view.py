@@ -126,7 +126,7 @@ def same(a: object, b: object) -> bool:
             same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
         )
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.array_equal(a, b)
+        return np.array_equal(np.asarray(a), np.asarray(b))
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return a == b
