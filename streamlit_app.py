@@ -6,7 +6,6 @@ import streamlit as st
 
 import allocator
 from topics import PAGES
-from topics.scaling import study as scaling_study
 from ui import chart_dom
 from ui.links import keep_history_clean, previous_and_next, upgrade_legacy_keys
 from ui.pages import ABOUT
@@ -29,8 +28,6 @@ st.set_page_config(
     menu_items={"About": ABOUT},
 )
 
-scaling_study.warm()  # once per process, in the background: Divide by √d_k's 10⁶-draw reference
-
 pages = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES]
 # The root redirects to the first page, so that page answers at its own path too (/overview): a
 # default page is served at "/" only, and its own path then shows "Page not found".
@@ -52,3 +49,9 @@ keep_history_clean()
 chart_dom.install()
 collapse_sidebar_on_phones()
 apply_style()
+
+# Once per process, in the background: Divide by √d_k's 10⁶-draw reference. Started after the first
+# page's run, and imported here, so the first reader's page waits for neither (cold start, issue 25).
+from topics.scaling import study as scaling_study  # noqa: E402
+
+scaling_study.warm()

@@ -35,7 +35,7 @@ def run(quick: bool) -> Iterable[Figure]:
     s, ws = view.Settings(), weights.section_3_4()
     yield Figure(
         "next_permutation_test_both_masks",
-        1e6 * best_of(lambda: view.shuffle(s.labels, s.embeddings, ws, s.perm, None), 5, 200),
+        1e6 * best_of(lambda: view.shuffle(s.labels, s.embeddings, ws, s.perm), 5, 200),
         "us",
     )
     cfg = block.GPT2_PRESETS["GPT-2 XL (1558M)"]

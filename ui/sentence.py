@@ -7,13 +7,14 @@ keys carry it, so a share link reproduces the sentence and every edit, and Strea
 across page switches: ``text`` (the sentence), ``dim`` (the embedding width) and ``emb`` (the
 edits, in the encoding ``core.sentence`` documents). All three are declared shared in ``ui.pages``.
 
-The embedding editor is an ``st.data_editor`` whose changes are read in its ``on_change``
-callback, before the script runs: a valid edit is written into the bound ``emb`` box (and so
-into the URL); anything else (not a number, not finite, outside ±9.99, or a cell left empty) is
-refused with a message naming what was typed and why. Either way the editor is drawn afresh
-under a new key, so a refused cell shows its old value again and no edit is ever applied twice.
-Its cells are text columns: a number column turns a typed "abc" into 0 in the browser, before the
-app could see it, and a text column sends the typed text for ``core.sentence`` to read.
+The embedding editor is an ``st.data_editor``, built only while its expander is open (closed,
+it costs a rerun nothing), whose changes are read in its ``on_change`` callback, before the
+script runs: a valid edit is written into the bound ``emb`` box (and so into the URL); anything
+else (not a number, not finite, outside ±9.99, or a cell left empty) is refused with a message
+naming what was typed and why. Either way the editor is drawn afresh under a new key, so a
+refused cell shows its old value again and no edit is ever applied twice. Its cells are text
+columns: a number column turns a typed "abc" into 0 in the browser, before the app could see it,
+and a text column sends the typed text for ``core.sentence`` to read.
 
 Labels are plain text. :func:`md` escapes one for Markdown (metric labels, prose) and
 ``ui.figures`` escapes them for Plotly, so a token such as ``<b>`` or ``$x$`` is shown as typed.
@@ -39,6 +40,7 @@ TEXT_MAX_CHARS = 400  # 32 tokens of 12 characters; a longer link is cut to its 
 _EDITOR = "_sentence_editor"  # a counter: the editor's key changes after every edit it reports
 _REFUSED = "_sentence_refused"  # a refused edit's message, shown on the run after the edit
 _DRAWN = "_sentence_drawn"  # the sentence the main script drew for the page running now
+EDITOR_OPEN = "sentence_editor_open"  # the embedding editor's expander: open (True) or closed
 md = fmt.md  # ``text`` with every Markdown-active character escaped: shown as typed, never rendered
 
 
@@ -195,7 +197,9 @@ def _draw() -> Sentence:
     words, _ = sentence.split(text)
     n = len(words) or len(sentence.book().words)
     problem = _link_edits_problem(n, width)
-    editor = st.sidebar.expander("Edit the embeddings")
+    # Lazy (``on_change="rerun"``): the grid, a table of every token's numbers, is built and sent
+    # only while the expander is open. The edits box below is drawn either way: it binds ``emb``.
+    editor = st.sidebar.expander("Edit the embeddings", key=EDITOR_OPEN, on_change="rerun")
     slot = editor.container()
     with editor:
         payload = controls.text(
@@ -209,7 +213,8 @@ def _draw() -> Sentence:
         )
     s = sentence.build(text, width, payload)
     st.session_state["_sentence_words"] = s.words
-    _editor(s, slot)
+    if editor.open:
+        _editor(s, slot)
     summary = (
         "the book's sentence and embeddings"
         if s.is_book

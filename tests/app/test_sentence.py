@@ -298,6 +298,22 @@ def test_markdown_escaping_shows_a_label_as_typed():
 
 
 # The embedding editor, edited as the browser edits it (issue #24, item 12).
+def with_editor(page: str, query: dict | None = None):
+    """``page`` from a link with ``query``, its embedding editor's expander open (as a click opens it)."""
+    return open_page(page, query, state={ui_sentence.EDITOR_OPEN: True})
+
+
+def test_the_embedding_editor_is_built_only_while_its_expander_is_open():
+    """Closed (as every page opens), the grid costs a rerun nothing; the bound edits box is drawn
+    either way, so the link's edits still apply."""
+    at = open_page("topics/recap/page.py", {"emb": "a50"})
+    assert not [d for d in at.dataframe if d.key and d.key.startswith("_sentence_editor")]
+    assert widget(at, "emb").value == "a50"
+    at.session_state[ui_sentence.EDITOR_OPEN] = True  # the reader opens it
+    at.run()
+    assert embedding_editor(at).value.loc["Your"].tolist() == ["0.50", "0.15", "0.89"]
+
+
 def embedding_editor(at):
     (editor,) = [d for d in at.dataframe if d.key and d.key.startswith("_sentence_editor")]
     return editor
@@ -327,7 +343,7 @@ def test_the_embedding_editor_sends_what_was_typed():
     """A number column turns typed "abc", "-", "<b>" or "NaN" into 0 in the browser before Python
     sees it, and drops the "e" of a typed "1e999" (headless Chromium, Streamlit 1.67): the app could
     only commit 0.00 silently. Text columns send the typed text, which the app reads itself."""
-    at = open_page("topics/recap/page.py")
+    at = with_editor("topics/recap/page.py")
     editor = embedding_editor(at)
     config = json.loads(editor.proto.columns)
     assert [config[c]["type_config"]["type"] for c in ("1", "2", "3")] == ["text"] * 3
@@ -345,7 +361,7 @@ REFUSED_TYPED = {
 
 
 def test_typed_text_that_is_not_a_number_in_range_leaves_the_cell_and_says_what_and_why():
-    at = open_page("topics/recap/page.py")
+    at = with_editor("topics/recap/page.py")
     shown = metrics(at)
     for typed, why in REFUSED_TYPED.items():
         send_edit(at, {(0, 1): typed})  # Your, dimension 1
@@ -360,7 +376,7 @@ def test_typed_text_that_is_not_a_number_in_range_leaves_the_cell_and_says_what_
 
 
 def test_an_emptied_cell_has_its_own_message():
-    at = open_page("topics/recap/page.py", {"emb": "a50"})
+    at = with_editor("topics/recap/page.py", {"emb": "a50"})
     for empty in (None, ""):  # Delete sends None; a cell typed empty sends ""
         send_edit(at, {(0, 1): empty})
         assert_clean(at)
@@ -370,7 +386,7 @@ def test_an_emptied_cell_has_its_own_message():
 
 
 def test_a_typed_number_goes_into_the_cell_and_the_link():
-    at = open_page("topics/recap/page.py", {"text": CAT})
+    at = with_editor("topics/recap/page.py", {"text": CAT})
     send_edit(at, {(1, 3): " −1.25 ", (0, 1): ".5"})
     assert_clean(at)
     assert not at.warning

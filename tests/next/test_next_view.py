@@ -2,6 +2,8 @@
 and checks written from it. No Streamlit session: ``test_next_page.py`` checks that the page draws
 these same fields."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -115,6 +117,38 @@ def test_the_focus_is_the_tokens_row_in_the_shuffle(default):
     # moved to the front, step sees only itself: its own value vector
     step_value = tokens.inputs()[5] @ weights.section_3_4().w_value.astype(np.float64)
     np.testing.assert_allclose(f.masked_shuffled, step_value, rtol=1e-15)
+
+
+def same(a: object, b: object) -> bool:
+    """Equal field by field, arrays element by element (a frozen view holds NumPy arrays)."""
+    if dataclasses.is_dataclass(a) and dataclasses.is_dataclass(b):
+        return type(a) is type(b) and all(
+            same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
+        )
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(np.asarray(a), np.asarray(b))
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+@pytest.mark.parametrize("focus, cell", [(0, None), (5, 2), (3, 3), (None, 4)])
+def test_a_focus_or_cell_changes_only_the_shuffles_focus_and_cell(focus, cell):
+    """The page keeps :func:`view.unfocused` across focus and cell clicks (``topics/next/study.py``)
+    and reruns only :func:`view.focused`: together they are the whole view, and nothing but the
+    shuffle's focus, cell column and panel depends on the focus or the cell."""
+    s = Settings(focus=focus, cell=cell)
+    whole = view.build(s)
+    base = view.unfocused(s)
+    assert same(base, view.unfocused(Settings()))  # focus and cell are not read
+    assert same(view.focused(base, s.labels, s.embeddings, focus, cell), whole)
+    for f in dataclasses.fields(view.View):
+        if f.name != "shuffle":
+            assert same(getattr(base, f.name), getattr(whole, f.name)), f.name
+    for f in dataclasses.fields(view.Shuffle):
+        if f.name not in ("focus", "cell_col", "cell"):
+            assert same(getattr(base.shuffle, f.name), getattr(whole.shuffle, f.name)), f.name
+    assert (whole.shuffle.focus is None) == (focus is None) == (whole.shuffle.cell is None)
 
 
 def test_a_readers_sentence_gets_section_3_4s_seed_drawn_as_wide():

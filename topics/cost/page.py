@@ -2,12 +2,11 @@
 
 import streamlit as st
 
-from topics.cost import arithmetic, script, time_models, view
+from topics.cost import arithmetic, script, study, time_models, view
 from topics.cost import checks as cost_checks
-from topics.cost import figures as cost_figures
 from topics.cost import format as cf
 from topics.cost import table as cost_table
-from ui import checks, controls, figures
+from ui import checks, controls, figures, theme
 from ui import reproduce as reproduce_ui
 
 
@@ -87,7 +86,7 @@ m1.caption(v.bytes_caption)
 m2.caption(v.cards_caption)
 m3.caption(v.time_caption)
 
-figures.show(cost_figures.memory(v), key="fig06_memory")
+figures.show(study.memory_chart(settings, theme.active().mode), key="fig06_memory")
 
 st.header(f"The TiB/{gpu.name.split()[0]} cost table")
 cost_table.show(v)
@@ -97,7 +96,7 @@ f1, f2, f3 = st.columns([3, 4, 3])
 f1.metric("Projections Q, K, V (multiply-adds)", f"{v.macs.linear:,}")
 f2.metric("QKᵀ + AV (multiply-adds)", f"{v.macs.quadratic:,}")
 f3.metric("Quadratic part wins from n =", f"{v.crossover:,}", help="n > 1.5 · d_in")
-figures.show(cost_figures.flops(v), key="fig06_flops")
+figures.show(study.flops_chart(settings, theme.active().mode), key="fig06_flops")
 st.dataframe(time_models.frame(v), width="stretch")
 st.markdown(v.paragraph)
 st.markdown(

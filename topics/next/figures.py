@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from topics.next.block import SUBLAYER
-from topics.next.view import KvCache, Shuffle, View
+from topics.next.block import SUBLAYER, BlockConfig, BlockParams
+from topics.next.view import KvCache, PresetRow, Shuffle, View
+from ui import format as fmt
 from ui import theme
 from ui.figures import (
     ACCENT,
@@ -209,27 +211,64 @@ def binary_size(n: int) -> str:
     return f"{int(n):,} B" if unit == "B" else f"{value:,.2f} {unit}"
 
 
+@functools.lru_cache(maxsize=1)
+def presets_table(presets: tuple[PresetRow, ...]) -> pd.DataFrame:
+    """The GPT-2 presets' counts, one row each: the same on every run, so built once."""
+    return pd.DataFrame(
+        {
+            "attention": [fmt.integer(r.params.attention) for r in presets],
+            "feed-forward": [fmt.integer(r.params.feed_forward) for r in presets],
+            "whole block": [fmt.integer(r.params.total) for r in presets],
+            "all blocks": [fmt.integer(r.all_blocks) for r in presets],
+        },
+        index=[r.name for r in presets],
+    )
+
+
 def charts(v: View, relative: Relative | None = None) -> dict[str, Chart]:
     """The page's charts, by the widget key each is drawn under, each named for a screen reader with
     its values as a table: the parameter split, the two shuffle gaps, the shuffled weights (coloured
     by ``relative``, ``ui.scale``) and the KV cache."""
-    p, sh, kv, b = v.params, v.shuffle, v.kv, v.block
+    block, shuffle = block_charts(v.params, v.kv, v.block), shuffle_charts(v.shuffle, relative)
+    return {"split": block["split"], **shuffle, "kv": block["kv"]}
+
+
+def block_charts(p: BlockParams, kv: KvCache, b: BlockConfig) -> dict[str, Chart]:
+    """The parameter split of the block ``b`` and its KV cache: neither shows the sentence, its
+    shuffle or its focus."""
     counts = p.components()
     split = pd.DataFrame(
         {"sublayer": [SUBLAYER[n] for n in counts], "parameters": [f"{c:,}" for c in counts.values()]},
         index=pd.Index(list(counts), name="component"),
     )
-    out = {
+    kv_table = pd.DataFrame(
+        {f"{c.name}, bytes": [f"{x:,}" for x in c.bytes] for c in kv.curves},
+        index=pd.Index(np.asarray(kv.grid).tolist(), name="tokens cached"),
+    )
+    kv_table["weights of the current blocks, bytes"] = f"{kv.weight_bytes:,}"
+    return {
         "split": Chart(
             param_split(counts, SUBLAYER, title="Where one block's parameters sit"),
             f"Where one block's {p.total:,} parameters sit: a bar per component, coloured by sublayer "
             f"(emb_dim {b.emb_dim:,}, {b.n_heads} heads)",
             split,
-        )
+        ),
+        "kv": Chart(
+            kv_curves(kv, context_length=b.context_length, title="KV cache against context length"),
+            f"KV cache in bytes against tokens cached, both on log scales: {len(kv.curves)} configurations, "
+            f"the current one bold, the current blocks' weights as a level, and your setting, {kv.tokens:,} "
+            f"tokens, marked",
+            kv_table,
+        ),
     }
+
+
+def shuffle_charts(sh: Shuffle, relative: Relative | None = None) -> dict[str, Chart]:
+    """The two shuffle gaps and the shuffled causal weights, the focused row (and the cell) outlined."""
     row = None if sh.focus is None else sh.focus.row
     n, dims = len(sh.rows), sh.free.difference.shape[1]
     columns = [f"dim {j + 1}" for j in range(dims)]
+    out = {}
     for key, result in (("Without the mask", sh.free), ("With the causal mask", sh.masked)):
         out[key] = Chart(
             difference_heatmap(
@@ -249,17 +288,5 @@ def charts(v: View, relative: Relative | None = None) -> dict[str, Chart]:
         weights_heatmap(sh, title="Causal weights, shuffled order", relative=relative),
         f"Causal attention weights of the shuffled sentence, {n} queries by {n} keys",
         matrix_frame(sh.causal.weights, sh.rows, sh.rows),
-    )
-    kv_table = pd.DataFrame(
-        {f"{c.name}, bytes": [f"{x:,}" for x in c.bytes] for c in kv.curves},
-        index=pd.Index(np.asarray(kv.grid).tolist(), name="tokens cached"),
-    )
-    kv_table["weights of the current blocks, bytes"] = f"{kv.weight_bytes:,}"
-    out["kv"] = Chart(
-        kv_curves(kv, context_length=b.context_length, title="KV cache against context length"),
-        f"KV cache in bytes against tokens cached, both on log scales: {len(kv.curves)} configurations, "
-        f"the current one bold, the current blocks' weights as a level, and your setting, {kv.tokens:,} "
-        f"tokens, marked",
-        kv_table,
     )
     return out

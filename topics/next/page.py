@@ -4,10 +4,11 @@ Layout only: the controls, then ``view.build``, then the figures, readouts and p
 first sections sit in a container so the shuffle box, drawn below them, is read before the view.
 """
 
-import pandas as pd
+from dataclasses import replace
+
 import streamlit as st
 
-from topics.next import checks, figures, script, view
+from topics.next import checks, figures, script, study, view
 from topics.next import text as prose
 from topics.next.controls import block_config_control, kv_cache_control, permutation_control, row_picker
 from topics.next.equivariance import format_permutation
@@ -15,7 +16,8 @@ from ui import cell as cell_ui
 from ui import checks as checks_ui
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
-from ui.figures import show
+from ui import theme
+from ui.figures import Relative, show
 from ui.focus import focus_control
 from ui.scale import pale_hint, scale_control
 from ui.sentence import md, sentence_control
@@ -30,13 +32,14 @@ top = st.container()
 st.header("Shuffle the tokens")
 perm, bad_order = permutation_control(T)
 st.sidebar.header("Shuffle")
-focus = focus_control(T, key="next_focus", label="Focus on a token")
-cell = cell_ui.cell_control(T, key="next_cell")
+focus_slot = st.sidebar.container()  # the focus and cell controls: drawn by the shuffle fragment
 relative = scale_control("next_scale")
-s = view.Settings(T, sentence.embeddings, cfg, perm, focus, kv_tokens, kv_bytes, kv_batch, cell)
-v = view.build(s)
+s = view.Settings(T, sentence.embeddings, cfg, perm, None, kv_tokens, kv_bytes, kv_batch)
+v = study.page_view(s)  # everything a focus or cell click leaves alone
 p, sh, kv = v.params, v.shuffle, v.kv
-charts = figures.charts(v, relative)
+scheme = theme.active().mode
+charts = study.block_charts(cfg, kv_tokens, kv_bytes, kv_batch, scheme)
+shown: dict[str, view.Settings] = {}  # the settings on screen, focus included: for the Reproduce script
 
 with top:
     if problem:
@@ -57,18 +60,7 @@ with top:
         r"\underbrace{2\,m d^2 + m d + d}_{\text{feed-forward}} \;+\; \underbrace{4d}_{\text{2 norms}}"
         rf",\qquad d = {v.block.emb_dim},\ m = {v.block.ff_mult},\ b = {int(v.block.qkv_bias)}"
     )
-    st.dataframe(
-        pd.DataFrame(
-            {
-                "attention": [fmt.integer(r.params.attention) for r in v.presets],
-                "feed-forward": [fmt.integer(r.params.feed_forward) for r in v.presets],
-                "whole block": [fmt.integer(r.params.total) for r in v.presets],
-                "all blocks": [fmt.integer(r.all_blocks) for r in v.presets],
-            },
-            index=[r.name for r in v.presets],
-        ),
-        width="stretch",
-    )
+    st.dataframe(figures.presets_table(v.presets), width="stretch")
     st.caption(
         "The four presets with the book's qkv_bias=False, which its printed counts assume. GPT-2's released "
         "weights use qkv_bias=True (3 × emb_dim more per block); the sidebar toggle shows the difference."
@@ -77,27 +69,44 @@ with top:
 if bad_order:
     st.warning(f"{bad_order} Showing the last valid order, {format_permutation(sh.perm)}.")
 st.markdown("Shuffled sentence: **" + " ".join(md(r) for r in sh.rows) + "** (section 3.4 weights).")
-for col, result, label in zip(
-    st.columns(2), (sh.free, sh.masked), ("Without the mask", "With the causal mask"), strict=True
-):
-    with col:
-        st.metric(f"{label}: max |P·f(X) − f(P·X)|", prose.gap_readout(result.gap, sh.limit))
-        show(charts[label], key=label, pick=row_picker(label, "next_focus", sh.perm))
-st.caption(prose.DIFFERENCE_CLICK)
-if sh.focus is not None:
-    st.markdown(prose.focus_text(sh.focus, T))
-st.subheader("The attention behind it, one cell at a time")
-left, right = st.columns(2)
-with left:
-    pick = cell_ui.picker("next_weights", "next_focus", "next_cell", rows=sh.perm, cols=sh.perm)
-    show(charts["next_weights"], key="next_weights", pick=pick)
-    st.caption(prose.weights_caption(v))
-    if hint := pale_hint(len(T), relative):
-        st.caption(hint)
-if sh.cell is not None:
-    cell_ui.panel(sh.cell, where=right)
-else:
-    right.caption("Click any cell, or pick a token to focus on, to see its arithmetic step by step.")
+
+
+@st.fragment
+def shuffle_section(v: view.View, s: view.Settings, relative: Relative | None) -> None:
+    """What a focus or cell click changes, and nothing else: a click reruns only this."""
+    with focus_slot:
+        focus = focus_control(s.labels, key="next_focus", label="Focus on a token")
+        cell = cell_ui.cell_control(s.labels, key="next_cell")
+    sh = view.focus_on(v.shuffle, s.labels, s.embeddings, focus, cell)
+    last, shown["settings"] = shown.get("settings"), replace(s, focus=focus, cell=cell)
+    if last and (last.focus, last.cell) != (focus, cell) and st.session_state.get("reproduce_next"):
+        st.rerun()  # a click (not the page's run) while the script is open: the script follows it
+    mode = theme.active().mode
+    gaps = study.shuffle_charts(s.labels, s.embeddings, sh.perm, focus, cell, relative, mode)
+    for col, result, label in zip(
+        st.columns(2), (sh.free, sh.masked), ("Without the mask", "With the causal mask"), strict=True
+    ):
+        with col:
+            st.metric(f"{label}: max |P·f(X) − f(P·X)|", prose.gap_readout(result.gap, sh.limit))
+            show(gaps[label], key=label, pick=row_picker(label, "next_focus", sh.perm))
+    st.caption(prose.DIFFERENCE_CLICK)
+    if sh.focus is not None:
+        st.markdown(prose.focus_text(sh.focus, s.labels))
+    st.subheader("The attention behind it, one cell at a time")
+    left, right = st.columns(2)
+    with left:
+        pick = cell_ui.picker("next_weights", "next_focus", "next_cell", rows=sh.perm, cols=sh.perm)
+        show(gaps["next_weights"], key="next_weights", pick=pick)
+        st.caption(prose.weights_caption(v))
+        if hint := pale_hint(len(s.labels), relative):
+            st.caption(hint)
+    if sh.cell is not None:
+        cell_ui.panel(sh.cell, where=right)
+    else:
+        right.caption("Click any cell, or pick a token to focus on, to see its arithmetic step by step.")
+
+
+shuffle_section(v, s, relative)
 st.markdown(prose.order_text(v, T))
 
 st.header("What attention computes at a position")
@@ -132,5 +141,5 @@ st.caption("2 (a key and a value) × layers × tokens × width × bytes per numb
 show(charts["kv"], key="kv")
 st.markdown(prose.kv_text(v))
 
-reproduce_ui.expander("next", lambda: script.for_view(s, v))
+reproduce_ui.expander("next", lambda: script.for_view(shown["settings"], view.build(shown["settings"])))
 checks_ui.expander(checks.book_checks(v), note=checks.NOTE)

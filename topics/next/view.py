@@ -4,13 +4,15 @@ The page draws a :class:`View`, its prose and its checks read their numbers from
 Reproduce oracle (``tests/next/test_next_reproduce.py``) holds the script's printout against the
 same object: one computation, whoever asks. Three sections, as the page has them: one block's
 parameters (chapter 4's ``TransformerBlock``), the sentence shuffled with and without the causal
-mask (section 3.5), and the KV cache. Nothing here is heavy (well under a millisecond a part), so
-the page caches none of it.
+mask (section 3.5), and the KV cache. Nothing here is heavy (a few milliseconds in all); the
+page still keeps what a focus or cell click leaves alone (:func:`unfocused`, ``study.py``), and a
+click recomputes only :func:`focused`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -219,17 +221,9 @@ def cell_notes(
     return which, where, masked, free
 
 
-def shuffle(
-    labels: tuple[str, ...],
-    x: np.ndarray,
-    ws: WeightSet,
-    perm: tuple[int, ...],
-    focus: int | None,
-    key: int | None = None,
-) -> Shuffle:
-    """Both permutation tests on the sentence ``x`` with ``ws``, what the prose says about them,
-    and the cell panel of the focused token's row of the shuffled causal weights (its key ``key``,
-    a token of the sentence, or its largest weight)."""
+def shuffle(labels: tuple[str, ...], x: np.ndarray, ws: WeightSet, perm: tuple[int, ...]) -> Shuffle:
+    """Both permutation tests on the sentence ``x`` with ``ws`` and what the prose says about them,
+    with no token focused (:func:`focus_on` adds the focus and its cell)."""
     free, masked = (equivariance.permutation_test(x, ws, perm, causal) for causal in (False, True))
     p = masked.perm
     limit = equivariance.rounding_limit(x, ws)
@@ -237,37 +231,44 @@ def shuffle(
     if masked.gap > limit:
         i = int(np.argmax(np.max(np.abs(masked.difference), axis=1)))
         moved = Moved(p[i], p[i] + 1, i + 1, tuple(range(p[i] + 1)), p[: i + 1])
-    spot = None
-    if focus is not None:
-        row = p.index(focus)
-        spot = Focus(
-            focus,
-            row,
-            focus + 1,
-            row + 1,
-            masked.permuted_outputs[row],
-            masked.outputs_of_permuted[row],
-            free.permuted_outputs[row],
-            free.outputs_of_permuted[row],
-        )
     rows = tuple(labels[i] for i in p)
     bound = max((g for g in (free.gap, masked.gap) if g > limit), default=1.0)  # noise reads as white
     mix = equivariance.same_mix(x, p)
     causal = equivariance.causal_self_attention(x[list(p)], ws)
-    col, panel = None, None
-    if spot is not None:
-        r = spot.row
-        col = chosen_key(p.index(key) if key is not None and 0 <= key < len(p) else None, causal.weights[r])
-        c = cell.cell(causal.queries, causal.keys, causal.values, r, col, causal.divisor, causal=True)
-        d_k = causal.keys.shape[-1]
-        panel = cell_text.panel(
-            c,
-            rows,
-            rows,
-            divisor_name=f"√d_k = √{d_k}",
-            notes=cell_notes(labels, x, ws, p, causal.weights, r, col),
-        )
-    return Shuffle(ws, p, rows, free, masked, limit, mix, bound, moved, spot, causal, col, panel)
+    return Shuffle(ws, p, rows, free, masked, limit, mix, bound, moved, None, causal, None, None)
+
+
+def focus_on(
+    sh: Shuffle, labels: tuple[str, ...], x: np.ndarray, focus: int | None, key: int | None = None
+) -> Shuffle:
+    """``sh`` (of the sentence ``labels``, ``x``) with ``focus`` followed, and the cell panel of its
+    row of the shuffled causal weights (its key ``key``, a token of the sentence, or its largest
+    weight). Cheap: everything else was computed by :func:`shuffle`, which a focus never changes."""
+    if focus is None:
+        return replace(sh, focus=None, cell_col=None, cell=None)
+    p, free, masked, causal = sh.perm, sh.free, sh.masked, sh.causal
+    row = p.index(focus)
+    spot = Focus(
+        focus,
+        row,
+        focus + 1,
+        row + 1,
+        masked.permuted_outputs[row],
+        masked.outputs_of_permuted[row],
+        free.permuted_outputs[row],
+        free.outputs_of_permuted[row],
+    )
+    col = chosen_key(p.index(key) if key is not None and 0 <= key < len(p) else None, causal.weights[row])
+    c = cell.cell(causal.queries, causal.keys, causal.values, row, col, causal.divisor, causal=True)
+    d_k = causal.keys.shape[-1]
+    panel = cell_text.panel(
+        c,
+        sh.rows,
+        sh.rows,
+        divisor_name=f"√d_k = √{d_k}",
+        notes=cell_notes(labels, x, sh.weights, p, causal.weights, row, col),
+    )
+    return replace(sh, focus=spot, cell_col=col, cell=panel)
 
 
 def kv_cache(cfg: BlockConfig, asked: int, nbytes: int, batch: int, name: str) -> KvCache:
@@ -308,13 +309,47 @@ def kv_cache(cfg: BlockConfig, asked: int, nbytes: int, batch: int, name: str) -
     )
 
 
+@functools.cache
+def book_first_token() -> limits.FirstToken:
+    """Token 1 under the mask: on the book's sentence, whatever the page's settings (computed once)."""
+    return limits.first_token()
+
+
+@functools.cache
+def book_prefix_shuffle() -> limits.PrefixShuffle:
+    """One layer against two, on the book's sentence, whatever the page's settings (computed once)."""
+    return limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), PREFIX_ORDER)
+
+
+def weights_for(width: int) -> WeightSet:
+    """Section 3.4's weight set, as wide as the sentence's embeddings."""
+    return sentence.weights_for(weights.section_3_4(), width)
+
+
+def preset_name(cfg: BlockConfig) -> str:
+    """The GPT-2 preset ``cfg`` is, or :data:`CUSTOM`."""
+    return block.matching_preset(cfg) or CUSTOM
+
+
 def build(s: Settings) -> View:
     """The page's numbers for ``s``. A ``perm`` that is not an order of the sentence's tokens, or a
     KV setting below 1, raises ``ValueError`` (the page's controls let neither through)."""
+    return focused(unfocused(s), s.labels, s.embeddings, s.focus, s.cell)
+
+
+def focused(v: View, labels: tuple[str, ...], x: np.ndarray, focus: int | None, key: int | None) -> View:
+    """``v`` (of the sentence ``labels``, ``x``) with ``focus`` and the cell's ``key`` followed: only
+    the shuffle's focus, its cell and its panel change (:func:`focus_on`)."""
+    return replace(v, shuffle=focus_on(v.shuffle, labels, x, focus, key))
+
+
+def unfocused(s: Settings) -> View:
+    """The page's numbers for ``s`` with no token focused: every part a focus or cell click leaves
+    as it is (``s.focus`` and ``s.cell`` are not read)."""
     cfg = s.block
     params = block.block_params(cfg)
-    ws = sentence.weights_for(weights.section_3_4(), s.embeddings.shape[1])  # section 3.4's, as wide
-    name = block.matching_preset(cfg) or CUSTOM
+    ws = weights_for(s.embeddings.shape[1])
+    name = preset_name(cfg)
     presets = tuple(
         PresetRow(n, block.block_params(p), block.stack_params(p)) for n, p in block.GPT2_PRESETS.items()
     )
@@ -325,9 +360,9 @@ def build(s: Settings) -> View:
         stack=block.stack_params(cfg),
         ff_share=params.feed_forward / params.total,
         presets=presets,
-        shuffle=shuffle(s.labels, s.embeddings, ws, s.perm, s.focus, s.cell),
-        first=limits.first_token(),
-        prefix=limits.prefix_shuffle(tokens.inputs(), limits.stack_weights(), PREFIX_ORDER),
+        shuffle=shuffle(s.labels, s.embeddings, ws, s.perm),
+        first=book_first_token(),
+        prefix=book_prefix_shuffle(),
         kv=kv_cache(cfg, s.kv_tokens, s.kv_bytes, s.kv_batch, name),
         gpt2=block.block_params(BlockConfig()),
     )

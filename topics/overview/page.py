@@ -5,9 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from topics import PAGES, page_of
-from topics.overview import figures as overview_figures
-from topics.overview import text, view
-from ui import figures
+from topics.overview import study, text, view
+from ui import figures, theme
 from ui.scale import pale_hint, scale_control
 from ui.sentence import sentence_control
 
@@ -24,7 +23,8 @@ st.page_link(tour.path, label=f"Start here: {tour.title}", icon=tour.icon)  # th
 figure, tools = st.columns([1, 1], gap="large")
 with figure:
     st.header("Your sentence, attended")
-    figures.show(overview_figures.weights(v, relative), key="overview_weights")
+    chart = study.weights_chart(s.labels, s.embeddings, s.is_book, relative, theme.active().mode)
+    figures.show(chart, key="overview_weights")
     st.caption(v.caption)
     if hint := pale_hint(len(v.labels), relative):
         st.caption(hint)

@@ -4,10 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from topics.recap import checks as recap_checks
-from topics.recap import figures as recap_figures
-from topics.recap import script, text, view
+from topics.recap import script, study, text, view
 from ui import cell as cell_ui
-from ui import checks, controls, figures
+from ui import checks, controls, figures, theme
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.scale import pale_hint, scale_control
@@ -36,7 +35,8 @@ c = v.collapse
 st.title("Recap: attention without weights")
 st.markdown(text.lead(v))
 
-charts = recap_figures.heatmaps(v, relative)
+scheme = theme.active().mode  # the charts are kept per setting and theme (topics/recap/study.py)
+charts = study.heatmaps(T, s.embeddings, query, key_token, relative, scheme)
 for col, (chart, figure) in zip(st.columns(2), charts.items(), strict=True):
     with col:
         figures.show(figure, key=chart, pick=cell_ui.picker(chart, "query", "key", rows=T, cols=T))
@@ -62,7 +62,7 @@ s3.metric(
     "—" if c.spread_share is None else fmt.percent(c.spread_share),
     help="— when the inputs do not spread: one token, or every token's embedding the same.",
 )
-figures.show(recap_figures.collapse(v), key="recap_3d")
+figures.show(study.collapse(T, s.embeddings, query, scheme), key="recap_3d")
 st.dataframe(
     pd.DataFrame(
         {"output z": [fmt.vec(z) for z in c.context], "nearest input embedding": list(c.nearest)},
