@@ -612,6 +612,26 @@ class Chart:
     table: pd.DataFrame | None = None
 
 
+@dataclass(frozen=True)
+class Built:
+    """A :class:`Chart` made ready to draw (:func:`built`): its spec, in one theme's colours, its name
+    and its table. Plain data, so a bounded cache (``ui.cache.data``) can keep it and a rerun whose
+    figure inputs have not changed draws the chart without building it again: building a heatmap
+    and copying its spec out of Plotly is most of what a page's rerun costs.
+
+    A cached builder of one takes the theme's mode (``ui.theme.active().mode``) as an argument, so
+    each theme keeps its own entry; :func:`show` draws it as it stands."""
+
+    spec: dict[str, Any]
+    name: str
+    table: pd.DataFrame | None = None
+
+
+def built(chart: Chart) -> Built:
+    """``chart`` as :func:`show` would draw it now, in the active theme (:func:`spec_of`)."""
+    return Built(spec_of(chart.figure), chart.name, chart.table)
+
+
 def spec_of(fig: go.Figure | dict[str, Any]) -> dict[str, Any]:
     """A figure as its plain ``{"data", "layout"}`` spec, in the active theme's colours.
 
@@ -673,7 +693,7 @@ def slug(name: str) -> str:
 
 
 def show(
-    fig: Chart | go.Figure | dict[str, Any],
+    fig: Chart | Built | go.Figure | dict[str, Any],
     key: str | None = None,
     *,
     name: str | None = None,
@@ -692,16 +712,21 @@ def show(
     - With ``pick`` (and a ``key``), a click on one of the figure's points selects it and runs
       ``pick`` before the rerun (see ``ui.cell.picker``).
 
-    A :class:`Chart` brings its own name and table.
+    A :class:`Chart` brings its own name and table; so does a :class:`Built`, whose spec is drawn as
+    it stands (a cache built it from a Chart, in the reader's theme).
     """
-    if isinstance(fig, Chart):
-        fig, name, table = fig.figure, fig.name, fig.table
-    spec = spec_of(fig)
+    if isinstance(fig, Built):
+        spec, name, table = fig.spec, fig.name, fig.table
+        checked: go.Figure | dict[str, Any] = _Checked(spec)
+    else:
+        if isinstance(fig, Chart):
+            fig, name, table = fig.figure, fig.name, fig.table
+        spec = spec_of(fig)
+        checked = _Checked(spec) if isinstance(fig, go.Figure) else spec
     config = _config(spec, name)
     with st.container():
         if name:
             st.html(f'<span class="aww-chart-name">{html.escape(name)}</span>')
-        checked = _Checked(spec) if isinstance(fig, go.Figure) else spec
         if pick is None:
             st.plotly_chart(checked, width="stretch", config=config, key=key)
         else:
