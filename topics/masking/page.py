@@ -107,20 +107,22 @@ def focused(v: view.View) -> None:
     """What shows the focused query and cell: a pick reruns this alone."""
     fq, fc = cell_ui.controls(T, where=focus_slot, focus_key="mask_focus", cell_key="mask_cell")
     f = view.focused(v, fq, fc)
-    for slot, shown, path in zip(slots, (v.naive, v.efficient), ("naive", "efficient"), strict=True):
+    for slot, path in zip(slots, ("naive", "efficient"), strict=True):
         key = f"fig03_{path}"
-        m = (shown.name, shown.formula, shown.matrix)
         with slot:
-            chart = charts.stage(path, v.stage, *m, T, relative, fq, f.cell_key, mode)
+            chart = charts.stage(f, path, relative, mode)
             figures.show(chart, key=key, pick=cell_ui.picker(key, "mask_focus", "mask_cell"))
     if (c := f.focus) is not None:
         context_note(
             T, c.row, c.context, weights=c.weights, what="the masked A", extra=c.extra, where=focus_box
         )
     cell_ui.panel_or_hint(f.cell, where=focus_box)
-    grid = charts.grid(v.difference, v.cells, T, v.limit, v.grid_title, fq, f.cell_key, mode)
     with left:
-        figures.show(grid, key="fig03_diff", pick=cell_ui.picker("fig03_diff", "mask_focus", "mask_cell"))
+        figures.show(
+            charts.grid(f, mode),
+            key="fig03_diff",
+            pick=cell_ui.picker("fig03_diff", "mask_focus", "mask_cell"),
+        )
 
 
 focused(v)

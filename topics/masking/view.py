@@ -5,7 +5,9 @@ the weight set the control picked, the stage, the fill, the focused query, the c
 box's text) and returns a :class:`View`: the stage each path shows, the readouts, the difference
 grid, the prose under the stages, the future's share for both fills, the focused query's row,
 the box's logits and softmax, and the live values of the checks at the book's settings. The page
-draws it, and the tests and the Reproduce oracle read the same fields.
+draws it, and the tests and the Reproduce oracle read the same fields. The focused query and the
+cell panel are all that the focus and cell controls change, so :func:`focused` adds them to a view
+built without a focus, and the page's focus fragment reruns that alone (issue 25).
 
 With the book's −∞ fill the two paths differ by float64 rounding alone, whose digits depend on the
 order of the sums (NumPy's 1.1e-16 on the book's sentence, PyTorch's 5.55e-17, the post's 5.6e-17).
@@ -100,16 +102,6 @@ class Runs:
 
 
 @dataclass(frozen=True)
-class Focused:
-    """What the focus and cell controls add to a :class:`View` (:func:`focused`)."""
-
-    focus: Focus | None
-    cell_key: int | None  # the column of the cell the panel works out (None without a focus)
-    cell: Panel | None  # that cell's arithmetic on the −∞ fill's path (None without a focus)
-    cell_paths: CellPaths | None  # the same cell on the page's other paths, for the panel's notes
-
-
-@dataclass(frozen=True)
 class View:
     labels: tuple[str, ...]
     weights: WeightSet  # for the sentence's width: what the caption names
@@ -147,7 +139,11 @@ class View:
     box_warning: str  # why the box's text was not used; "" when it was
     softmax: ExtendedSoftmax
     book: Book
-    runs: Runs
+    runs: Runs  # every stage of every path: what :func:`focused` works the cell out from
+
+    @property
+    def focus_row(self) -> int | None:
+        return None if self.focus is None else self.focus.row
 
 
 OPS = 9  # roundings beyond the sums in the two paths (rounding_limit): see its derivation
@@ -243,11 +239,12 @@ def cell_panel(
     )
 
 
-def focused(v: View, focus: int | None, cell: int | None) -> Focused:
-    """The focused query's row and the cell panel, for ``v`` built without a focus: cheap, so the
-    page's focus fragment reruns this alone when a reader picks another query or cell."""
+def focused(v: View, focus: int | None, cell: int | None) -> View:
+    """``v`` with the focused query's row and the cell panel (the ``cell`` key, or the query's
+    largest weight): cheap, so the page's focus fragment reruns this alone when a reader picks
+    another query or cell. Nothing else in ``v`` depends on them."""
     if focus is None:
-        return Focused(None, None, None, None)
+        return dataclasses.replace(v, focus=None, cell_key=None, cell=None, cell_paths=None)
     r, n = v.runs, len(v.labels)
     if not 0 <= focus < n:
         raise ValueError(f"focus must be a query of the sentence, 0 to {n - 1}, got {focus}")
@@ -268,14 +265,14 @@ def focused(v: View, focus: int | None, cell: int | None) -> Focused:
         cells=v.cells,
         limit=v.limit,
     )
-    return Focused(row, j, cell_panel(r.trace, causal, v.labels, p), p)
+    panel = cell_panel(r.trace, causal, v.labels, p)
+    return dataclasses.replace(v, focus=row, cell_key=j, cell=panel, cell_paths=p)
 
 
 def build(s: Settings) -> View:
     """Both causal paths on the reader's sentence, at the stage and fill the controls set; with
     ``s.focus``, the focused query and its cell (:func:`focused`), which change nothing else."""
-    v = _unfocused(s)
-    return dataclasses.replace(v, **vars(focused(v, s.focus, s.cell)))
+    return focused(_unfocused(s), s.focus, s.cell)
 
 
 def _unfocused(s: Settings) -> View:
