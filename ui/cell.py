@@ -5,7 +5,8 @@ here), both bound to the URL, so a link shares the cell. A click on any cell of 
 ``ui.figures.grid`` picks both: the chart's ``on_select`` callback (:func:`picker`) runs before the
 rerun and sets the two controls, whose URL keys then follow. The controls stay the keyboard's way
 to the same cells. The panel (:func:`panel`) draws what the page's view built with
-``ui.cell_text.panel``.
+``ui.cell_text.panel``. A page draws the two controls with :func:`controls` inside an
+``st.fragment`` holding everything that shows the focus, so a pick reruns only that (issue 25).
 """
 
 from __future__ import annotations
@@ -28,11 +29,19 @@ HINT = "Click any cell, or pick a query to focus on, to see its arithmetic step 
 
 
 def cell_control(
-    labels: Sequence[str], *, key: str, label: str = "Key of the cell", default: int | None = None
+    labels: Sequence[str],
+    *,
+    key: str,
+    label: str = "Key of the cell",
+    default: int | None = None,
+    where: DeltaGenerator | None = None,
 ) -> int | None:
     """The sidebar control: the chosen key's column index, or ``None`` for the focused query's
-    largest weight (``ui.cell_text.chosen_key``)."""
-    return token_control(labels, key=key, label=label, unset_label=TOP_LABEL, help=HELP, default=default)
+    largest weight (``ui.cell_text.chosen_key``); ``where``: a sidebar container to draw it into
+    (``ui.focus.token_control``)."""
+    return token_control(
+        labels, key=key, label=label, unset_label=TOP_LABEL, help=HELP, default=default, where=where
+    )
 
 
 def controls(
@@ -50,9 +59,11 @@ def controls(
             fq, fc = cell_ui.controls(v.labels, where=focus_slot, focus_key="focus", cell_key="cell")
             f = view.focused(v, fq, fc)
             ...  # every figure and line that shows the focus
+
+    ``where`` places them: ``with focus_slot:`` would not, since the sidebar controls write to
+    ``st.sidebar`` itself, so they would land at the sidebar's end.
     """
-    with where:
-        return focus_control(labels, key=focus_key), cell_control(labels, key=cell_key)
+    return focus_control(labels, key=focus_key, where=where), cell_control(labels, key=cell_key, where=where)
 
 
 def picker(
