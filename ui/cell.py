@@ -5,7 +5,8 @@ here), both bound to the URL, so a link shares the cell. A click on any cell of 
 ``ui.figures.grid`` picks both: the chart's ``on_select`` callback (:func:`picker`) runs before the
 rerun and sets the two controls, whose URL keys then follow. The controls stay the keyboard's way
 to the same cells. The panel (:func:`panel`) draws what the page's view built with
-``ui.cell_text.panel``.
+``ui.cell_text.panel``. A page draws the two controls with :func:`controls` inside an
+``st.fragment`` holding everything that shows the focus, so a pick reruns only that (issue 25).
 """
 
 from __future__ import annotations
@@ -18,20 +19,51 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ui.cell_text import Panel, Table
 from ui.figures import picked
-from ui.focus import NONE, token_control
+from ui.focus import NONE, focus_control, token_control
 
 # The "largest weight" option: the focus control's unset index, with a label no token can have,
 # since a token holds no space.
 TOP, TOP_LABEL = NONE, "its largest weight"
 HELP = "The key of the cell the panel works out. A click on any heatmap cell picks its query and key."
+HINT = "Click any cell, or pick a query to focus on, to see its arithmetic step by step."
 
 
 def cell_control(
-    labels: Sequence[str], *, key: str, label: str = "Key of the cell", default: int | None = None
+    labels: Sequence[str],
+    *,
+    key: str,
+    label: str = "Key of the cell",
+    default: int | None = None,
+    where: DeltaGenerator | None = None,
 ) -> int | None:
     """The sidebar control: the chosen key's column index, or ``None`` for the focused query's
-    largest weight (``ui.cell_text.chosen_key``)."""
-    return token_control(labels, key=key, label=label, unset_label=TOP_LABEL, help=HELP, default=default)
+    largest weight (``ui.cell_text.chosen_key``); ``where``: a sidebar container to draw it into
+    (``ui.focus.token_control``)."""
+    return token_control(
+        labels, key=key, label=label, unset_label=TOP_LABEL, help=HELP, default=default, where=where
+    )
+
+
+def controls(
+    labels: Sequence[str], *, where: DeltaGenerator, focus_key: str, cell_key: str
+) -> tuple[int | None, int | None]:
+    """The focus control and the cell control, drawn into ``where``, and their values.
+
+    What a page's focus fragment calls first. The page makes ``where`` in its full run, in the
+    sidebar where the two controls stand (``focus_slot = st.sidebar.container()``), and calls this
+    inside its ``@st.fragment``: a change to either control then reruns only the fragment, and the
+    fragment reads the focus from these values alone, never from the full run's variables::
+
+        @st.fragment
+        def focused(v: view.View) -> None:
+            fq, fc = cell_ui.controls(v.labels, where=focus_slot, focus_key="focus", cell_key="cell")
+            f = view.focused(v, fq, fc)
+            ...  # every figure and line that shows the focus
+
+    ``where`` places them: ``with focus_slot:`` would not, since the sidebar controls write to
+    ``st.sidebar`` itself, so they would land at the sidebar's end.
+    """
+    return focus_control(labels, key=focus_key, where=where), cell_control(labels, key=cell_key, where=where)
 
 
 def picker(
@@ -90,3 +122,12 @@ def panel(p: Panel, *, where: DeltaGenerator | None = None, title: str = "One ce
     box.markdown(p.context)
     for note in p.notes:  # what this page adds (a mask, a draw, a head, a gradient): read, not fine print
         box.markdown(note)
+
+
+def panel_or_hint(p: Panel | None, *, where: DeltaGenerator | None = None, hint: str = HINT) -> None:
+    """The cell panel (:func:`panel`) when the view built one, else a caption saying how to pick a
+    cell: what every page with a cell panel draws in its place."""
+    if p is not None:
+        panel(p, where=where)
+    else:
+        (where or st).caption(hint)

@@ -26,6 +26,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from _plotly_utils.utils import convert_to_base64  # type: ignore[import-untyped]
+from streamlit import dataframe_util
 
 from ui import colors, theme
 
@@ -612,6 +613,31 @@ class Chart:
     table: pd.DataFrame | None = None
 
 
+@dataclass(frozen=True)
+class Built:
+    """A :class:`Chart` made ready to draw (:func:`built`): its spec, in one theme's colours, its name
+    and its table. Plain data, so a bounded cache (``ui.cache.data``) can keep it and a rerun whose
+    figure inputs have not changed draws the chart without building it again: building a heatmap,
+    copying its spec out of Plotly and turning its table into Arrow for ``st.table`` were most of
+    what a page's rerun cost.
+
+    A cached builder of one takes the theme's mode (``ui.theme.active().mode``) as an argument, so
+    each theme keeps its own entry; :func:`show` draws it as it stands, exactly as the Chart."""
+
+    spec: dict[str, Any]
+    name: str
+    table: Any = None  # the Chart's table as a pyarrow.Table, as st.table would convert it
+    index_hidden: bool = False  # whether st.table hides that table's index (a RangeIndex)
+
+
+def built(chart: Chart) -> Built:
+    """``chart`` as :func:`show` would draw it now, in the active theme (:func:`spec_of`)."""
+    if chart.table is None:
+        return Built(spec_of(chart.figure), chart.name)
+    arrow = dataframe_util.convert_pandas_df_to_arrow_table(chart.table)
+    return Built(spec_of(chart.figure), chart.name, arrow, dataframe_util.has_range_index(chart.table))
+
+
 def spec_of(fig: go.Figure | dict[str, Any]) -> dict[str, Any]:
     """A figure as its plain ``{"data", "layout"}`` spec, in the active theme's colours.
 
@@ -673,7 +699,7 @@ def slug(name: str) -> str:
 
 
 def show(
-    fig: Chart | go.Figure | dict[str, Any],
+    fig: Chart | Built | go.Figure | dict[str, Any],
     key: str | None = None,
     *,
     name: str | None = None,
@@ -692,23 +718,31 @@ def show(
     - With ``pick`` (and a ``key``), a click on one of the figure's points selects it and runs
       ``pick`` before the rerun (see ``ui.cell.picker``).
 
-    A :class:`Chart` brings its own name and table.
+    A :class:`Chart` brings its own name and table; so does a :class:`Built`, whose spec is drawn as
+    it stands (a cache built it from a Chart, in the reader's theme).
     """
-    if isinstance(fig, Chart):
-        fig, name, table = fig.figure, fig.name, fig.table
-    spec = spec_of(fig)
+    if isinstance(fig, Built):
+        spec, name = fig.spec, fig.name
+        checked: go.Figure | dict[str, Any] = _Checked(spec)
+    else:
+        if isinstance(fig, Chart):
+            fig, name, table = fig.figure, fig.name, fig.table
+        spec = spec_of(fig)
+        checked = _Checked(spec) if isinstance(fig, go.Figure) else spec
     config = _config(spec, name)
     with st.container():
         if name:
             st.html(f'<span class="aww-chart-name">{html.escape(name)}</span>')
-        checked = _Checked(spec) if isinstance(fig, go.Figure) else spec
         if pick is None:
             st.plotly_chart(checked, width="stretch", config=config, key=key)
         else:
             st.plotly_chart(
                 checked, width="stretch", config=config, key=key, on_select=pick, selection_mode="points"
             )
-    if table is not None:
+    if isinstance(fig, Built):
+        if fig.table is not None:
+            _values(fig.table, fig.index_hidden, partial(_arrow_csv, fig.table), fig.name, key=key)
+    elif table is not None:
         values(table, name or "the chart", key=key)
 
 
@@ -737,14 +771,27 @@ def _csv(table: pd.DataFrame) -> bytes:
     return table.to_csv().encode()
 
 
+def _arrow_csv(table: Any) -> bytes:
+    """A :class:`Built` chart's table (Arrow) as the CSV its DataFrame writes."""
+    return _csv(table.to_pandas())
+
+
 def values(table: pd.DataFrame, name: str, *, key: str | None = None) -> None:
     """A chart's numbers under "Values as a table": an HTML table with named row and column
     headers (a screen reader reads it cell by cell, and it prints whole), and a CSV download."""
+    _values(table, None, partial(_csv, table), name, key=key)
+
+
+def _values(
+    table: Any, index_hidden: bool | None, csv: Callable[[], bytes], name: str, *, key: str | None
+) -> None:
+    """:func:`values` for a DataFrame or, from a :class:`Built`, the same table already in Arrow
+    (with ``index_hidden`` as st.table would decide it from the DataFrame)."""
     with st.expander(f"Values as a table: {name}"):
-        st.table(table)
+        st.table(table, hide_index=index_hidden)
         st.download_button(
             "Download as CSV",
-            partial(_csv, table),  # written when a reader asks for it, not on every rerun
+            csv,  # written when a reader asks for it, not on every rerun
             file_name=f"{slug(name)}.csv",
             mime="text/csv",
             key=f"csv_{key or slug(name)}",

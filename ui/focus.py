@@ -35,27 +35,49 @@ def token_control(
     unset_label: str,
     help: str,
     default: int | None = None,
+    where: DeltaGenerator | None = None,
 ) -> int | None:
     """A sidebar selectbox over a sentence's tokens, plus one "unset" option: the chosen token's
-    index, or ``None``. The URL holds the token's label, so a link names the token, not a position."""
+    index, or ``None``. The URL holds the token's label, so a link names the token, not a position.
+
+    ``where`` is a container in the sidebar to draw it into (``ui.cell.controls``), else the
+    sidebar's end. A ``with`` block cannot place it: ``ui.controls`` writes to ``st.sidebar``
+    itself, which ignores the block."""
     names = list(labels)
     start = default if default is not None and 0 <= default < len(names) else NONE
-    choice = controls.select(
-        label,
-        (NONE, *range(len(names))),
-        key=key,
-        default=start,
-        format_func=lambda i: unset_label if i == NONE else names[i],
-        help=help,
-    )
+    options = (NONE, *range(len(names)))
+
+    def name(i: int) -> str:
+        return unset_label if i == NONE else names[i]
+
+    if where is None:
+        choice = controls.select(label, options, key=key, default=start, format_func=name, help=help)
+    else:  # the same selectbox as controls.select draws, in the slot
+        choice = where.selectbox(
+            label,
+            options,
+            index=options.index(start),
+            key=key,
+            bind=controls.BIND,
+            format_func=name,
+            help=help,
+        )
     return None if choice == NONE else int(choice)
 
 
 def focus_control(
-    labels: Sequence[str], *, key: str, label: str = "Focus on a query", default: int | None = None
+    labels: Sequence[str],
+    *,
+    key: str,
+    label: str = "Focus on a query",
+    default: int | None = None,
+    where: DeltaGenerator | None = None,
 ) -> int | None:
-    """The sidebar control: the focused query's row index, or ``None`` for no focus."""
-    return token_control(labels, key=key, label=label, unset_label=NONE_LABEL, help=HELP, default=default)
+    """The sidebar control: the focused query's row index, or ``None`` for no focus (``where``: a
+    sidebar container to draw it into, as :func:`token_control` says)."""
+    return token_control(
+        labels, key=key, label=label, unset_label=NONE_LABEL, help=HELP, default=default, where=where
+    )
 
 
 def marked(labels: Sequence[str], row: int | None) -> list[str]:

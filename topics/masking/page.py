@@ -7,15 +7,14 @@ import pandas as pd
 import streamlit as st
 
 from core.masking import STAGES
-from topics.masking import checks, script, view
+from topics.masking import charts, checks, script, text, view
 from topics.masking.box import MAX_CHARS
-from topics.masking.figures import difference_chart, softmax_chart, stage_chart
 from ui import cell as cell_ui
 from ui import checks as checks_ui
-from ui import controls, figures
+from ui import controls, figures, theme
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
-from ui.focus import context_note, focus_control
+from ui.focus import context_note
 from ui.scale import pale_hint, scale_control
 from ui.sentence import checks_note, sentence_control
 from ui.weights import weight_set_caption, weight_set_control
@@ -39,9 +38,9 @@ fill = controls.radio(
     default="-inf",
     format_func=view.FILL_LABELS.__getitem__,
 )
-fq = focus_control(T, key="mask_focus")
-fc = cell_ui.cell_control(T, key="mask_cell")
+focus_slot = st.sidebar.container()  # the focus and cell controls, drawn by the fragment below
 relative = scale_control("mask_scale")
+mode = theme.active().mode
 
 st.title("Masking the future")
 lead = st.empty()  # the lead ends with how the paths end on this sentence: the view says
@@ -55,8 +54,7 @@ raw = controls.text(
     max_chars=MAX_CHARS,
 )
 last = st.session_state.get(LAST_GOOD, view.LOGITS)
-s = view.Settings(T, sentence.embeddings, chosen, stage, fill, fq, fc, raw, last)
-v = view.build(s)
+v = view.build(view.Settings(T, sentence.embeddings, chosen, stage, fill, None, None, raw, last))
 if v.box_warning:
     st.warning(v.box_warning)
 else:
@@ -65,27 +63,19 @@ sm = v.softmax
 if sm.note:
     (st.warning if sm.weights is None else st.info)(f"{sm.note} PyTorch's torch.softmax gives: {sm.torch}.")
 if sm.weights is not None:
-    figures.show(softmax_chart(v.logits, sm.weights), key="fig03_bars")
+    figures.show(charts.bars(v.logits, sm.weights, mode), key="fig03_bars")
 
 lead.markdown(v.lead)
 with top:
     weight_set_caption(v.weights)
+    slots = []
     for col, shown, name in zip(st.columns(2), (v.naive, v.efficient), ("Naive", "Efficient"), strict=True):
-        with col:
-            st.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
-            st.latex(shown.formula)
-            key = f"fig03_{name.lower()}"
-            chart = stage_chart(name.lower(), stage, shown, T, relative=relative, focus=fq, cell=v.cell_key)
-            figures.show(chart, key=key, pick=cell_ui.picker(key, "mask_focus", "mask_cell"))
+        col.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
+        col.latex(shown.formula)
+        slots.append(col.container())
     if hint := pale_hint(len(T), relative, causal=True):
         st.caption(hint)
-    if v.focus is not None:
-        f = v.focus
-        context_note(T, f.row, f.context, weights=f.weights, what="the masked A", extra=f.extra)
-    if v.cell is not None:
-        cell_ui.panel(v.cell)
-    else:
-        st.caption("Click any cell, or pick a query to focus on, to see its arithmetic step by step.")
+    focus_box = st.container()
     m1, m2, m3 = st.columns(3)
     m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")
     m2.metric("Efficient path masks (first entry)", fmt.num(v.efficient_first), help="A pre-scale score.")
@@ -101,11 +91,6 @@ with top:
 
     st.header("The difference grid")
     left, right = st.columns([3, 2])
-    with left:
-        grid = difference_chart(
-            v.difference, v.cells, T, v.limit, title=v.grid_title, focus=fq, cell=v.cell_key
-        )
-        figures.show(grid, key="fig03_diff", pick=cell_ui.picker("fig03_diff", "mask_focus", "mask_cell"))
     with right:
         st.metric(
             "Attention token 1 gives to tokens it may not see",
@@ -116,32 +101,37 @@ with top:
         st.dataframe(pd.DataFrame(table, index=pd.Index(list(T), name="token")), width="stretch")
         st.caption(v.future_caption)
 
-st.header("Why the renormalised path loses nothing")
-st.latex(
-    r"\hat{\alpha}_{ij} = \frac{\dfrac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k} e^{\omega_{ik}/\sqrt{d_k}}}"
-    r"\,\mathbf{1}[j\le i]}{\displaystyle\sum_{l \le i} \frac{e^{\omega_{il}/\sqrt{d_k}}}"
-    r"{\sum_{k} e^{\omega_{ik}/\sqrt{d_k}}}} = \frac{e^{\omega_{ij}/\sqrt{d_k}}\,\mathbf{1}[j\le i]}"
-    r"{\sum_{l \le i} e^{\omega_{il}/\sqrt{d_k}}}"
-)
-st.markdown(
-    "The full-row denominator sits once above the line and once below it, and cancels: what is "
-    "left is the softmax over the visible prefix, exactly. The future was in the first softmax, "
-    "and none of it survives the division. " + v.cancel_note
-)
 
+@st.fragment
+def focused(v: view.View) -> None:
+    """What shows the focused query and cell: a pick reruns this alone."""
+    fq, fc = cell_ui.controls(T, where=focus_slot, focus_key="mask_focus", cell_key="mask_cell")
+    f = view.focused(v, fq, fc)
+    for slot, path in zip(slots, ("naive", "efficient"), strict=True):
+        key = f"fig03_{path}"
+        with slot:
+            chart = charts.stage(f, path, relative, mode)
+            figures.show(chart, key=key, pick=cell_ui.picker(key, "mask_focus", "mask_cell"))
+    if (c := f.focus) is not None:
+        context_note(
+            T, c.row, c.context, weights=c.weights, what="the masked A", extra=c.extra, where=focus_box
+        )
+    cell_ui.panel_or_hint(f.cell, where=focus_box)
+    with left:
+        figures.show(
+            charts.grid(f, mode),
+            key="fig03_diff",
+            pick=cell_ui.picker("fig03_diff", "mask_focus", "mask_cell"),
+        )
+
+
+focused(v)
+st.header("Why the renormalised path loses nothing")
+st.latex(text.CANCEL_LATEX)
+st.markdown(text.CANCEL + v.cancel_note)
 st.header("Three lines make the class causal")
-st.code(
-    """self.register_buffer(
-    "mask", torch.triu(torch.ones(context_length, context_length), diagonal=1)
-)
-attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
-attn_weights = self.dropout(attn_weights)""",
-    language="python",
-)
-st.caption(
-    "A buffer moves to the GPU with the module but is not trained; the in-place fill is sliced "
-    "because the buffer is built once at full context length; dropout is the next page."
-)
+st.code(text.CAUSAL_CODE, language="python")
+st.caption(text.CAUSAL_CAPTION)
 
 reproduce_ui.expander(
     "masking", lambda: script.build(T, sentence.embeddings, v.weights, stage, fill, v.logits)

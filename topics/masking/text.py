@@ -22,6 +22,29 @@ Rows = Sequence[int] | np.ndarray  # row indices, numbered from 0
 
 SMALLEST_NORMAL = float(np.finfo(np.float64).tiny)  # 2.2e-308: below it float64 keeps fewer digits
 
+# "Why the renormalised path loses nothing": the algebra, and what it says before the view's note.
+CANCEL_LATEX = (
+    r"\hat{\alpha}_{ij} = \frac{\dfrac{e^{\omega_{ij}/\sqrt{d_k}}}{\sum_{k} e^{\omega_{ik}/\sqrt{d_k}}}"
+    r"\,\mathbf{1}[j\le i]}{\displaystyle\sum_{l \le i} \frac{e^{\omega_{il}/\sqrt{d_k}}}"
+    r"{\sum_{k} e^{\omega_{ik}/\sqrt{d_k}}}} = \frac{e^{\omega_{ij}/\sqrt{d_k}}\,\mathbf{1}[j\le i]}"
+    r"{\sum_{l \le i} e^{\omega_{il}/\sqrt{d_k}}}"
+)
+CANCEL = (
+    "The full-row denominator sits once above the line and once below it, and cancels: what is "
+    "left is the softmax over the visible prefix, exactly. The future was in the first softmax, "
+    "and none of it survives the division. "
+)
+# "Three lines make the class causal": the book's CausalAttention, and why it reads as it does.
+CAUSAL_CODE = """self.register_buffer(
+    "mask", torch.triu(torch.ones(context_length, context_length), diagonal=1)
+)
+attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
+attn_weights = self.dropout(attn_weights)"""
+CAUSAL_CAPTION = (
+    "A buffer moves to the GPU with the module but is not trained; the in-place fill is sliced "
+    "because the buffer is built once at full context length; dropout is the next page."
+)
+
 
 def rows_text(rows: Rows) -> str:
     """``row 2``, ``rows 1 and 3``, ``rows 1, 2 and 4`` (numbered from 1)."""

@@ -5,7 +5,9 @@ the weight set the control picked, the stage, the fill, the focused query, the c
 box's text) and returns a :class:`View`: the stage each path shows, the readouts, the difference
 grid, the prose under the stages, the future's share for both fills, the focused query's row,
 the box's logits and softmax, and the live values of the checks at the book's settings. The page
-draws it, and the tests and the Reproduce oracle read the same fields.
+draws it, and the tests and the Reproduce oracle read the same fields. The focused query and the
+cell panel are all that the focus and cell controls change, so :func:`focused` adds them to a view
+built without a focus, and the page's focus fragment reruns that alone (issue 25).
 
 With the book's −∞ fill the two paths differ by float64 rounding alone, whose digits depend on the
 order of the sums (NumPy's 1.1e-16 on the book's sentence, PyTorch's 5.55e-17, the post's 5.6e-17).
@@ -16,6 +18,7 @@ comes from :mod:`topics.masking.text`, which says a claim only where the view's 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -85,6 +88,20 @@ class Book:
 
 
 @dataclass(frozen=True)
+class Runs:
+    """Every stage of the page's three paths on one sentence, and the attention trace under them:
+    what :func:`focused` works a cell out from, without running the paths again."""
+
+    trace: attention.AttentionTrace
+    naive: tuple[Stage, ...]
+    causal: tuple[Stage, ...]  # the efficient path with the −∞ fill
+    zero: tuple[Stage, ...]  # the efficient path with the 0 fill
+
+    def efficient(self, fill: Fill) -> tuple[Stage, ...]:
+        return self.causal if fill == "-inf" else self.zero
+
+
+@dataclass(frozen=True)
 class View:
     labels: tuple[str, ...]
     weights: WeightSet  # for the sentence's width: what the caption names
@@ -122,6 +139,11 @@ class View:
     box_warning: str  # why the box's text was not used; "" when it was
     softmax: ExtendedSoftmax
     book: Book
+    runs: Runs  # every stage of every path: what :func:`focused` works the cell out from
+
+    @property
+    def focus_row(self) -> int | None:
+        return None if self.focus is None else self.focus.row
 
 
 OPS = 9  # roundings beyond the sums in the two paths (rounding_limit): see its derivation
@@ -217,8 +239,44 @@ def cell_panel(
     )
 
 
+def focused(v: View, focus: int | None, cell: int | None) -> View:
+    """``v`` with the focused query's row and the cell panel (the ``cell`` key, or the query's
+    largest weight): cheap, so the page's focus fragment reruns this alone when a reader picks
+    another query or cell. Nothing else in ``v`` depends on them."""
+    if focus is None:
+        return dataclasses.replace(v, focus=None, cell_key=None, cell=None, cell_paths=None)
+    r, n = v.runs, len(v.labels)
+    if not 0 <= focus < n:
+        raise ValueError(f"focus must be a query of the sentence, 0 to {n - 1}, got {focus}")
+    causal, efficient = r.causal[-1].matrix, r.efficient(v.fill)
+    leak = attention.mix(efficient[-1].matrix, r.trace.values)[focus]
+    extra = "" if v.fill == "-inf" else text.focus_extra(focus, n, float(v.future["zero"][focus]), leak)
+    row = Focus(focus, causal[focus], attention.mix(causal, r.trace.values)[focus], leak, extra)
+    j = chosen_key(cell, causal[focus])
+    p = paths.of(
+        r.naive,
+        efficient,
+        r.zero,
+        focus,
+        j,
+        stage=v.stage,
+        zero_fill=v.fill == "zero",
+        difference=v.difference,
+        cells=v.cells,
+        limit=v.limit,
+    )
+    panel = cell_panel(r.trace, causal, v.labels, p)
+    return dataclasses.replace(v, focus=row, cell_key=j, cell=panel, cell_paths=p)
+
+
 def build(s: Settings) -> View:
-    """Both causal paths on the reader's sentence, at the stage and fill the controls set."""
+    """Both causal paths on the reader's sentence, at the stage and fill the controls set; with
+    ``s.focus``, the focused query and its cell (:func:`focused`), which change nothing else."""
+    return focused(_unfocused(s), s.focus, s.cell)
+
+
+def _unfocused(s: Settings) -> View:
+    """Everything but the focus: ``s.focus`` and ``s.cell`` are not read."""
     if not 1 <= s.stage <= STAGES:
         raise ValueError(f"stage must be 1 to {STAGES}, got {s.stage}")
     ws = weights_for(s.weights, s.x.shape[1])
@@ -241,35 +299,6 @@ def build(s: Settings) -> View:
         "-inf": masking.future_share(causal[-1].matrix),
         "zero": masking.future_share(zero[-1].matrix),
     }
-    focus = None
-    if s.focus is not None:
-        leak = attention.mix(efficient[-1].matrix, trace.values)[s.focus]
-        focus = Focus(
-            s.focus,
-            causal[-1].matrix[s.focus],
-            attention.mix(causal[-1].matrix, trace.values)[s.focus],
-            leak,
-            ""
-            if s.fill == "-inf"
-            else text.focus_extra(s.focus, len(s.labels), float(future["zero"][s.focus]), leak),
-        )
-    j = None if s.focus is None else chosen_key(s.cell, causal[-1].matrix[s.focus])
-    cell_paths = (
-        None
-        if s.focus is None or j is None
-        else paths.of(
-            naive,
-            efficient,
-            zero,
-            s.focus,
-            j,
-            stage=s.stage,
-            zero_fill=s.fill == "zero",
-            difference=diff,
-            cells=cells,
-            limit=limit,
-        )
-    )
     logits, box_warning = read_box(s.logits, s.last_good)
     return View(
         labels=s.labels,
@@ -308,12 +337,13 @@ def build(s: Settings) -> View:
         ),
         future_caption=text.future_caption(future["zero"]),
         future=future,
-        focus=focus,
-        cell_key=j,
-        cell=None if cell_paths is None else cell_panel(trace, causal[-1].matrix, s.labels, cell_paths),
-        cell_paths=cell_paths,
+        focus=None,
+        cell_key=None,
+        cell=None,
+        cell_paths=None,
         logits=logits,
         box_warning=box_warning,
         softmax=softmax_extended(logits),
         book=book(),
+        runs=Runs(trace, naive, causal, zero),
     )

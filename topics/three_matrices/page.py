@@ -1,17 +1,16 @@
 """Three matrices: W_q, W_k, W_v and the asymmetry they buy. Layout only: the numbers
-come from ``view.build``."""
+come from ``view.build``; what shows the focus, from ``view.focused`` in a fragment."""
 
 import streamlit as st
 
 from core import attention
+from topics.three_matrices import charts, readouts, script, view
 from topics.three_matrices import checks as tm_checks
-from topics.three_matrices import figures as tm_figures
-from topics.three_matrices import readouts, script, view
 from ui import cell as cell_ui
-from ui import checks, controls, figures, tables
+from ui import checks, controls, figures, tables, theme
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
-from ui.focus import context_note, focus_control, marked
+from ui.focus import context_note, marked
 from ui.scale import pale_hint, scale_control
 from ui.sentence import checks_note, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
@@ -21,10 +20,9 @@ mode = controls.radio(
     "Mode", attention.MODES, key="mode", default="three", format_func=MODE_LABELS.__getitem__
 )
 chosen = weight_set_control()
-focus = focus_control(s.labels, key="focus")
-cell = cell_ui.cell_control(s.labels, key="cell")
+focus_slot = st.sidebar.container()  # the focus and cell controls, drawn by the fragment below
 relative = scale_control("scale")
-v = view.build(view.Settings(s.labels, s.embeddings, s.is_book, chosen, mode, focus, cell))
+v = view.build(view.Settings(s.labels, s.embeddings, s.is_book, chosen, mode))
 T, tr, ws = v.labels, v.trace, v.weight_set
 
 st.title("Three matrices, and the asymmetry they buy")
@@ -38,35 +36,46 @@ e1.metric(
 e2.metric("Weight error max|A − Aᵀ|", fmt.num(v.weight_error), help=readouts.when_symmetric(v))
 e3.metric("Divisor √d_k", fmt.num(tr.divisor), help=readouts.divisor_help(v))
 
-charts = tm_figures.heatmaps(v, relative)
-for col, (key, chart) in zip(st.columns(3), charts.items(), strict=True):
-    with col:
-        figures.show(chart, key=key, pick=cell_ui.picker(key, "focus", "cell"))
+chart_cols = st.columns(3)
 if hint := pale_hint(len(T), relative):
     st.caption(hint)
-if (f := v.focus) is not None:
-    context_note(T, f.row, f.context, extra=readouts.focus_sentence(v))
-if v.cell is not None:
-    cell_ui.panel(v.cell)
-else:
-    st.caption("Click any cell, or pick a query to focus on, to see its arithmetic step by step.")
+focus_box = st.container()
 
 st.header("All three modes at once")
 st.dataframe(readouts.modes_table(v), width="stretch")
 st.markdown(readouts.denominators_paragraph(v))
 
 st.header("Every intermediate")
-for col, name, m in zip(
-    st.columns(4), ("Q", "K", "V", "Z = AV"), (tr.queries, tr.keys, tr.values, tr.context), strict=True
-):
+*qkv_cols, z_col = st.columns(4)
+for col, name, m in zip(qkv_cols, ("Q", "K", "V"), (tr.queries, tr.keys, tr.values), strict=True):
     col.markdown(f"**{name}** {m.shape}")
-    tables.matrix(m, marked(T, v.focus_row) if name == "Z = AV" else T, where=col)
+    tables.matrix(m, T, where=col)
+z_col.markdown(f"**Z = AV** {tr.context.shape}")
+z_slot = z_col.container()  # Z marks the focused row: the fragment draws it
 for col, name, w in zip(
     st.columns(3), ("W_q", "W_k", "W_v"), (ws.w_query, ws.w_key, ws.w_value), strict=True
 ):
     col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if name in readouts.unused(v) else ""))
     tables.matrix(w, where=col)
 
+
+@st.fragment
+def focused(v: view.View) -> None:
+    """What shows the focused query and cell: a pick reruns this alone."""
+    fq, fc = cell_ui.controls(v.labels, where=focus_slot, focus_key="focus", cell_key="cell")
+    f = view.focused(v, fq, fc)
+    for col, (key, chart) in zip(
+        chart_cols, charts.heatmaps(f, relative, theme.active().mode).items(), strict=True
+    ):
+        with col:
+            figures.show(chart, key=key, pick=cell_ui.picker(key, "focus", "cell"))
+    if (c := f.focus) is not None:
+        context_note(T, c.row, c.context, extra=readouts.focus_sentence(f), where=focus_box)
+    cell_ui.panel_or_hint(f.cell, where=focus_box)
+    tables.matrix(f.trace.context, marked(T, f.focus_row), where=z_slot)
+
+
+focused(v)
 st.header("The forward pass")
 st.latex(readouts.forward_latex(v))
 st.code(readouts.forward_code(v), language="python")

@@ -16,11 +16,14 @@ the Recap because this page divides by ``√d_k`` (section 3.4) and the Recap do
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from core import attention, cell, tokens
+from core import attention, tokens
+from core import cell as core_cell
 from core.attention import MODES, AttentionTrace, Mode, Op
 from core.sentence import weights_for
 from core.weights import WeightSet, section_3_4, section_3_5
@@ -154,6 +157,7 @@ def _mode_row(t: AttentionTrace, mode: Mode, pair: tuple[int, int]) -> ModeRow:
     )
 
 
+@functools.cache  # the book's settings never change: computed once per process
 def book_numbers() -> BookNumbers:
     """What the checks compare with the post's and the book's quotes, at the book's settings."""
     x, v1 = tokens.inputs(), section_3_4()
@@ -187,7 +191,7 @@ PROJECTED: dict[Mode, str] = {
 }
 
 
-def cell_panel(c: cell.Cell, labels: tuple[str, ...], mode: Mode, d_k: int) -> Panel:
+def cell_panel(c: core_cell.Cell, labels: tuple[str, ...], mode: Mode, d_k: int) -> Panel:
     """The arithmetic of one cell of A, as section 3.4 works ω_22 out before all the others."""
     note = (
         f"This page divides every mode's scores by √d_k = √{d_k}, the width of W_k, as the book's "
@@ -198,8 +202,33 @@ def cell_panel(c: cell.Cell, labels: tuple[str, ...], mode: Mode, d_k: int) -> P
     )
 
 
+def focused(v: View, focus: int | None, cell: int | None) -> View:
+    """``v`` with the focused query's row and the cell panel (the ``cell`` key, or the query's
+    largest weight): cheap, so the page's focus fragment reruns this alone when a reader picks
+    another query or cell. Nothing else in ``v`` depends on them."""
+    if focus is None:
+        return dataclasses.replace(v, focus=None, cell_key=None, cell=None)
+    tr = v.trace
+    if not 0 <= focus < v.n:
+        raise ValueError(f"focus must be a query of the sentence, 0 to {v.n - 1}, got {focus}")
+    j = chosen_key(cell, tr.weights[focus])
+    c = core_cell.cell(tr.queries, tr.keys, tr.values, focus, j, tr.divisor)
+    return dataclasses.replace(
+        v,
+        focus=Focus(focus, tr.weights[focus], tr.context[focus]),
+        cell_key=j,
+        cell=cell_panel(c, v.labels, v.mode, v.d_k),
+    )
+
+
 def build(s: Settings) -> View:
-    """The page for ``s``: a few products of matrices at most 32 × 16, so nothing is cached."""
+    """The page for ``s``: a few products of matrices at most 32 × 16, so nothing is cached. The
+    focus and the cell (:func:`focused`) change nothing else."""
+    return focused(_unfocused(s), s.focus, s.cell)
+
+
+def _unfocused(s: Settings) -> View:
+    """Everything but the focus: ``s.focus`` and ``s.cell`` are not read."""
     if s.mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {s.mode!r}")
     labels = tuple(s.labels)
@@ -209,12 +238,6 @@ def build(s: Settings) -> View:
     tr, none = traces[s.mode], traces["none"]
     (a, at_a), (b, at_b) = PAIR
     pair = position(labels, a, at_a), position(labels, b, at_b)
-    f = s.focus
-    j: int | None = None
-    cell_of: cell.Cell | None = None
-    if f is not None:  # the panel's cell: the focused query and its chosen key
-        j = chosen_key(s.cell, tr.weights[f])
-        cell_of = cell.cell(tr.queries, tr.keys, tr.values, f, j, tr.divisor)
     return View(
         labels=labels,
         is_book=s.is_book,
@@ -227,9 +250,9 @@ def build(s: Settings) -> View:
         weight_error=attention.asymmetry_error(tr.weights),
         d_k=int(ws.w_key.shape[-1]),
         log_denominators=attention.log_softmax_denominators(tr.scores, tr.divisor),
-        focus=None if f is None else Focus(f, tr.weights[f], tr.context[f]),
-        cell_key=j,
-        cell=None if cell_of is None else cell_panel(cell_of, labels, s.mode, int(ws.w_key.shape[-1])),
+        focus=None,
+        cell_key=None,
+        cell=None,
         pair=pair,
         modes=tuple(_mode_row(traces[m], m, pair) for m in MODES),
         row_sums=none.scores.sum(axis=1),
