@@ -14,7 +14,7 @@ from ui import cell as cell_ui
 from ui import checks, controls, figures
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
-from ui.focus import context_note, focus_control
+from ui.focus import context_note
 from ui.scale import pale_hint, scale_control
 from ui.sentence import checks_note, pick, sentence_control
 from ui.weights import MODE_LABELS, weight_set_caption, weight_set_control
@@ -106,9 +106,7 @@ m3.metric("Score error max|Ω − Ωᵀ|", fmt.num(v.score_error))
 @st.fragment
 def focused(v: view.View) -> None:
     """The heatmaps, the context note and the cell panel: a focus or cell click reruns only these."""
-    with focus_slot:
-        fq = focus_control(T, key="learn_focus")
-        cell = cell_ui.cell_control(T, key="learn_cell")
+    fq, cell = cell_ui.controls(T, where=focus_slot, focus_key="learn_focus", cell_key="learn_cell")
     f = view.focused(v, fq, cell)
     figs = heatmaps(f, relative)
     for row in (("learn_attention", "learn_target"), ("learn_scores", "learn_asym")):

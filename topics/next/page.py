@@ -74,9 +74,8 @@ st.markdown("Shuffled sentence: **" + " ".join(md(r) for r in sh.rows) + "** (se
 @st.fragment
 def shuffle_section(v: view.View, s: view.Settings, relative: Relative | None) -> None:
     """What a focus or cell click changes, and nothing else: a click reruns only this."""
-    with focus_slot:
-        focus = focus_control(s.labels, key="next_focus", label="Focus on a token")
-        cell = cell_ui.cell_control(s.labels, key="next_cell")
+    focus = focus_control(s.labels, key="next_focus", label="Focus on a token", where=focus_slot)
+    cell = cell_ui.cell_control(s.labels, key="next_cell", where=focus_slot)
     sh = view.focus_on(v.shuffle, s.labels, s.embeddings, focus, cell)
     last, shown["settings"] = shown.get("settings"), replace(s, focus=focus, cell=cell)
     if last and (last.focus, last.cell) != (focus, cell) and st.session_state.get("reproduce_next"):
