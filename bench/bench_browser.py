@@ -13,10 +13,12 @@ a title, a line of text) on its own. For each page, in a fresh tab:
   show how far the machine's load moved meanwhile). Beside each wall time, the server's
   CPU (``*_server_cpu``: the ``streamlit`` process, user + system) and the page's renderer main
   thread CPU (``*_browser_cpu``: Chrome's ``ThreadTime``, script, style, layout, paint) per move:
-  on a shared machine the CPU times are the steadier figures.
+  on a shared machine the CPU times are the steadier figures, and ``*_vs_bare_cpu`` is the ratio
+  of their sums.
 - ``*_focus`` (pages with a focus control, a key ending in ``focus``): the median wait after
   moving the focus between two tokens; ``*_focus_vs_change`` is the fragment rerun over the full
-  rerun (issue 25: a focus click reruns only what shows the focus).
+  rerun (issue 25: a focus click reruns only what shows the focus), ``*_focus_vs_change_cpu`` the
+  same for CPU.
 - ``*_cls``: cumulative layout shift over the load and every move (:mod:`bench.cls`).
 - ``*_slow_moves`` and ``*_slow_moves_with_spinner``: how many waits (the load included) took
   over 0.5 s, and in how many of them a spinner, a progress bar or Streamlit's "Running…" status
@@ -51,6 +53,16 @@ class Moves:
     browser_cpu: list[float] = field(default_factory=list)
     slow: int = 0
     slow_with_spinner: int = 0
+
+    @property
+    def cpu(self) -> float:
+        """The median server CPU plus the median browser CPU of a move, in seconds."""
+        return statistics.median(self.server_cpu) + statistics.median(self.browser_cpu)
+
+    def vs(self, other: Moves, name: str) -> Iterator[Figure]:
+        """This median wall time, and CPU time, as multiples of ``other``'s."""
+        yield Figure(name, statistics.median(self.wall) / statistics.median(other.wall), "x")
+        yield Figure(f"{name}_cpu", self.cpu / other.cpu, "x")
 
     def figures(self, name: str) -> Iterator[Figure]:
         yield Figure(name, statistics.median(self.wall) * 1e3, "ms")
@@ -114,7 +126,7 @@ def bare_moves(context, server, repeats: int) -> tuple[Moves, float]:
     return moves, shift
 
 
-def page_figures(context, server, info, repeats: int, bare_s: float) -> Iterator[Figure]:
+def page_figures(context, server, info, repeats: int, bare: Moves) -> Iterator[Figure]:
     from bench.cls import layout_shift
     from tests.e2e.test_browser import page_url
 
@@ -125,14 +137,13 @@ def page_figures(context, server, info, repeats: int, bare_s: float) -> Iterator
     if key is not None:
         moved(tab, key, repeats, change)
         yield from change.figures(f"{name}_change")
-        yield Figure(f"{name}_change_vs_bare", statistics.median(change.wall) / bare_s, "x")
+        yield from change.vs(bare, f"{name}_change_vs_bare")
     focus = next((k for k in info.keys if k.endswith("focus")), None)
     if focus is not None:
         focused = moved(tab, focus, repeats, Moves(), FOCUS_TOKENS)
         yield from focused.figures(f"{name}_focus")
         if change.wall:
-            ratio = statistics.median(focused.wall) / statistics.median(change.wall)
-            yield Figure(f"{name}_focus_vs_change", ratio, "x")
+            yield from focused.vs(change, f"{name}_focus_vs_change")
         change.slow += focused.slow
         change.slow_with_spinner += focused.slow_with_spinner
     yield Figure(f"{name}_cls", layout_shift(tab.page), "")
@@ -163,9 +174,8 @@ def run(quick: bool) -> Iterable[Figure]:
             before, shift = bare_moves(context, bare, repeats)
             yield from before.figures("browser_bare_change")
             yield Figure("browser_bare_cls", shift, "")
-            yardstick = statistics.median(before.wall)
             for info in PAGES:
-                yield from page_figures(context, app, info, repeats, yardstick)
+                yield from page_figures(context, app, info, repeats, before)
             after, _ = bare_moves(context, bare, repeats)  # the machine's load may have moved
             yield from after.figures("browser_bare_change_at_end")
             browser.close()
