@@ -169,6 +169,7 @@ def run(quick: bool) -> Iterable[Figure]:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
             context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="light")
+            context.set_default_timeout(180_000)  # a click, on a loaded machine, while a page draws
             clock.install(context)
             cls.install(context)
             before, shift = bare_moves(context, bare, repeats)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from bench import Figure
 
 READERS = ("masking", "three-matrices")  # B's pages
+TIMEOUT_MS = 180_000  # a click on a loaded machine, while a heavy page draws, can take long
 STARTED = """(since) => window.__bench.lastRun > since
     || document.querySelector("[data-testid='stApp']").dataset.testScriptState !== 'notRunning'"""
 
@@ -112,6 +113,7 @@ def scenario(browser, server, heavy: Heavy, reader_path: str, repeats: int) -> I
     contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(2)]
     for c in contexts:
         clock.install(c)
+        c.set_default_timeout(TIMEOUT_MS)
     reader = contexts[1].new_page()
     clock.loaded(reader, page_url(server, page_at(reader_path)))
     mover = Mover(reader, moved_key(reader_path) or "")
@@ -123,7 +125,7 @@ def scenario(browser, server, heavy: Heavy, reader_path: str, repeats: int) -> I
         clock.loaded(a, page_url(server, page_at(heavy.url_path), heavy.query(r)))
         since, c0 = clock.mark(a), server.cpu_s()
         a.locator(f".st-key-{heavy.button} button").click()
-        a.wait_for_function(STARTED, arg=since, timeout=60_000, polling=20)
+        a.wait_for_function(STARTED, arg=since, polling=20)
         c1 = server.cpu_s()
         busy.wall.append(clock.timed(reader, mover).seconds)
         busy.cpu.append(server.cpu_s() - c1)
