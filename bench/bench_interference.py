@@ -12,7 +12,8 @@ another page takes at most 2× its idle time. One ``streamlit run`` server, two 
   still running when B's page had settled (in the others B's wait outlived A's run: the ratio
   then understates the interference).
 - ``*_a_run``: the median of A's own wait, from A's click to A's page settled.
-- Server CPU per wait beside each wall time (``*_server_cpu``; the machine is shared).
+- Server CPU per wait beside each wall time (``*_server_cpu``; the machine is shared). The server
+  is one process, so ``*_during_server_cpu`` holds A's computation over B's wait too.
 
 The scenarios (A's action; every round gets a fresh seed, so no round is served from a cache):
 

@@ -53,6 +53,7 @@ _SETTLED = """([mark, quiet]) => {
     if (!app || app.getAttribute("data-test-script-state") !== "notRunning") return false;
     if (document.querySelector("[data-testid='stStatusWidget']")) return false;
     if (document.querySelector("[data-stale='true']")) return false;
+    if (!document.querySelector("[data-testid='stMain'] h1")) return false;
     for (const c of document.querySelectorAll("[data-testid='stPlotlyChart']")) {
         const svg = c.querySelector(".main-svg");
         if (!svg || svg.getBoundingClientRect().width === 0) return false;
