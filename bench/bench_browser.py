@@ -20,7 +20,7 @@ a title, a line of text) on its own. For each page, in a fresh tab:
   rerun (issue 25: a focus click reruns only what shows the focus), ``*_focus_vs_change_cpu`` the
   same for CPU.
 - ``*_cls``: cumulative layout shift over the load and every move (:mod:`bench.cls`).
-- ``*_slow_moves`` and ``*_slow_moves_with_spinner``: how many waits (the load included) took
+- ``*_slow_moves`` and ``*_slow_moves_with_spinner``: how many timed waits (the load included) took
   over 0.5 s, and in how many of them a spinner, a progress bar or Streamlit's "Running…" status
   widget showed within 0.5 s of the action.
 """
