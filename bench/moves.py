@@ -32,7 +32,7 @@ class Mover:
         return self.page.locator(f".st-key-{self.key}")  # type: ignore[attr-defined]
 
     def kind(self) -> str:
-        self.root.first.wait_for()  # a page still drawing its sidebar: wait for the control
+        self.root.locator("input").first.wait_for()  # a page still drawing: wait for the control
         for kind in ("stSlider", "stSelectSlider", "stRadio", "stSelectbox", "stNumberInput", "stCheckbox"):
             if self.root.locator(f"[data-testid='{kind}']").count():
                 return kind
