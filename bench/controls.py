@@ -8,7 +8,8 @@ searches them follows the page when its ranges change.
 Left out: buttons (an event, not a state: Resample only moves the seed, a preset button only
 sets other controls, and Multi-head's Measure is benchmarked by ``bench multihead``) and free
 text boxes (the masking page's logits and the permutation box, capped by the page at 64 numbers
-and 6 tokens).
+and 6 tokens), except the sentence, which ``read_controls(path, sentence=True)`` adds as a ladder
+of lengths (:func:`sentence_control`).
 """
 
 from __future__ import annotations
@@ -31,11 +32,14 @@ class Control:
     step: float = 1.0
     integer: bool = True
     default: str = ""
+    searched: tuple[str, ...] = ()  # the values a search tries, when not the extremes (the sentence)
 
     @property
     def extremes(self) -> tuple[str, ...]:
         """The values a worst case is looked for among: both ends of a range or ladder, every
-        choice of an unordered list."""
+        choice of an unordered list, or the rungs named in ``searched``."""
+        if self.searched:
+            return self.searched
         return (self.values[0], self.values[-1]) if self.ordered else self.values
 
     def sample(self, rng: random.Random) -> str:
@@ -64,13 +68,33 @@ def _url_value(w, value) -> str:
     return url_number(float(value), float(value).is_integer())
 
 
-def read_controls(path: str) -> list[Control]:
-    """The page's bound controls, from one AppTest run at its defaults."""
+SENTENCE_LENGTHS = (1, 6, 12, 26, 32)  # tokens: one, the book's six, and up to core.sentence's most
+
+
+def sentence_control(default: str) -> Control:
+    """The sentence box as a ladder of lengths (:data:`SENTENCE_LENGTHS`): the first ``n`` words of
+    a 32-word sentence that starts with the book's six, so six tokens are the book's sentence."""
+    from bench.bench_pages import SENTENCE_32
+    from core.sentence import MAX_TOKENS
+
+    words = SENTENCE_32.split()
+    if not len(words) >= MAX_TOKENS == SENTENCE_LENGTHS[-1]:
+        raise RuntimeError(f"the ladder of lengths must reach core.sentence's {MAX_TOKENS} tokens")
+    rungs = tuple(" ".join(words[:n]) for n in SENTENCE_LENGTHS)
+    return Control("text", "TextInput", rungs, default=default, searched=rungs)
+
+
+def read_controls(path: str, sentence: bool = False) -> list[Control]:
+    """The page's bound controls, from one AppTest run at its defaults. With ``sentence``, the
+    sentence box too (:func:`sentence_control`), first, where the page has one; the embedding width
+    (``dim``) is a slider, read like any other, its ends ``core.sentence``'s widths."""
     from tests.app.conftest import open_page
     from tests.app.test_url_fuzz import bound_widgets
 
     at = open_page(path)
     out = []
+    if sentence:
+        out += [sentence_control(w.value) for w in bound_widgets(at) if w.key == "text"]
     for w in bound_widgets(at):
         kind = type(w).__name__
         if kind == "TextInput":
@@ -90,6 +114,19 @@ def read_controls(path: str) -> list[Control]:
     return out
 
 
+def ran_at(at, keys) -> Setting:
+    """The setting a run actually used, read back from its widgets, for ``keys``: a page narrows a
+    control's range to what the rest allows (Dropout's draws to the sentence's length), so the URL
+    asked for is not always what ran."""
+    from tests.app.test_url_fuzz import bound_widgets
+
+    return {
+        w.key: w.value if type(w).__name__ == "TextInput" else _url_value(w, w.value)
+        for w in bound_widgets(at)
+        if w.key in keys
+    }
+
+
 def random_setting(controls: list[Control], rng: random.Random, extreme_share: float = 0.3) -> Setting:
     """A random legal setting of every control; each control at one of its extremes with
     probability ``extreme_share``, so corners come up often."""
@@ -107,7 +144,10 @@ def query(setting: Setting, controls: list[Control]) -> Setting:
 
 
 def describe(setting: Setting, controls: list[Control]) -> str:
-    """``key=value`` for every control away from its default (``defaults`` when none is)."""
+    """``key=value`` for every control away from its default (``defaults`` when none is); the
+    sentence as its number of tokens."""
     defaults = {c.key: c.default for c in controls}
-    moved = [f"{k}={v}" for k, v in setting.items() if defaults.get(k) != v]
+    moved = [
+        f"{k}={len(v.split()) if k == 'text' else v}" for k, v in setting.items() if defaults.get(k) != v
+    ]
     return " ".join(moved) or "defaults"
