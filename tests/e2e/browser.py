@@ -42,7 +42,7 @@ _RERUNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def watch_reruns(page) -> None:
-    """Record every rerun request the page sends over its websocket, for :func:`last_rerun_fragment`.
+    """Record every rerun request the page sends over its websocket, for :func:`reruns_sent`.
     Call it before the page opens its app (the ``context`` fixture does, for every page it opens)."""
     sent: list[str] = _RERUNS.setdefault(page, [])
 
@@ -54,12 +54,9 @@ def watch_reruns(page) -> None:
     page.on("websocket", lambda ws: ws.on("framesent", on_frame))
 
 
-def last_rerun_fragment(page) -> str | None:
-    """The ``fragment_id`` of the last rerun the page asked for: non-empty when a widget drawn by an
-    ``st.fragment`` moved (only that fragment reruns), ``""`` for a full rerun, ``None`` before any
-    rerun request (or on a page :func:`watch_reruns` does not watch)."""
-    sent = _RERUNS.get(page)
-    return sent[-1] if sent else None
+def reruns_sent(page) -> list[str]:
+    """Every rerun the page has asked for so far, oldest first, each as :func:`rerun_fragment` reads it."""
+    return list(_RERUNS.get(page, []))
 
 
 _SETTLED = """() => {

@@ -121,7 +121,7 @@ def browser():
 @pytest.fixture
 def context(browser):
     """A desktop browser context in the light theme; every page it opens has its reruns watched
-    (tests.e2e.browser.last_rerun_fragment)."""
+    (tests.e2e.browser.reruns_sent)."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="light")
     ctx.on("page", watch_reruns)
     yield ctx

@@ -13,9 +13,9 @@ from tests.e2e.browser import (
     Console,
     charts_drawn,
     exceptions,
-    last_rerun_fragment,
     open_settled,
     readouts,
+    reruns_sent,
     screenshot_whole,
     settle,
 )
@@ -35,7 +35,9 @@ REOPENED = {"three-matrices", "dropout", "multi-head", "read-along"}
 # Pages whose focus control (ui.focus.focus_control) an ``st.fragment`` draws, as issue 25's
 # focus/cell pattern does: on these the visit checks that moving it reruns only that fragment.
 # A page's url_path goes here once its conversion is merged.
-FOCUS_IN_FRAGMENT: frozenset[str] = frozenset()
+FOCUS_IN_FRAGMENT: frozenset[str] = frozenset(
+    {"dropout", "learning-to-attend", "masking", "three-matrices", "multi-head", "what-comes-next"}
+)
 
 
 def page_url(server, info, query: dict | None = None) -> str:
@@ -116,7 +118,7 @@ def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context,
 
     On the way, where the page has them: a click on a heatmap cell picks it (Three matrices), and a
     focus change reruns only the fragment that draws the focus (``FOCUS_IN_FRAGMENT``)."""
-    page = context.new_page()  # the context fixture watches its reruns (last_rerun_fragment)
+    page = context.new_page()  # the context fixture watches its reruns (reruns_sent)
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -223,9 +225,10 @@ def _a_click_on_a_weights_cell_puts_its_query_and_key_in_the_url_and_the_panel(p
 
 def _a_focus_change_reruns_only_its_fragment(page) -> None:
     """Issue 25: a focus change reruns only the fragment that draws the focus, not the page. The
-    rerun the browser asks for names that fragment (BackMsg ``rerun_script.fragment_id``), where
-    the page's first run, a full one, named none; the new focus still reaches the link."""
-    assert last_rerun_fragment(page) == "", "the page's first run was not a full run"
+    rerun the browser asks for names that fragment (BackMsg ``rerun_script.fragment_id``; a full
+    rerun names none, as the page's first run did); the new focus still reaches the link."""
+    assert reruns_sent(page)[0] == "", "the page's first run was not a full run"
+    asked = len(reruns_sent(page))
     sidebar = page.locator("[data-testid='stSidebarUserContent']")
     focus = sidebar.locator("[data-testid='stSelectbox']").filter(
         has=page.locator("[data-testid='stWidgetLabel']", has_text="Focus on a")
@@ -235,7 +238,8 @@ def _a_focus_change_reruns_only_its_fragment(page) -> None:
     assert _choose_another(page, focus)
     page.wait_for_function("(before) => location.href !== before", arg=link, timeout=30_000)
     settle(page)
-    assert last_rerun_fragment(page), "a focus change reran the whole page"
+    new = reruns_sent(page)[asked:]
+    assert new and all(new), f"a focus change reran the whole page: {new}"
     assert exceptions(page) == []
 
 
