@@ -257,6 +257,25 @@ def test_a_second_reader_who_presses_measure_is_shown_the_first_readers_timings_
     assert "Measured on this server at " in said and " UTC" in said
 
 
+def test_a_press_too_busy_to_tell_is_not_kept_for_the_next_reader(monkeypatch):
+    _tiny_stopwatch(monkeypatch)
+    monkeypatch.setattr(speed, "PAGE_BUDGET_S", 0.0)  # no round at all: no interval, no verdict
+    calls: list[int] = []
+    timed = speed.measure_interleaved
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return timed(*args, **kwargs)
+
+    monkeypatch.setattr(speed, "measure_interleaved", counted)
+    for _ in range(2):
+        at = open_page(PAGE)
+        at.button(key=stopwatch.KEY).click().run()
+        assert_clean(at)
+        assert "not kept for other readers" in _captions(at)
+    assert len(calls) == 2
+
+
 def test_a_measurement_at_the_most_rounds_fits_its_cache_entry():
     """The cache test measures a real press, which finishes far fewer rounds than it may: here every
     cell of the page's grid holds the most rounds ``measure_interleaved`` times."""
@@ -273,6 +292,9 @@ def test_the_stopwatch_says_whose_timings_and_when():
     mine = stopwatch.provenance(stopwatch.Shown(m, asked=999_999.5))
     assert mine.startswith("Measured on this server for your press, at 13:46:40 UTC, in 4.2 s.")
     assert "before 13:50 UTC" in mine  # the window's end, PAGE_REUSE_S = 600
+    busy = study.Measurement((speed.Paired(speed.Case(1, 8, 8, 1), "forward", (1.0,), 1e-3, 1e-3),), 1e6, 4.2)
+    assert not busy.conclusive and m.conclusive
+    assert "not kept for other readers" in stopwatch.provenance(stopwatch.Shown(busy, asked=999_999.5))
     theirs = stopwatch.provenance(stopwatch.Shown(m, asked=1_000_000.0 + 4.2 + 150))
     assert "at 13:46:40 UTC, 2 minutes before you pressed Measure" in theirs
     assert "not measured again" in theirs and "after 13:50 UTC" in theirs

@@ -60,6 +60,12 @@ def provenance(shown: Shown) -> str:
     """Where and when the timings on screen were measured, and whether they were this reader's."""
     m = shown.measurement
     until = clock(shown.reuse_until, "%H:%M UTC")
+    if shown.fresh and not m.conclusive:
+        return (
+            f"Measured on this server for your press, at {clock(m.started)}, in {m.seconds:.1f} s. "
+            "Too few rounds to tell, so these timings are not kept for other readers: the next press "
+            "measures again."
+        )
     if shown.fresh:
         return (
             f"Measured on this server for your press, at {clock(m.started)}, in {m.seconds:.1f} s. "
@@ -79,7 +85,10 @@ def _measure() -> Shown:
     """The page's grid, timed (or found in the cache), with a progress bar while it is timed."""
     ns, heads, d, budget_s = speed.PAGE_NS, speed.PAGE_HEADS, speed.PAGE_D, speed.PAGE_BUDGET_S
     cells = speed.page_cells(ns, heads, d)
-    slot = st.empty()  # the bar appears only if this press measures
+    slot = st.empty()  # the bar: a press that finds the timings cached clears it at once
+    slot.progress(
+        0.0, text="Timing both classes on this server, or fetching the timings another reader's press took…"
+    )
 
     def progress(i: int | None, r: int, elapsed: float) -> None:
         if i is None:
@@ -95,8 +104,11 @@ def _measure() -> Shown:
             slot.progress(done, text=text)
 
     asked = time.time()
+    key = (ns, heads, d, budget_s, int(asked // speed.PAGE_REUSE_S))
     with budget.waiting_room():
-        m = study.measure(ns, heads, d, budget_s, int(asked // speed.PAGE_REUSE_S), progress)
+        m = study.measure(*key, progress)
+    if not m.conclusive:  # too busy to tell: not kept for the next reader, who measures again
+        study.measure.clear(*key)  # type: ignore[attr-defined]  # a CachedFunc clears one entry
     slot.empty()
     return Shown(m, asked)
 

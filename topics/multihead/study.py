@@ -195,6 +195,12 @@ class Measurement:
     started: float  # wall clock (time.time()) when the timing began, after any wait for a turn
     seconds: float  # how long it took, warm-up included
 
+    @property
+    def conclusive(self) -> bool:
+        """Every cell finished the two rounds an interval needs: worth showing other readers (a
+        busy server's press that did not is measured again on the next press)."""
+        return all(p.interval is not None for p in self.results)
+
 
 Progress = Callable[[int | None, int, float], None]  # cell, round, elapsed; cell None: warming up
 
@@ -209,7 +215,7 @@ def _measure_worst() -> list[tuple[object, ...]]:
     entry_bytes=16 * KB,
     entries=2,
     worst=_measure_worst,
-    show_spinner="Timing both classes on this server (a few seconds)…",
+    show_spinner=False,  # the stopwatch shows a bar instead
 )
 def measure(
     ns: tuple[int, ...],
