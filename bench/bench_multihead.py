@@ -14,19 +14,31 @@ first draw and forward at the GPT-2 preset (``topics.multihead.view.forward``, w
 holds), and last the headline answer: ``multihead.headline.*``, the
 whole-forward speed-up at d = 768, H = 12, batch 1, n = 1,024 (NumPy, then torch if timed); a
 grid without n = 1,024 uses its largest n and says so in the name (``..._n256``).
+
+The page's Measure, programmatically (``multihead.page.measure_*``): :func:`page_measure` is one
+press on a cache miss (the page's grid, its only and so its heaviest setting, under the heavy-work
+budget); :func:`measuring` keeps pressing in a thread; :func:`rerun_while_measuring` times another
+page's rerun idle and during it. In a browser the button is ``MEASURE_LABEL`` ("Measure"), key
+``MEASURE_KEY`` (``mh_measure``, the element's class ``st-key-mh_measure``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import statistics
+import threading
+import time
 from collections.abc import Iterable, Iterator
 from functools import partial
 
 import numpy as np
 
 from bench import Figure, best_of
+from bench.pages import Timing as PageTiming
 from bench.pages import rerun_times
-from topics.multihead import speed, view
+from topics.multihead import speed, study, view
 from topics.multihead.speed import Case, Timing
+from ui import cache
 
 FULL = dict(ns=(64, 256, 1024, 4096), heads=(1, 2, 4, 12, 16), batches=(1, 8))
 QUICK = dict(ns=(64, 256), heads=(1, 12), batches=(1,))
@@ -135,7 +147,7 @@ def run(quick: bool) -> Iterable[Figure]:
         timings, note = found
         _table(f"PyTorch classes ({note}), forward without out_proj", timings)
         yield from _figures("multihead.torch.forward", timings)
-    yield from _page_measure()
+    yield from _page_measure(quick)
     yield from _gpt2_page_rerun(5 if quick else 20)
     yield Figure(
         "multihead.gpt2_split_init_and_forward",
@@ -148,22 +160,75 @@ def run(quick: bool) -> Iterable[Figure]:
         yield from _headline("multihead.headline.torch_speedup_split_over_wrapper", found[0])
 
 
-def _page_measure() -> Iterator[Figure]:
-    """The page's Measure button: its wall time against ``PAGE_BUDGET_S``, and rounds per cell."""
-    import time
+# --- the page's Measure, programmatically (``bench interference`` may reuse these) ---------------
 
-    cells = [
-        (case, mode)
-        for mode in speed.MODES
-        for case in speed.grid(speed.PAGE_NS, speed.PAGE_HEADS, (1,), speed.PAGE_D)
-    ]
+MEASURE_KEY, MEASURE_LABEL = "mh_measure", "Measure"  # the page's button (topics.multihead.stopwatch)
+
+
+def page_measure() -> study.Measurement:
+    """One press of the page's Measure as the server makes it on a cache miss: the page's grid (the
+    only, hence heaviest, setting Measure has), timed by the plain body of the cached
+    ``study.measure`` under the heavy-work budget. The plain body, so it always measures."""
+    plain = cache.REGISTRY["topics.multihead.study.measure"].plain
+    grid = (speed.PAGE_NS, speed.PAGE_HEADS, speed.PAGE_D, speed.PAGE_BUDGET_S)
+    return plain(*grid, int(time.time() // speed.PAGE_REUSE_S))
+
+
+@contextlib.contextmanager
+def measuring() -> Iterator[list[study.Measurement]]:
+    """Inside the block, presses of Measure run one after another in a thread (as a reader on the
+    server would, pressing again as each finishes): the load another reader meets. Yields the
+    measurements made so far."""
+    done: list[study.Measurement] = []
+    stop = threading.Event()
+
+    def press() -> None:
+        while not stop.is_set():
+            done.append(page_measure())
+
+    thread = threading.Thread(target=press, name="bench-measure", daemon=True)
+    thread.start()
+    try:
+        time.sleep(0.5)  # past the warm-up, into the timing
+        yield done
+    finally:
+        stop.set()
+        thread.join()
+
+
+def rerun_while_measuring(
+    path: str, key: str, values: tuple[object, ...], repeats: int
+) -> tuple[PageTiming, PageTiming]:
+    """A page's warm reruns after a control change (``bench.pages.rerun_times``), idle and then
+    while Measure runs: what another reader pays for a press (issue 25: at most 2×)."""
+    idle = rerun_times(path, key, values, repeats)
+    with measuring():
+        busy = rerun_times(path, key, values, repeats)
+    return idle, busy
+
+
+def _page_measure(quick: bool) -> Iterator[Figure]:
+    """The page's Measure button: its wall time against ``PAGE_BUDGET_S``, rounds per cell, its
+    declared working set, a second press (the cache's hit), and another page's rerun during it."""
+    cells = speed.page_cells(speed.PAGE_NS, speed.PAGE_HEADS, speed.PAGE_D)
+    yield Figure("multihead.page.measure_working_set", speed.working_set(cells) / 2**20, "MiB")
     t0 = time.perf_counter()
-    results = speed.measure_interleaved(cells, speed.PAGE_BUDGET_S)
+    m = page_measure()
     yield Figure("multihead.page.measure_wall", time.perf_counter() - t0, "s")
     yield Figure("multihead.page.measure_budget", speed.PAGE_BUDGET_S, "s")
-    yield Figure("multihead.page.measure_min_rounds", min(len(p.ratios) for p in results), "rounds")
+    yield Figure("multihead.page.measure_min_rounds", min(len(p.ratios) for p in m.results), "rounds")
     for mode in speed.MODES:
-        _say(f"# page verdict, {mode}: " + speed.verdict([p for p in results if p.mode == mode]))
+        _say(f"# page verdict, {mode}: " + speed.verdict([p for p in m.results if p.mode == mode]))
+    args = (speed.PAGE_NS, speed.PAGE_HEADS, speed.PAGE_D, speed.PAGE_BUDGET_S, 0)
+    study.measure(*args)  # the first press in a window fills the cache ...
+    t0 = time.perf_counter()
+    study.measure(*args)  # ... and the second reader's press reads it
+    yield Figure("multihead.page.measure_second_press", 1e3 * (time.perf_counter() - t0), "ms")
+    idle, busy = rerun_while_measuring("topics/masking/page.py", "stage", (2, 4), 5 if quick else 15)
+    ratio = statistics.median(busy.wall_s) / statistics.median(idle.wall_s)
+    yield Figure("multihead.page.measure_other_page_rerun_idle", 1e3 * statistics.median(idle.wall_s), "ms")
+    yield Figure("multihead.page.measure_other_page_rerun_busy", 1e3 * statistics.median(busy.wall_s), "ms")
+    yield Figure("multihead.page.measure_other_page_rerun_vs_idle", ratio, "x")
 
 
 def _gpt2_cold() -> None:

@@ -76,7 +76,7 @@ def named() -> dict[str, view.Settings]:
             preset="GPT-2 small", kind="split", d_in=768, d_out=768, heads=12
         ),
         "Exercise 3.2 preset": view.Settings(preset="Exercise 3.2", kind="wrapper", d_out=1),
-        "a reader's sentence, 16 wide": view.Settings(labels, x, "Custom", "wrapper", 3, 16, 4, 5, focus=8),
+        "a reader's sentence, 16 wide": view.Settings(labels, x, "Custom", "wrapper", 3, 16, 4, 5),
         "a reader's sentence, stand-ins": view.Settings(labels, x, "Custom", "split", 4, 5, 8, 77),
     }
 
@@ -103,7 +103,6 @@ def draw(rng: random.Random) -> view.Settings:
         rng.choice(view.WIDTHS),
         rng.choice(view.WIDTHS),
         rng.randint(0, view.MAX_SEED),
-        rng.choice((None, *range(len(labels)))),
     )
 
 

@@ -26,6 +26,15 @@ PAGE = "topics/multihead/page.py"
 KEYS = ("mh_focus", "mh_cell", "mh_head")
 
 
+def cell_of(
+    focus: int | None, cell: int | None = None, head: int = 0, **settings: object
+) -> tuple[view.Settings, view.View, view.Focused]:
+    """The view of ``view.Settings(**settings)`` and what the focus, the cell and the head add."""
+    s = view.Settings(**settings)  # type: ignore[arg-type]
+    v = view.build(s)
+    return s, v, view.focused(s, v, focus, cell, head)
+
+
 def _numbers(text: str) -> list[float]:
     return [float(x) for x in re.findall(r"-?\d+\.\d+", text)]
 
@@ -42,14 +51,13 @@ def _heads_output(s: view.Settings) -> np.ndarray:
 
 
 def test_the_default_settings_work_out_a_cell_of_head_1_with_the_heatmaps_numbers():
-    s = view.Settings(focus=3)  # "with", its largest weight, head 1 of the book's toy split class
-    v = view.build(s)
-    assert v.run is not None and v.run.weights is not None and v.cell is not None
+    s, v, f = cell_of(3)  # "with", its largest weight, head 1 of the book's toy split class
+    assert v.run is not None and v.run.weights is not None and f.cell is not None and f.key is not None
     row = v.run.weights[0, 3]
-    assert v.cell_head == 0 and v.cell_key == int(np.argmax(row))
-    p = v.cell
-    assert p.heading == f"head 1, with → {s.labels[v.cell_key]}"
-    assert p.weight[-1].endswith(f"= **{fmt.num(row[v.cell_key])}**")
+    assert f.head == 0 and f.key == int(np.argmax(row))
+    p = f.cell
+    assert p.heading == f"head 1, with → {s.labels[f.key]}"
+    assert p.weight[-1].endswith(f"= **{fmt.num(row[f.key])}**")
     assert [r[1] for r in p.terms.rows] == [fmt.num(w) for w in row]  # the heatmap's row, key by key
     np.testing.assert_allclose(_vector(p.context), _heads_output(s)[3, 0:1], atol=5e-5)
     assert "Divided by √head_dim = √1 = 1.0000" in p.weight[0]
@@ -61,25 +69,24 @@ def test_the_default_settings_work_out_a_cell_of_head_1_with_the_heatmaps_number
 
 
 def test_a_future_key_is_masked_to_exactly_zero():
-    v = view.build(view.Settings(focus=1, cell=2))  # journey → starts: starts comes later
-    assert v.cell is not None and v.run is not None and v.run.weights is not None
+    _, v, f = cell_of(1, 2)  # journey → starts: starts comes later
+    assert f.cell is not None and v.run is not None and v.run.weights is not None
     assert v.run.weights[0, 1, 2] == 0.0
-    (line,) = v.cell.weight
+    (line,) = f.cell.weight
     assert "causal mask sets this score to −∞" in line and "exactly **0**" in line
-    assert v.cell.terms.rows[2][:2] == ("▸ starts", "0.0000")
-    assert "Query 2, *journey*, sees keys 1 to 2 of 6" in v.cell.notes[2]
+    assert f.cell.terms.rows[2][:2] == ("▸ starts", "0.0000")
+    assert "Query 2, *journey*, sees keys 1 to 2 of 6" in f.cell.notes[2]
 
 
 def test_the_first_query_sees_only_itself():
-    v = view.build(view.Settings(focus=0))
-    assert v.cell is not None and "sees only key 1, itself" in v.cell.notes[2]
+    _, _, f = cell_of(0)
+    assert f.cell is not None and "sees only key 1, itself" in f.cell.notes[2]
 
 
 def test_head_2_of_the_split_class_reads_columns_5_to_8_and_divides_by_the_root_of_head_dim():
-    s = view.Settings(preset="Custom", d_out=8, focus=3, cell=1, head=1)
-    v = view.build(s)
-    assert v.cell is not None and v.run is not None and v.run.weights is not None
-    p = v.cell
+    s, v, f = cell_of(3, 1, 1, preset="Custom", d_out=8)
+    assert f.cell is not None and v.run is not None and v.run.weights is not None
+    p = f.cell
     assert p.heading == "head 2, with → journey"
     assert "x_with W_q[:, 4:8]" in p.score_intro and "x_journey W_k[:, 4:8]" in p.score_intro
     assert "Divided by √head_dim = √4 = 2.0000" in p.weight[0]
@@ -97,10 +104,9 @@ def test_head_2_of_the_split_class_reads_columns_5_to_8_and_divides_by_the_root_
 
 
 def test_the_wrappers_head_is_its_own_module_and_its_z_is_its_output_columns():
-    s = view.Settings(preset="Custom", kind="wrapper", heads=3, d_out=4, focus=5, cell=2, head=2)
-    v = view.build(s)
-    assert v.cell is not None and v.run is not None and v.run.output is not None
-    p = v.cell
+    _, v, f = cell_of(5, 2, 2, preset="Custom", kind="wrapper", heads=3, d_out=4)
+    assert f.cell is not None and v.run is not None and v.run.output is not None
+    p = f.cell
     assert p.heading == "head 3, step → starts"
     assert "Divided by √d_out = √4 = 2.0000" in p.weight[0]
     np.testing.assert_allclose(_vector(p.context), v.run.output.cells[5, 8:12], atol=5e-5)
@@ -112,17 +118,17 @@ def test_the_wrappers_head_is_its_own_module_and_its_z_is_its_output_columns():
 
 @pytest.mark.parametrize("kind", mh.KINDS)
 def test_one_head_has_no_stripes_to_pick_from(kind):
-    v = view.build(view.Settings(preset="Custom", kind=kind, heads=1, d_out=4, focus=2))
-    assert v.cell is not None
-    assert v.cell.notes[0].startswith("One head")
-    assert "Head 1 of" not in " ".join(v.cell.notes)
+    _, _, f = cell_of(2, preset="Custom", kind=kind, heads=1, d_out=4)
+    assert f.cell is not None
+    assert f.cell.notes[0].startswith("One head")
+    assert "Head 1 of" not in " ".join(f.cell.notes)
 
 
 def test_a_head_the_class_lacks_means_head_1_and_no_focus_means_no_panel():
-    assert view.build(view.Settings(focus=2, head=5)).cell_head == 0
-    v = view.build(view.Settings())
-    assert v.cell is None and v.cell_key is None
-    assert view.build(view.Settings(preset="Custom", d_out=3, focus=2)).cell is None  # cannot split
+    assert cell_of(2, head=5)[2].head == 0
+    f = cell_of(None)[2]
+    assert f.cell is None and f.key is None and f.context is None
+    assert cell_of(2, preset="Custom", d_out=3)[2].cell is None  # cannot split
 
 
 def test_a_link_with_the_three_cell_keys_shows_that_heads_cell():
@@ -135,17 +141,17 @@ def test_a_link_with_the_three_cell_keys_shows_that_heads_cell():
         1,
         1,
     )
-    v = view.build(view.Settings(preset="Custom", d_out=8, focus=3, cell=1, head=1))
-    assert v.cell is not None
+    f = cell_of(3, 1, 1, preset="Custom", d_out=8)[2]
+    assert f.cell is not None
     shown = panel_text(at)
     for line in (
-        f"**One cell, step by step: {v.cell.heading}**",
-        v.cell.score,
-        *v.cell.weight,
-        v.cell.context,
+        f"**One cell, step by step: {f.cell.heading}**",
+        f.cell.score,
+        *f.cell.weight,
+        f.cell.context,
     ):
         assert line in shown, line
-    for note in v.cell.notes:
+    for note in f.cell.notes:
         assert note in shown, note
     # Every head's heatmap is clickable; W_q's stripes and the output are not token heatmaps.
     charts = at.get("plotly_chart")

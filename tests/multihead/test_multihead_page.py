@@ -15,7 +15,8 @@ import pytest
 
 from tests.app.conftest import all_match, assert_clean, metrics, open_page, widget
 from tests.app.test_reproduce_expander import open_with_script, script_shown
-from topics.multihead import script, speed, view
+from topics.multihead import script, speed, stopwatch, study, view
+from ui import cache
 
 PAGE = "topics/multihead/page.py"
 KEYS = ("preset", "kind", "heads", "d_in", "d_out", "mh_seed")
@@ -184,22 +185,35 @@ def test_garbage_in_every_key_renders_the_default_view(default, junk):
     assert all_match(_checks_label(at), 39)
 
 
-def test_measure_button_times_both_classes_within_its_budget_and_gives_a_verdict(monkeypatch):
-    # A tiny grid and budget keep the test fast; the page reads both from the stopwatch at run time.
+def _tiny_stopwatch(monkeypatch) -> None:
+    """A tiny grid and budget keep a test fast; the page reads both from the stopwatch at run time.
+    No wall-clock timing in a test: the stopwatch reads a clock that moves 0.1 to 0.11 ms a read
+    (seeded), so the budget bounds the calls exactly whatever else the machine runs. One reuse
+    window for the whole test, so a second press is always shown the first's timings."""
     monkeypatch.setattr(speed, "PAGE_NS", (16, 32))
     monkeypatch.setattr(speed, "PAGE_HEADS", (1, 2, 4))
     monkeypatch.setattr(speed, "PAGE_D", 16)
     monkeypatch.setattr(speed, "PAGE_BUDGET_S", 0.5)
-    # No wall-clock timing in a test: the stopwatch reads a clock that moves 0.1 to 0.11 ms a read
-    # (seeded), so the budget bounds the calls exactly whatever else the machine runs.
+    monkeypatch.setattr(speed, "PAGE_REUSE_S", 10**10)
     steps = np.random.default_rng(0)
     ticks = itertools.accumulate(1e-4 * (1 + 0.1 * steps.random()) for _ in itertools.count())
     timed = functools.partial(speed.measure_interleaved, clock=lambda: next(ticks))
     monkeypatch.setattr(speed, "measure_interleaved", timed)
+    # The view's stopwatch intro quotes the grid, and a measurement is kept per window.
+    cache.REGISTRY["topics.multihead.study.view_of"].func.clear()
+    cache.REGISTRY["topics.multihead.study.measure"].func.clear()
+
+
+def _captions(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def test_measure_button_times_both_classes_within_its_budget_and_gives_a_verdict(monkeypatch):
+    _tiny_stopwatch(monkeypatch)
     at = open_page(PAGE)
     assert "for **0.5 seconds** in all" in _text(at, "markdown")
     n_charts = len(_charts(at))
-    at.button(key="mh_measure").click().run()
+    at.button(key=stopwatch.KEY).click().run()
     assert_clean(at)
     charts = _charts(at)
     assert len(charts) == n_charts + 2  # whole forward, projections only
@@ -212,10 +226,78 @@ def test_measure_button_times_both_classes_within_its_budget_and_gives_a_verdict
     assert len(verdicts) == 2
     (times,) = [d.value for d in at.dataframe if "speed-up" in d.value.columns]
     assert len(times) == 2 * 2 * 3  # every cell, both modes
+    assert "Measured on this server for your press" in _captions(at)
     # The result stays on screen when another control moves (kept, not re-measured).
     widget(at, "heads").set_value(1).run()
     assert_clean(at)
     assert len(_charts(at)) == n_charts - 1 + 2  # one head's heatmap fewer, both speed charts kept
+
+
+def test_a_second_reader_who_presses_measure_is_shown_the_first_readers_timings_and_told_so(monkeypatch):
+    _tiny_stopwatch(monkeypatch)
+    calls: list[int] = []
+    timed = speed.measure_interleaved
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return timed(*args, **kwargs)
+
+    monkeypatch.setattr(speed, "measure_interleaved", counted)
+    first, second = open_page(PAGE), open_page(PAGE)
+    first.button(key=stopwatch.KEY).click().run()
+    second.button(key=stopwatch.KEY).click().run()
+    assert_clean(second)
+    assert len(calls) == 1  # measured once, for the first press
+    (mine,), (theirs,) = (
+        [d.value for d in at.dataframe if "speed-up" in d.value.columns] for at in (first, second)
+    )
+    assert mine.equals(theirs)
+    said = _captions(second)
+    assert "for the first reader who asked" in said and "not measured again" in said
+    assert "Measured on this server at " in said and " UTC" in said
+
+
+def test_a_press_too_busy_to_tell_is_not_kept_for_the_next_reader(monkeypatch):
+    _tiny_stopwatch(monkeypatch)
+    monkeypatch.setattr(speed, "PAGE_BUDGET_S", 0.0)  # no round at all: no interval, no verdict
+    calls: list[int] = []
+    timed = speed.measure_interleaved
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return timed(*args, **kwargs)
+
+    monkeypatch.setattr(speed, "measure_interleaved", counted)
+    for _ in range(2):
+        at = open_page(PAGE)
+        at.button(key=stopwatch.KEY).click().run()
+        assert_clean(at)
+        assert "not kept for other readers" in _captions(at)
+    assert len(calls) == 2
+
+
+def test_a_measurement_at_the_most_rounds_fits_its_cache_entry():
+    """The cache test measures a real press, which finishes far fewer rounds than it may: here every
+    cell of the page's grid holds the most rounds ``measure_interleaved`` times."""
+    import pickle
+
+    ratios = tuple(0.5 + np.random.default_rng(0).random(speed.MAX_ROUNDS))
+    cells = speed.page_cells(speed.PAGE_NS, speed.PAGE_HEADS, speed.PAGE_D)
+    full = study.Measurement(tuple(speed.Paired(c, m, ratios, 1e-3, 2e-3) for c, m in cells), 1e9, 4.0)
+    assert len(pickle.dumps(full)) <= cache.REGISTRY["topics.multihead.study.measure"].bound.entry_bytes
+
+
+def test_the_stopwatch_says_whose_timings_and_when():
+    m = study.Measurement((), started=1_000_000.0, seconds=4.2)  # 13:46:40 UTC
+    mine = stopwatch.provenance(stopwatch.Shown(m, asked=999_999.5))
+    assert mine.startswith("Measured on this server for your press, at 13:46:40 UTC, in 4.2 s.")
+    assert "before 13:50 UTC" in mine  # the window's end, PAGE_REUSE_S = 600
+    busy = study.Measurement((speed.Paired(speed.Case(1, 8, 8, 1), "forward", (1.0,), 1e-3, 1e-3),), 1e6, 4.2)
+    assert not busy.conclusive and m.conclusive
+    assert "not kept for other readers" in stopwatch.provenance(stopwatch.Shown(busy, asked=999_999.5))
+    theirs = stopwatch.provenance(stopwatch.Shown(m, asked=1_000_000.0 + 4.2 + 150))
+    assert "at 13:46:40 UTC, 2 minutes before you pressed Measure" in theirs
+    assert "not measured again" in theirs and "after 13:50 UTC" in theirs
 
 
 def test_the_reproduce_expander_shows_the_script_for_the_view_on_screen():

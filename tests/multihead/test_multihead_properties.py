@@ -1,8 +1,9 @@
 """Every sentence on the Multi-head page is true at every legal setting (issue 24).
 
-Hypothesis draws the page's controls (class, heads, both widths from the page's ladder, seed, focus)
-and the reader's sentence (``tests.strategies.sentences``: 1-32 tokens, repeated words, any width),
-builds the view, and holds its prose and readouts to two rules:
+Hypothesis draws the page's controls (class, heads, both widths from the page's ladder, seed; the
+cell panel's test adds a focus, a key and a head) and the reader's sentence
+(``tests.strategies.sentences``: 1-32 tokens, repeated words, any width), builds the view, and
+holds its prose and readouts to two rules:
 
 - every number a sentence or readout states is one the view holds, formatted as the page formats
   it (``tests.prose.unexplained``);
@@ -64,7 +65,6 @@ def page_settings(draw: st.DrawFn) -> view.Settings:
         draw(st.sampled_from(view.WIDTHS)),
         draw(st.sampled_from(view.WIDTHS)),
         draw(st.integers(0, view.MAX_SEED)),
-        draw(st.none() | st.integers(0, len(s.labels) - 1)),
     )
 
 
@@ -158,8 +158,11 @@ def test_every_number_comes_from_the_view_and_every_claim_holds(s: view.Settings
 # --- the cell panel (issue #22) ------------------------------------------------------------
 
 
+Picked = tuple[view.Settings, int, int | None, int]  # a setting, its focus, cell and head
+
+
 @st.composite
-def cell_settings(draw: st.DrawFn) -> view.Settings:
+def cell_settings(draw: st.DrawFn) -> Picked:
     """A drawable setting more often than not (the split class's heads divide d_out), a focused
     query, a key or none, and any head the slider offers (one the class lacks included)."""
     s = draw(sentences())
@@ -167,7 +170,7 @@ def cell_settings(draw: st.DrawFn) -> view.Settings:
     kind = draw(st.sampled_from(mh.KINDS))
     d_out = draw(st.sampled_from(view.WIDTHS[:20]))
     fits = [h for h in range(1, view.MAX_HEADS + 1) if kind == "wrapper" or d_out % h == 0]
-    return view.Settings(
+    setting = view.Settings(
         s.labels,
         s.embeddings,
         "Custom",
@@ -176,6 +179,9 @@ def cell_settings(draw: st.DrawFn) -> view.Settings:
         draw(st.sampled_from(view.WIDTHS[:20])),
         d_out,
         draw(st.integers(0, view.MAX_SEED)),
+    )
+    return (
+        setting,
         draw(st.integers(0, n - 1)),
         draw(st.none() | st.integers(0, n - 1)),
         draw(st.integers(0, view.MAX_HEADS - 1)),
@@ -206,18 +212,19 @@ def _shown_vector(text: str, z: np.ndarray) -> None:
 
 @settings(max_examples=50, deadline=None)
 @given(cell_settings())
-def test_the_cell_panel_shows_the_pages_matrices_and_every_line_holds(s: view.Settings) -> None:
+def test_the_cell_panel_shows_the_pages_matrices_and_every_line_holds(picked: Picked) -> None:
+    s, i, cell, head = picked
     v = view.build(s, run=cheap_run, book_run=book)
-    r, cfg, i, n = v.run, v.config, s.focus, len(s.labels)
-    assert i is not None
+    f = view.focused(s, v, i, cell, head)
+    r, cfg, n = v.run, v.config, len(s.labels)
     if r is None or r.error is not None or r.weights is None:
-        assert v.cell is None and v.cell_key is None
+        assert f.cell is None and f.key is None and f.focus is None
         return
-    p, h = v.cell, (s.head if s.head < s.heads else 0)
-    assert p is not None and v.cell_head == h
+    p, h = f.cell, (head if head < s.heads else 0)
+    assert p is not None and f.head == h and f.focus == i
     shown = r.weights[h, i]  # the row of the heatmap the panel works out
-    j = s.cell if s.cell is not None else int(np.argmax(shown))
-    assert v.cell_key == j and p.heading == f"head {h + 1}, {fmt.md(s.labels[i])} → {fmt.md(s.labels[j])}"
+    j = cell if cell is not None else int(np.argmax(shown))
+    assert f.key == j and p.heading == f"head {h + 1}, {fmt.md(s.labels[i])} → {fmt.md(s.labels[j])}"
 
     # The weight: the heatmap's, or exactly 0 for a future key (the causal mask).
     if j > i:

@@ -184,3 +184,48 @@ def test_the_measured_times_table_has_a_row_per_cell_with_its_interval():
     }
     assert (two["wrapper (ms, median)"], two["split (ms, median)"]) == (None, 2.0)
     assert (two["speed-up"], two["95% interval"], two["verdict"]) == (None, "", "too few rounds")
+
+
+def _two_rounds(cells: list[tuple[speed.Case, speed.Mode]]) -> list[speed.Paired]:
+    """Two whole rounds of every cell whatever the machine: a clock that moves 1 ms a read."""
+    ticks = iter(range(10**9))
+    return speed.measure_interleaved(cells, 10**6, max_rounds=2, clock=lambda: next(ticks) * 1e-3)
+
+
+@pytest.mark.parametrize(
+    "grid",
+    [
+        (speed.PAGE_NS, speed.PAGE_HEADS, speed.PAGE_D),  # the page's Measure
+        ((64, 512), (1, 4, 16), 256),
+    ],
+    ids=["page", "other"],
+)
+def test_the_declared_working_set_covers_what_the_measurement_holds_at_its_peak(grid):
+    """What Measure declares to the heavy-work budget (``speed.working_set``) bounds the peak of
+    memory tracemalloc sees NumPy allocate while it runs, and is not a wild overestimate."""
+    import gc
+    import tracemalloc
+
+    cells = speed.page_cells(*grid)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        out = _two_rounds(cells)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert all(len(p.ratios) == 2 for p in out)
+    declared = speed.working_set(cells)
+    assert peak <= declared <= 2 * peak, (peak, declared)
+
+
+def test_the_cases_of_one_width_and_head_count_share_their_weights():
+    cells = speed.page_cells((8, 16), (1, 2), 8)
+    a, b = speed.Case(1, 8, 8, 2), speed.Case(1, 16, 8, 2)
+    rng = np.random.default_rng(0)
+    first = speed.make_inputs(a, rng)
+    again = speed.make_inputs(b, rng, like=first)
+    assert again.w is first.w and again.w_heads is first.w_heads and again.x.shape == (1, 16, 8)
+    other = speed.make_inputs(speed.Case(1, 8, 8, 1), rng, like=first)  # another head count: new weights
+    assert other.w is not first.w and len(other.w_heads) == 1
+    assert len(cells) == 2 * 2 * 2

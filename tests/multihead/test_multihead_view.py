@@ -45,7 +45,7 @@ def test_the_default_view_is_the_books_toy_split_two_heads_of_one(default):
     assert (v.head_width, v.head_dim, v.divisor, v.projection_matmuls, v.params) == (1, 1, 1.0, 3, 24)
     assert v.split_error is None
     r = drawn(v)
-    assert not v.thinned and v.focus_context is None
+    assert not v.thinned and view.focused(DEFAULT, v, None).context is None
     assert v.caption == (
         "MultiHeadAttention(3, 2, context_length=6, dropout=0.0, num_heads=2) with nn.Linear weights drawn "
         "after torch.manual_seed(123), in the book's order. Inputs: the book's six tokens, stacked twice "
@@ -138,7 +138,8 @@ def test_a_huge_wrapper_is_counted_not_drawn():
     v = view.build(dataclasses.replace(DEFAULT, kind="wrapper", d_in=768, d_out=768, heads=12))
     assert v.run is not None and "21,233,664 parameters" in (v.run.error or "")
     assert v.output_wrapper == (2, 6, 9216) and v.params == 21_233_664
-    assert (v.run.weights, v.run.output, v.trace, v.focus_context) == (None, None, None, None)
+    assert (v.run.weights, v.run.output, v.trace) == (None, None, None)
+    assert view.focused(DEFAULT, v, 2) == view.Focused(None, None, 0, None, None)  # nothing to focus on
 
 
 def test_exercise_3_2_shows_the_stale_solution_the_truth_and_the_cause(default):
@@ -158,8 +159,8 @@ def test_gpt3_is_counted_per_layer_and_in_all(default):
 
 
 def test_the_focus_names_the_focused_querys_output_row():
-    v = view.build(dataclasses.replace(DEFAULT, focus=2))
-    assert v.focus_context == book.FIGURE_05["split"][2]
+    f = view.focused(DEFAULT, view.build(DEFAULT), 2)
+    assert f.context == book.FIGURE_05["split"][2]
 
 
 def test_a_readers_sentence_runs_its_own_tokens_at_its_width():
@@ -180,7 +181,7 @@ def test_the_stopwatch_intro_names_its_grid_budget_and_blas(default):
 @pytest.mark.parametrize("settings", [DEFAULT, GPT2], ids=["default", "gpt2"])
 def test_the_pages_cached_path_gives_the_same_view(settings):
     plain = view.build(settings)
-    cached = view.build(settings, run=study.run, book_run=study.book_numbers)
+    cached = study.view_of(settings)
     assert _same_run(drawn(cached), drawn(plain))
     assert cached.caption == plain.caption and cached.params == plain.params
 
@@ -198,3 +199,15 @@ def test_kinds_are_the_cores():
     assert view.Settings().kind in mh.KINDS
     with pytest.raises(ValueError, match="kind must be"):
         view.forward("both", 3, 2, 2, 123, 6, DEFAULT.x)
+
+
+def test_the_focus_changes_nothing_the_view_holds():
+    """The page draws everything outside its focus fragment from the view: the focus, the cell and
+    the head must leave it as it was."""
+    import pickle
+
+    s = dataclasses.replace(DEFAULT, d_out=8, heads=2)
+    v = view.build(s)
+    before = pickle.dumps(v)
+    seen = {view.focused(s, v, q, k, h).cell.heading for q in range(6) for k in (None, 0, 5) for h in (0, 1)}  # type: ignore[union-attr]
+    assert len(seen) > 6 and pickle.dumps(v) == before

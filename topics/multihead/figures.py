@@ -234,16 +234,32 @@ def head_charts(
     relative: Relative | None = None,
 ) -> tuple[Chart, ...]:
     """:func:`head_heatmaps`, each named for a screen reader ("Head 2 of 4: attention weights,
-    6 queries by 6 keys, ...") with its weights as a table."""
-    n, heads = len(labels), len(weights)
-    maps = head_heatmaps(weights, labels, focus=focus, cell=cell, head=head, relative=relative)
+    6 queries by 6 keys, ...") with its weights as a table (:func:`head_chart` each)."""
     return tuple(
-        Chart(
-            fig,
-            f"Head {h + 1} of {heads}: attention weights, {n} queries by {n} keys, {SCALE_WORDS[relative]}",
-            figures.matrix_frame(w, labels, labels),
-        )
-        for h, (fig, w) in enumerate(zip(maps, weights, strict=True))
+        head_chart(w, labels, h, len(weights), chosen=h == head, focus=focus, cell=cell, relative=relative)
+        for h, w in enumerate(weights)
+    )
+
+
+def head_chart(
+    weights: np.ndarray,
+    labels: Sequence[str],
+    head: int,
+    heads: int,
+    *,
+    chosen: bool = False,
+    focus: int | None = None,
+    cell: int | None = None,
+    relative: Relative | None = None,
+) -> Chart:
+    """Head ``head`` of ``heads``: its weights ``[n, n]`` as :func:`head_heatmap` draws them, named for
+    a screen reader, with the weights as a table. One head at a time, so a cache can keep each
+    (``topics.multihead.study.head_chart``): a cell click redraws only the heads it changes."""
+    n = len(labels)
+    return Chart(
+        head_heatmap(weights, labels, head, chosen=chosen, focus=focus, cell=cell, relative=relative),
+        f"Head {head + 1} of {heads}: attention weights, {n} queries by {n} keys, {SCALE_WORDS[relative]}",
+        figures.matrix_frame(weights, labels, labels),
     )
 
 

@@ -5,7 +5,6 @@ import streamlit as st
 from core import book
 from core import multihead as mh
 from topics.multihead import checks as mh_checks
-from topics.multihead import figures as mf
 from topics.multihead import pick, presets, script, stopwatch, study, view
 from ui import cell as cell_ui
 from ui import checks, controls, figures, theme
@@ -38,13 +37,42 @@ d_out = controls.select_slider(
 seed = controls.slider(
     "Seed", 0, view.MAX_SEED, D.seed, key="mh_seed", help="torch.manual_seed(seed); the book uses 123."
 )
-fq = focus_control(s.labels, key=pick.FOCUS)
-cell = cell_ui.cell_control(s.labels, key=pick.CELL)
-head = pick.head_control(heads)
-relative = scale_control("mh_scale")
 presets.rerun_if_stale(preset)
-settings = view.Settings(s.labels, s.embeddings, preset, kind, heads, d_in, d_out, seed, fq, cell, head)
-v = view.build(settings, run=study.run, book_run=study.book_numbers, head_run=study.head_projections)
+settings = view.Settings(s.labels, s.embeddings, preset, kind, heads, d_in, d_out, seed)
+v = study.view_of(settings)
+scheme = theme.active().mode
+
+
+@st.fragment
+def focused(g: view.Settings, v: view.View, scheme: str) -> None:
+    """The focus, the cell, its head and the scale, and all they change: a click reruns only this.
+    Its controls stand at the sidebar's end, and keep their values where nothing is drawn."""
+    fq = focus_control(g.labels, key=pick.FOCUS)
+    f = view.focused(g, v, fq, cell_ui.cell_control(g.labels, key=pick.CELL), pick.head_control(g.heads),
+                     head_run=study.head_projections)  # fmt: skip
+    relative = scale_control("mh_scale")
+    if v.run is None or v.run.weights is None:
+        return
+    for start in range(0, g.heads, 3):  # three a row; a phone stacks them, so cells stay legible
+        for col, h in zip(st.columns(3), range(start, min(start + 3, g.heads)), strict=False):
+            chosen = f.focus is not None and h == f.head
+            chart = study.head_chart(v.run.weights[h], g.labels, h, g.heads, chosen, f.focus,
+                                     f.key if chosen else None, relative, scheme)  # fmt: skip
+            with col:
+                figures.show(chart, key=pick.chart_key(h), pick=pick.picker(h))
+    if hint := pale_hint(len(g.labels), relative, causal=True):
+        st.caption(hint)
+    if f.cell is not None:
+        cell_ui.panel(f.cell)
+    else:
+        st.caption(
+            "Click any cell of a head, or pick a query to focus on, to see its arithmetic step by step."
+        )
+    args = (g.kind, g.d_in, g.d_out, g.heads, g.seed, v.config.context_length, g.x)
+    figures.show(study.output_chart(*args, g.labels, f.focus, scheme), key="mh_o")
+    if f.focus is not None and f.context is not None:
+        context_note(g.labels, f.focus, f.context, extra="That is its row of the output above.")
+
 
 st.title("One matrix, sliced into stripes")
 st.markdown(
@@ -62,6 +90,7 @@ for col, r in zip((*st.columns(3, wrap=False), *st.columns(3, wrap=False)), v.re
     col.metric(r.label, r.value, help=r.help)
 if v.divisor_note is not None:
     st.caption(v.divisor_note)
+drawn = v.split_error is None and v.run is not None and v.run.error is None and v.run.weights is not None
 if v.split_error is not None:
     st.warning(v.split_error, icon=":material/block:")
 elif v.run is not None:
@@ -69,38 +98,21 @@ elif v.run is not None:
         st.warning(view.HEAD_DIM_1, icon=":material/visibility_off:")
     if v.run.error is not None:
         st.info(v.run.error, icon=":material/info:")
-    elif v.run.weights is not None:
-        wq, out = study.charts_for(
-            kind, d_in, d_out, heads, seed, v.config.context_length, s.embeddings, s.labels, fq,
-            theme.active().mode,
-        )  # fmt: skip
-        figures.show(wq, key="mh_wq")
+    elif drawn:
+        figures.show(
+            study.wq_chart(kind, d_in, d_out, heads, seed, v.config.context_length, s.embeddings, scheme)
+        )
         if v.thinned:
             st.caption("Thinned for the screen: every k-th row and column of each head is drawn.")
         st.markdown("**Attention weights, one heatmap per head** (rows are queries, columns keys)")
-        maps = mf.head_charts(
-            v.run.weights, s.labels, focus=fq, cell=v.cell_key, head=v.cell_head, relative=relative
-        )
-        for start in range(0, heads, 3):  # three a row; a phone stacks them, so cells stay legible
-            for col, h in zip(st.columns(3), range(start, min(start + 3, heads)), strict=False):
-                with col:
-                    figures.show(maps[h], key=pick.chart_key(h), pick=pick.picker(h))
-        if hint := pale_hint(len(s.labels), relative, causal=True):
-            st.caption(hint)
-        if v.cell is not None:
-            cell_ui.panel(v.cell)
-        else:
-            st.caption(
-                "Click any cell of a head, or pick a query to focus on, to see its arithmetic step by step."
-            )
-        figures.show(out, key="mh_o")
-        if fq is not None and v.focus_context is not None:
-            context_note(s.labels, fq, v.focus_context, extra="That is its row of the output above.")
+        focused(settings, v, scheme)
         if v.out_proj_note is not None:
             st.caption(v.out_proj_note)
         if v.trace is not None:
             st.header("The shape trace, as it ran")
             st.dataframe(v.trace, width="stretch", hide_index=True, height=35 * (len(v.trace) + 1) + 3)
+if not drawn:
+    focused(settings, v, scheme)  # its controls only: they keep their values for a drawable setting
 
 if v.comparison is not None and v.matched_note is not None:
     st.header("At matched output width")

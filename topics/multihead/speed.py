@@ -35,6 +35,7 @@ MODE_TITLES: dict[Mode, str] = {
     "forward": "Whole forward (projections, scores, softmax, merge)",
     "projections": "Only what differs (projections and the head split/merge)",
 }
+MAX_ROUNDS = 100  # the most rounds measure_interleaved times: bounds a measurement's size
 MAX_SCORE_BYTES = 512 * 2**20  # the split class holds b·H·n² float32 scores at once; skip above this
 
 
@@ -74,10 +75,16 @@ class Inputs:
     neg_mask: np.ndarray  # [n, n]: 0 on and below the diagonal, -inf above
 
 
-def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
-    """Random float32 inputs and weights (scaled like ``nn.Linear``'s ±1/√d), split per head."""
+def make_inputs(case: Case, rng: np.random.Generator, like: Inputs | None = None) -> Inputs:
+    """Random float32 inputs and weights (scaled like ``nn.Linear``'s ±1/√d), split per head.
+
+    ``like``: inputs of a case with the same ``d`` and ``heads``, whose weights are reused (only
+    ``x`` and the mask are new), so a grid over n holds one set of weights per head count."""
     b, n, d, hd = case.batch, case.n, case.d, case.head_dim
     x = rng.standard_normal((b, n, d), dtype=np.float32)
+    neg_mask = np.triu(np.full((n, n), -np.inf, dtype=np.float32), k=1)
+    if like is not None and like.w[0].shape == (d, d) and len(like.w_heads) == case.heads:
+        return Inputs(x, like.w, like.w_heads, neg_mask)
     bound = 1.0 / math.sqrt(d)
     wq, wk, wv = (rng.uniform(-bound, bound, (d, d)).astype(np.float32) for _ in range(3))
 
@@ -85,8 +92,20 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
         return np.ascontiguousarray(m[:, h * hd : (h + 1) * hd])
 
     w_heads = tuple((head(wq, h), head(wk, h), head(wv, h)) for h in range(case.heads))
-    neg_mask = np.triu(np.full((n, n), -np.inf, dtype=np.float32), k=1)
     return Inputs(x, (wq, wk, wv), w_heads, neg_mask)
+
+
+def working_set(cells: Sequence[tuple[Case, Mode]]) -> int:
+    """Bytes :func:`measure_interleaved` holds at its peak for ``cells``: every case's inputs (one
+    set of weights per width and head count, shared across n and modes, as it builds them), and
+    the largest call's temporaries (the split class's q, k, v, context and merged output, five
+    ``[b, n, d]`` float32 arrays and one spare, and its ``[b, H, n, n]`` scores in forward mode).
+    ``tests/multihead`` checks it against the peak ``tracemalloc`` sees."""
+    f32 = 4
+    weights = {(c.d, c.heads): 2 * 3 * c.d * c.d * f32 for c, _ in cells}  # W and its per-head copies
+    per_case = {c: c.batch * c.n * c.d * f32 + c.n * c.n * f32 for c, _ in cells}  # x, the mask
+    calls = [6 * c.batch * c.n * c.d * f32 + (c.score_bytes if m == "forward" else 0) for c, m in cells]
+    return sum(weights.values()) + sum(per_case.values()) + max(calls, default=0)
 
 
 def causal_attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, neg_mask: np.ndarray) -> np.ndarray:
@@ -292,7 +311,7 @@ def measure_interleaved(
     budget_s: float,
     *,
     seed: int = 0,
-    max_rounds: int = 100,
+    max_rounds: int = MAX_ROUNDS,
     progress: Callable[[int, int, float], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> list[Paired]:
@@ -307,8 +326,12 @@ def measure_interleaved(
     rng = np.random.default_rng(seed)
     start = clock()
     runners = []
+    made: dict[Case, Inputs] = {}  # a case's inputs serve both modes
     for case, mode in cells:
-        inp = make_inputs(case, rng)
+        if case not in made:
+            like = next((i for c, i in made.items() if (c.d, c.heads) == (case.d, case.heads)), None)
+            made[case] = make_inputs(case, rng, like)
+        inp = made[case]
         runners.append(
             (
                 lambda inp=inp, mode=mode: wrapper_numpy(inp, mode),
@@ -412,6 +435,15 @@ PAGE_NS: tuple[int, ...] = (64, 256)
 PAGE_HEADS: tuple[int, ...] = (1, 12)
 PAGE_D = 768
 PAGE_BUDGET_S = 4.0  # the whole button press, warm-up included: at most this plus one block
+# One measurement serves every reader who presses Measure within this many seconds of wall clock
+# (a window: ``int(time.time() // PAGE_REUSE_S)``); the first press in a new window measures again.
+PAGE_REUSE_S = 600
+
+
+def page_cells(ns: Sequence[int], heads: Sequence[int], d: int) -> list[tuple[Case, Mode]]:
+    """The page's grid (``PAGE_NS``, ``PAGE_HEADS``, ``PAGE_D``), every mode of every case, batch
+    1: what Measure times, in this order."""
+    return [(case, mode) for mode in MODES for case in grid(ns, heads, (1,), d)]
 
 
 def blas_info() -> tuple[str, str]:

@@ -68,9 +68,6 @@ class Settings:
     d_in: int = 3
     d_out: int = 2
     seed: int = 123
-    focus: int | None = None  # the focused query's row
-    cell: int | None = None  # the key of the cell panel's cell, or None: the query's largest weight
-    head: int = 0  # the head of the cell panel's cell (0-based); one the class lacks means head 1
 
     @property
     def config(self) -> AttentionConfig:
@@ -259,10 +256,6 @@ class View:
     split_fixes: tuple[tuple[int, ...], tuple[int, ...]] | None  # the widths and head counts it can
     run: Run | None  # the figures' values; None when the class cannot be built
     thinned: bool  # W_q is drawn every k-th row and column
-    focus_context: str | None  # the focused query's output row
-    cell_head: int  # the head of the panel's cell (0-based): the settings' head, or 0 if the class lacks it
-    cell_key: int | None  # the column of the panel's cell (None without a focus or a drawn run)
-    cell: Panel | None  # that cell's arithmetic, step by step
     trace: pd.DataFrame | None  # the shape trace, as it ran
     comparison: pd.DataFrame | None  # both classes at matched width (split divisible only)
     wrapper_matmuls: int  # 3H, quoted under the comparison
@@ -273,15 +266,11 @@ class View:
 
 
 def build(
-    s: Settings,
-    *,
-    run: Callable[..., Run] = forward,
-    book_run: Callable[[], Book] = book_numbers,
-    head_run: Callable[..., Head] = head_projections,
+    s: Settings, *, run: Callable[..., Run] = forward, book_run: Callable[[], Book] = book_numbers
 ) -> View:
-    """The page's numbers for ``s``; ``run``, ``book_run`` and ``head_run`` are the page's cached
-    :func:`forward`, :func:`book_numbers` and :func:`head_projections` (the same numbers, computed
-    once per setting)."""
+    """The page's numbers for ``s``, whatever the focus and the cell (:func:`focused` adds those);
+    ``run`` and ``book_run`` are the page's cached :func:`forward` and :func:`book_numbers` (the
+    same numbers, computed once per setting)."""
     cfg, n = s.config, len(s.labels)
     can_split = cfg.divisible
     width = mh.head_width(s.kind, cfg) if s.kind == "wrapper" or can_split else None
@@ -295,14 +284,6 @@ def build(
     projection_matmuls = mh.counts("wrapper", cfg).projection_matmuls if s.kind == "wrapper" else 3
     wrapper_matmuls = mh.counts("wrapper", cfg).projection_matmuls
     out_proj_params = mh.counts("split", cfg).out_proj_params if can_split else None
-    head = s.head if 0 <= s.head < s.heads else 0
-    j, panel = None, None
-    if drawn and r is not None and r.weights is not None and s.focus is not None and 0 <= s.focus < n:
-        shown = r.weights[head]  # [n, n] the heatmap of this head
-        j = chosen_key(s.cell, shown[s.focus])
-        q = head_run(s.kind, s.d_in, s.d_out, s.heads, s.seed, cfg.context_length, s.x, head)
-        c = cell.cell(q.queries, q.keys, q.values, s.focus, j, r.head_width**0.5, causal=True, weights=shown)
-        panel = cell_panel(c, s.labels, s.kind, cfg, head)
     return View(
         config=cfg,
         readouts=readouts(s.kind, width, output_wrapper, output_split, projection_matmuls, params),
@@ -325,10 +306,6 @@ def build(
         split_fixes=None if width is not None else split_fixes(cfg),
         run=r,
         thinned=drawn and r is not None and r.w_query is not None and max(r.w_query.shape) > MAX_CELLS,
-        focus_context=r.output_rows[s.focus] if drawn and r is not None and s.focus is not None else None,
-        cell_head=head,
-        cell_key=j,
-        cell=panel,
         trace=trace_table(r.steps, s.kind, s.heads) if drawn and r is not None else None,
         comparison=comparison_table(cfg) if can_split else None,
         wrapper_matmuls=wrapper_matmuls,
@@ -337,6 +314,41 @@ def build(
         exercise=exercise_table(b),
         measure_intro=measure_intro(),
     )
+
+
+@dataclass(frozen=True)
+class Focused:
+    """What the focus and the cell add to a :class:`View`: the page's focus fragment shows it."""
+
+    focus: int | None  # the focused query's row, or None (also when the run draws nothing)
+    context: str | None  # the focused query's output row, as the focus note prints it
+    head: int  # the head of the panel's cell (0-based): the one asked for, or 0 if the class lacks it
+    key: int | None  # the column of the panel's cell (None without a focus or a drawn run)
+    cell: Panel | None  # that cell's arithmetic, step by step
+
+
+def focused(
+    s: Settings,
+    v: View,
+    focus: int | None,
+    key: int | None = None,
+    head: int = 0,
+    *,
+    head_run: Callable[..., Head] = head_projections,
+) -> Focused:
+    """The focused query ``focus``, the cell panel's ``key`` (None: the query's largest weight) and
+    ``head`` on top of ``v`` (:func:`build` of ``s``): cheap, but for one head's projections, which
+    ``head_run`` (the page's cached :func:`head_projections`) computes once per setting and head."""
+    r, cfg, n = v.run, v.config, len(s.labels)
+    head = head if 0 <= head < s.heads else 0
+    drawn = r is not None and r.error is None and r.weights is not None
+    if not drawn or r is None or r.weights is None or focus is None or not 0 <= focus < n:
+        return Focused(None, None, head, None, None)
+    shown = r.weights[head]  # [n, n] the heatmap of this head
+    j = chosen_key(key, shown[focus])
+    q = head_run(s.kind, s.d_in, s.d_out, s.heads, s.seed, cfg.context_length, s.x, head)
+    c = cell.cell(q.queries, q.keys, q.values, focus, j, r.head_width**0.5, causal=True, weights=shown)
+    return Focused(focus, r.output_rows[focus], head, j, cell_panel(c, s.labels, s.kind, cfg, head))
 
 
 def _columns(a: int, b: int) -> str:
@@ -661,5 +673,7 @@ def measure_intro() -> str:
         f"once as wrapper, split, split, wrapper, so both classes meet the same background load, and "
         f"the speed-up comes with a 95% interval over the rounds. With one head both classes do "
         f"identical work: that control must include 1, or the machine is too noisy to tell. "
-        f"BLAS: {lib}; threads: {threads}. `python -m bench multihead` runs the full grid."
+        f"BLAS: {lib}; threads: {threads}. One press measures for every reader: whoever presses "
+        f"Measure before the clock's next {speed.PAGE_REUSE_S // 60}-minute mark is shown the same "
+        f"timings and told when they were taken. `python -m bench multihead` runs the full grid."
     )
