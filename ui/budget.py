@@ -6,7 +6,9 @@ Multi-head's Measure. Each is cached per setting, but twenty readers who each as
 setting at once would run twenty working sets side by side; the server would be killed. So each
 heavy computation declares its working set in bytes and waits for its turn here: the computations
 in flight never hold more than :data:`CAPACITY` bytes together, nor more than :data:`WORKERS` at
-once (this machine's cores; more would only slice the same CPU thinner and hold more memory).
+once: one core fewer than the machine has (at least one, at most two), so that one core is always
+left for the readers who are only moving a control; more would slice the same CPU thinner and
+hold more memory.
 
 Fair. The queue is strict first come, first served: a large job at the head is not overtaken by
 small ones behind it, so it never starves. A job larger than the whole capacity runs alone.
@@ -33,7 +35,7 @@ import streamlit as st
 from ui.cache import MB
 
 CAPACITY = 160 * MB  # the working sets in flight; the server idles near 185 MB, its caches hold ≤ 48 MB
-WORKERS = max(1, min(2, os.cpu_count() or 1))  # heavy jobs at once
+WORKERS = max(1, min(2, (os.cpu_count() or 1) - 1))  # heavy jobs at once
 POLL_S = 0.25  # how often a waiting reader's place is refreshed
 
 Notify = Callable[[int], None]  # called with the number of jobs ahead while a job waits
@@ -122,7 +124,7 @@ def waiting_room() -> Iterator[None]:
 
     def notify(ahead: int) -> None:
         if not shown or shown[-1] != ahead:
-            with _unrecorded():
+            with unrecorded():
                 slot.info(place(ahead), icon=":material/hourglass_top:")
             shown.append(ahead)
 
@@ -132,7 +134,7 @@ def waiting_room() -> Iterator[None]:
     finally:
         _ROOM.reset(token)
         if shown:
-            with _unrecorded():
+            with unrecorded():
                 slot.empty()
 
 
@@ -144,7 +146,7 @@ def heavy(cost: int) -> Iterator[None]:
 
     def told(ahead: int) -> None:
         if notify is not None:
-            with _unrecorded():
+            with unrecorded():
                 notify(ahead)
 
     with BUDGET.turn(cost, told):
@@ -152,7 +154,7 @@ def heavy(cost: int) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _unrecorded() -> Iterator[None]:
+def unrecorded() -> Iterator[None]:
     """Write to the page without the write being recorded into the cached function that is running
     (Streamlit replays what a cached function draws; a waiting message must not be replayed)."""
     try:

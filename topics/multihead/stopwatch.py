@@ -19,7 +19,7 @@ import streamlit as st
 from topics.multihead import figures as mf
 from topics.multihead import speed, study
 from ui import budget, figures
-from ui.budget import _unrecorded  # the bar is drawn from inside the cached call, never replayed
+from ui.budget import unrecorded  # the bar is drawn from inside the cached call, never replayed
 
 KEY, LABEL = "mh_measure", "Measure"  # the button: stable, for tests and `bench interference`
 RESULT = "mh_timings"
@@ -100,7 +100,7 @@ def _measure() -> Shown:
                 f"H = {case.heads}, n = {case.n:,} ({elapsed:.1f} of {budget_s:g} s)"
             )
             done = min(elapsed / budget_s, 1.0)
-        with _unrecorded():
+        with unrecorded():
             slot.progress(done, text=text)
 
     asked = time.time()
