@@ -7,8 +7,9 @@ the same for any cell ``(i, j)`` of any page's attention, from the matrices that
 computed, so a cell panel shows the very numbers of the heatmap beside it (issue #22).
 
 Every step is float64. The exponentials are shifted by the row's largest scaled score only when
-an unshifted one would overflow float64 (a score above about 709), or every one would round to 0
-(a row whose largest is below about −745: a trained run reaches both); the shift cancels in the
+an unshifted one would overflow float64 (a score above about 709), or fall below its normal range
+(a score below about −708, where an exponential keeps fewer bits or rounds to 0: a trained run
+reaches both); the shift cancels in the
 weight, and the panel states it, so no inf or NaN reaches the page.
 """
 
@@ -28,7 +29,7 @@ class Cell:
 
     ``masked`` marks a cell the causal mask hides (``j > i``): its scaled score is −∞, its
     exponential exactly 0, and so its weight. ``shift`` is subtracted from every scaled score of
-    the row before the exponential; it is 0 unless one would overflow or all would underflow.
+    the row before the exponential; it is 0 unless one would overflow or leave float64's normal range.
     """
 
     i: int
@@ -89,7 +90,10 @@ def cell(
     hidden = np.arange(n_k) > i if causal else np.zeros(n_k, dtype=bool)
     visible = row[~hidden]
     top = float(np.max(visible))
-    shift = top if abs(top) > EXP_LIMIT else 0.0  # overflow, or a denominator of 0
+    # Shift when an exponential would overflow, or when one would fall below float64's normal
+    # range (exp(−708) ≈ 2.2e−308): a subnormal keeps fewer bits, and the weight drifts from the
+    # softmax's, which shifts every row. The book's rows, and most rows, are never shifted.
+    shift = top if top > EXP_LIMIT or float(np.min(visible)) < -EXP_LIMIT else 0.0
     exps = np.where(hidden, 0.0, np.exp(np.where(hidden, 0.0, row - shift)))
     denominator = float(np.sum(exps))
     plain = exps / denominator

@@ -10,7 +10,7 @@ from ui import sentence as ui_sentence
 
 @pytest.mark.parametrize("dim", [3, 16])
 def test_the_editor_says_it_scrolls_sideways_past_the_columns_the_sidebar_shows(dim):
-    at = open_page("topics/recap/page.py", {"dim": str(dim)})
+    at = open_page("topics/recap/page.py", {"dim": str(dim)}, state={ui_sentence.EDITOR_OPEN: True})
     assert_clean(at)
     captions = " ".join(c.value for c in at.sidebar.caption)
     hint = f"Scroll the table sideways for all {dim} columns."
