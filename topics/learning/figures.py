@@ -150,10 +150,10 @@ def loss_chart(v: View) -> Chart:
     )
 
 
-def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:
-    """The step shown's A, the target, Ω and Ω − Ωᵀ, by the widget key the page draws each under,
-    each named and with its values as a table. ``relative`` colours the two weights matrices only
-    (A and the target), never the signed scores."""
+def heatmap_specs(v: View, relative: Relative | None = None) -> dict[str, dict[str, object]]:
+    """What each of the four heatmaps shows (the step shown's A, the target, Ω and Ω − Ωᵀ), by the
+    widget key the page draws it under: :func:`one_heatmap`'s arguments. ``relative`` colours the
+    two weights matrices only (A and the target), never the signed scores."""
     t, f, c, d = v.settings.labels, v.settings.focus, v.cell_key, v.decimals
     n = len(t)
     size = f"{n} queries by {n} keys"
@@ -167,12 +167,37 @@ def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:
         ("learn_scores", v.scores, "Scores Ω", f"Scores Ω, {at}, {size}", d, False),
         ("learn_asym", v.asymmetry, "Ω − Ωᵀ", f"Asymmetry of the scores Ω − Ωᵀ, {at}, {size}", d, False),
     )
-    charts = {}
+    specs: dict[str, dict[str, object]] = {}
     for key, m, title, name, places, weights in ops:
-        fig = figures.heatmap(
-            m, t, t, title=title, decimals=places, focus=f, cell=c, diverging=key == "learn_asym",
-            zmin=0 if weights else None, zmax=1 if weights else None,
-            relative=relative if weights else None,
+        specs[key] = dict(
+            matrix=m, labels=tuple(t), title=title, name=name, places=places, weights=weights, focus=f,
+            cell=c, diverging=key == "learn_asym", relative=relative if weights else None,
         )  # fmt: skip
-        charts[key] = Chart(fig, name, figures.matrix_frame(m, t, t, decimals=places))
-    return charts
+    return specs
+
+
+def one_heatmap(
+    matrix: np.ndarray,
+    labels: tuple[str, ...],
+    title: str,
+    name: str,
+    places: int,
+    weights: bool,
+    focus: int | None,
+    cell: int | None,
+    diverging: bool,
+    relative: Relative | None,
+) -> Chart:
+    """One of the page's token heatmaps, named, with its values as a table; a weights matrix on
+    the 0–1 scale (or ``relative``)."""
+    fig = figures.heatmap(
+        matrix, labels, labels, title=title, decimals=places, focus=focus, cell=cell,
+        diverging=diverging, zmin=0 if weights else None, zmax=1 if weights else None, relative=relative,
+    )  # fmt: skip
+    return Chart(fig, name, figures.matrix_frame(matrix, labels, labels, decimals=places))
+
+
+def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:
+    """The step shown's A, the target, Ω and Ω − Ωᵀ, by the widget key the page draws each under,
+    each named and with its values as a table (:func:`heatmap_specs`)."""
+    return {key: one_heatmap(**spec) for key, spec in heatmap_specs(v, relative).items()}  # type: ignore[arg-type]

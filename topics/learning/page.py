@@ -6,12 +6,12 @@ Layout only: the controls, then :func:`topics.learning.view.build`, then what it
 import streamlit as st
 
 from core import attention
+from topics.learning import charts, study, training, view
 from topics.learning import checks as learning_checks
 from topics.learning import readouts as rd
-from topics.learning import study, training, view
-from topics.learning.figures import heatmaps, loss_chart
+from topics.learning.figures import loss_chart
 from ui import cell as cell_ui
-from ui import checks, controls, figures
+from ui import checks, controls, figures, theme
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note
@@ -108,7 +108,7 @@ def focused(v: view.View) -> None:
     """The heatmaps, the context note and the cell panel: a focus or cell click reruns only these."""
     fq, cell = cell_ui.controls(T, where=focus_slot, focus_key="learn_focus", cell_key="learn_cell")
     f = view.focused(v, fq, cell)
-    figs = heatmaps(f, relative)
+    figs = charts.heatmaps(f, relative, theme.active().mode)
     for row in (("learn_attention", "learn_target"), ("learn_scores", "learn_asym")):
         for col, key in zip(st.columns(2), row, strict=True):
             with col:
