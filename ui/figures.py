@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from _plotly_utils.utils import convert_to_base64  # type: ignore[import-untyped]
+from _plotly_utils.utils import is_homogeneous_array, is_skipped_key, to_typed_array_spec  # type: ignore[import-untyped]
 from streamlit import dataframe_util
 
 from ui import colors, theme
@@ -646,10 +646,28 @@ def spec_of(fig: go.Figure | dict[str, Any]) -> dict[str, Any]:
     (typed arrays in base64), which is what ``to_dict`` would have given."""
     if isinstance(fig, go.Figure):
         spec = {"data": _dicts(list(fig._data)), "layout": _dicts(fig._layout)}
-        convert_to_base64(spec)
+        _pack(spec)
     else:
         spec = {"data": [], "layout": {}, **fig}
     return theme.themed(spec, theme.active())
+
+
+def _pack(obj: Any) -> None:
+    """Plotly's ``convert_to_base64``, in place: every array a dict holds becomes a typed-array
+    spec. Plotly's version calls itself on every number and string of every list (a 32-token
+    heatmap's hover layer alone holds thousands); this one steps into containers only."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if is_skipped_key(key):
+                continue
+            if is_homogeneous_array(value):
+                obj[key] = to_typed_array_spec(value)
+            elif isinstance(value, (dict, list, tuple)):
+                _pack(value)
+    elif isinstance(obj, (list, tuple)):
+        for value in obj:
+            if isinstance(value, (dict, list, tuple)):
+                _pack(value)
 
 
 def _dicts(obj: Any) -> Any:

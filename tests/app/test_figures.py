@@ -279,3 +279,24 @@ def test_a_cell_prints_its_value_at_its_own_position_when_tokens_are_numbers():
     fig = figures.heatmap(m, ["3", "1", "2"], ["3", "1", "2"])
     notes = {(a["y"], a["x"]): a["text"] for a in fig.to_dict()["layout"]["annotations"]}
     assert notes == {(i, j): figures.cell_text(m[i, j]) for i in range(3) for j in range(3)}
+
+
+def test_a_spec_is_what_plotly_itself_would_give_in_the_theme():
+    """``spec_of`` copies only the dicts and packs the arrays itself: the JSON drawn is Plotly's
+    own (``to_dict``, which deep-copies and packs every array), themed, for every kind of figure."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    from ui import theme
+
+    m = np.arange(36, dtype=np.float64).reshape(6, 6) / 35
+    labels = [f"t{i}" for i in range(6)]
+    built = [
+        figures.heatmap(m, labels, labels, title="A", focus=2, cell=3),
+        figures.heatmap(m - 0.5, labels, labels, title="Ω", diverging=True),
+        go.Figure(go.Scatter(x=np.arange(5), y=np.linspace(0, 1, 5), customdata=np.eye(5))),
+        go.Figure(go.Bar(x=labels, y=[1, 2, 3, 4, 5, 6]), layout={"xaxis": {"range": [0, 1]}}),
+    ]
+    for fig in built:
+        want = json.loads(pio.to_json(theme.themed(fig.to_dict(), theme.active()), validate=False))
+        assert json.loads(pio.to_json(figures.spec_of(fig), validate=False)) == want
