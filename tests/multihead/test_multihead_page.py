@@ -233,8 +233,8 @@ def test_measure_button_times_both_classes_within_its_budget_and_gives_a_verdict
     assert len(_charts(at)) == n_charts - 1 + 2  # one head's heatmap fewer, both speed charts kept
 
 
-def test_a_second_reader_who_presses_measure_is_shown_the_first_readers_timings_and_told_so(monkeypatch):
-    _tiny_stopwatch(monkeypatch)
+def _count_measures(monkeypatch) -> list[int]:
+    """A list that grows by one each time the stopwatch really measures (not served from the cache)."""
     calls: list[int] = []
     timed = speed.measure_interleaved
 
@@ -243,6 +243,12 @@ def test_a_second_reader_who_presses_measure_is_shown_the_first_readers_timings_
         return timed(*args, **kwargs)
 
     monkeypatch.setattr(speed, "measure_interleaved", counted)
+    return calls
+
+
+def test_a_second_reader_who_presses_measure_is_shown_the_first_readers_timings_and_told_so(monkeypatch):
+    _tiny_stopwatch(monkeypatch)
+    calls = _count_measures(monkeypatch)
     first, second = open_page(PAGE), open_page(PAGE)
     first.button(key=stopwatch.KEY).click().run()
     second.button(key=stopwatch.KEY).click().run()
@@ -260,14 +266,7 @@ def test_a_second_reader_who_presses_measure_is_shown_the_first_readers_timings_
 def test_a_press_too_busy_to_tell_is_not_kept_for_the_next_reader(monkeypatch):
     _tiny_stopwatch(monkeypatch)
     monkeypatch.setattr(speed, "PAGE_BUDGET_S", 0.0)  # no round at all: no interval, no verdict
-    calls: list[int] = []
-    timed = speed.measure_interleaved
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return timed(*args, **kwargs)
-
-    monkeypatch.setattr(speed, "measure_interleaved", counted)
+    calls = _count_measures(monkeypatch)
     for _ in range(2):
         at = open_page(PAGE)
         at.button(key=stopwatch.KEY).click().run()
