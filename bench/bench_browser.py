@@ -19,7 +19,11 @@ a title, a line of text) on its own. For each page, in a fresh tab:
   moving the focus between two tokens; ``*_focus_vs_change`` is the fragment rerun over the full
   rerun (issue 25: a focus click reruns only what shows the focus), ``*_focus_vs_change_cpu`` the
   same for CPU.
-- ``*_cls``: cumulative layout shift over the load and every move (:mod:`bench.cls`).
+- ``*_cls``: cumulative layout shift over the load and every move (:mod:`bench.cls`), and
+  ``*_cls_beyond_shell``: that less ``browser_shell_cls``, the shift of Streamlit's multipage shell
+  alone (:data:`bench.pages.SHELL`: the page links and one control in the sidebar, loaded the same
+  way). At 1,400 px the shell's main column moves 300 px right as the sidebar arrives (0.21), on
+  every page of every multipage app; what is beyond it is the page's own.
 - ``*_slow_moves`` and ``*_slow_moves_with_spinner``: how many timed waits (the load included) took
   over 0.5 s, and in how many of them a spinner, a progress bar or Streamlit's "Running…" status
   widget showed within 0.5 s of the action.
@@ -126,7 +130,18 @@ def bare_moves(context, server, repeats: int) -> tuple[Moves, float]:
     return moves, shift
 
 
-def page_figures(context, server, info, repeats: int, bare: Moves) -> Iterator[Figure]:
+def shell_shift(context, server) -> float:
+    """The multipage shell's cumulative layout shift over its load."""
+    from bench.cls import layout_shift
+
+    tab = Tab(context, server)
+    tab.load(server.url, Moves())
+    shift = layout_shift(tab.page)
+    tab.page.close()
+    return shift
+
+
+def page_figures(context, server, info, repeats: int, bare: Moves, shell: float) -> Iterator[Figure]:
     from bench.cls import layout_shift
     from tests.e2e.test_browser import page_url
 
@@ -146,7 +161,9 @@ def page_figures(context, server, info, repeats: int, bare: Moves) -> Iterator[F
             yield from focused.vs(change, f"{name}_focus_vs_change")
         change.slow += focused.slow
         change.slow_with_spinner += focused.slow_with_spinner
-    yield Figure(f"{name}_cls", layout_shift(tab.page), "")
+    shift = layout_shift(tab.page)
+    yield Figure(f"{name}_cls", shift, "")
+    yield Figure(f"{name}_cls_beyond_shell", shift - shell, "")
     yield Figure(f"{name}_slow_moves", change.slow, "")
     yield Figure(f"{name}_slow_moves_with_spinner", change.slow_with_spinner, "")
     tab.page.close()
@@ -156,7 +173,7 @@ def run(quick: bool) -> Iterable[Figure]:
     from playwright.sync_api import sync_playwright
 
     from bench import clock, cls
-    from bench.serve import Served, bare_app, port
+    from bench.serve import Served, bare_app, port, shell_app
     from tests.e2e.conftest import CHROMIUM_FLAGS, chromium_path
     from topics import PAGES
 
@@ -164,7 +181,7 @@ def run(quick: bool) -> Iterable[Figure]:
     path = chromium_path()
     if path is None:
         raise RuntimeError("bench browser needs Chromium (apt-get install chromium) and Playwright")
-    bare, app = bare_app(), Served(port(0))
+    bare, shell_server, app = bare_app(), shell_app(), Served(port(0))
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
@@ -175,11 +192,14 @@ def run(quick: bool) -> Iterable[Figure]:
             before, shift = bare_moves(context, bare, repeats)
             yield from before.figures("browser_bare_change")
             yield Figure("browser_bare_cls", shift, "")
+            shell = shell_shift(context, shell_server)
+            yield Figure("browser_shell_cls", shell, "")
             for info in PAGES:
-                yield from page_figures(context, app, info, repeats, before)
+                yield from page_figures(context, app, info, repeats, before, shell)
             after, _ = bare_moves(context, bare, repeats)  # the machine's load may have moved
             yield from after.figures("browser_bare_change_at_end")
             browser.close()
     finally:
         bare.stop()
+        shell_server.stop()
         app.stop()

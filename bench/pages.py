@@ -24,6 +24,22 @@ st.write(f"x is {x}")
 """  # the yardstick: what any Streamlit rerun costs, with nothing of this app in it
 
 
+SHELL = """
+import streamlit as st
+
+def first():
+    st.title("First")
+    st.write("A paragraph. " * 40)
+
+def second():
+    st.title("Second")
+
+page = st.navigation([st.Page(first, title="First"), st.Page(second, title="Second")])
+st.sidebar.slider("x", 0, 10, 5, key="x")
+page.run()
+"""  # Streamlit's multipage shell and nothing else: a sidebar with its page links and one control
+
+
 def bare_rerun(repeats: int = 40) -> tuple[float, float]:
     """Median wall and CPU seconds of a rerun of :data:`BARE` after a slider change, in AppTest, in
     this process: every page's rerun is read as a multiple of this, measured in the same run."""

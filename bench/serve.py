@@ -53,7 +53,18 @@ def bare_app() -> Served:
     """:data:`bench.pages.BARE` served on its own (port offset 1)."""
     from bench.pages import BARE
 
-    script = ROOT / "artifacts" / "bench_bare_app.py"
+    return _script_app(BARE, "bench_bare_app.py", 1)
+
+
+def shell_app() -> Served:
+    """:data:`bench.pages.SHELL`, Streamlit's multipage shell alone (port offset 2)."""
+    from bench.pages import SHELL
+
+    return _script_app(SHELL, "bench_shell_app.py", 2)
+
+
+def _script_app(source: str, name: str, offset: int) -> Served:
+    script = ROOT / "artifacts" / name
     script.parent.mkdir(exist_ok=True)
-    script.write_text(BARE, encoding="utf-8")
-    return Served(port(1), script)
+    script.write_text(source, encoding="utf-8")
+    return Served(port(offset), script)
