@@ -4,11 +4,12 @@ from dataclasses import replace
 
 import streamlit as st
 
+from topics.dropout import charts as dcharts
 from topics.dropout import checks as dchecks
 from topics.dropout import figures as dfig
 from topics.dropout import script, study, view
 from ui import cell as cell_ui
-from ui import checks, controls, figures
+from ui import checks, controls, figures, theme
 from ui import format as fmt
 from ui import reproduce as reproduce_ui
 from ui.focus import context_note, focus_control
@@ -70,7 +71,7 @@ def drawn(base: view.Settings) -> None:
         column.metric(r.label, r.value, help=r.help)
     focused(v)
     st.header(f"{v.draws:,} draws")
-    charts = dfig.draw_charts(v)
+    charts = dcharts.draws(v, theme.active().mode)
     for col, key in zip(st.columns(2), ("fig04_running", "fig04_zero"), strict=True):
         with col:
             figures.show(charts[key], key=key)
@@ -98,7 +99,7 @@ def focused(whole: view.View) -> None:
     fq, fc = focus_control(T, key="drop_focus"), cell_ui.cell_control(T, key="drop_cell")
     relative = scale_control("drop_scale")
     v = view.focused(whole, fq, fc, relative)
-    charts = dfig.heatmaps(v, relative)
+    charts = dcharts.heatmaps(v, relative, theme.active().mode)
     c1, c2 = st.columns([1, 1.15])
     for col, key in ((c1, "fig04_weights"), (c2, "fig04_dropped")):
         with col:
