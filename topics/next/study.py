@@ -18,7 +18,7 @@ from topics.next import block, figures, view
 from topics.next.block import BlockConfig
 from ui import cache
 from ui.cache import KB
-from ui.figures import Chart, Relative
+from ui.figures import Built, Relative, built
 
 
 def _largest() -> view.Settings:
@@ -49,10 +49,10 @@ def page_view(s: view.Settings) -> view.View:
 )
 def block_charts(
     cfg: BlockConfig, kv_tokens: int, kv_bytes: int, kv_batch: int, scheme: str
-) -> dict[str, Chart]:
-    """:func:`topics.next.figures.block_charts` for the block ``cfg`` and the KV setting."""
+) -> dict[str, Built]:
+    """:func:`topics.next.figures.block_charts` for the block ``cfg`` and the KV setting, built."""
     kv = view.kv_cache(cfg, kv_tokens, kv_bytes, kv_batch, view.preset_name(cfg))
-    return figures.block_charts(block.block_params(cfg), kv, cfg)
+    return {k: built(c) for k, c in figures.block_charts(block.block_params(cfg), kv, cfg).items()}
 
 
 def _shuffle_worst() -> list[tuple[object, ...]]:
@@ -70,8 +70,9 @@ def shuffle_charts(
     cell: int | None,
     relative: Relative | None,
     scheme: str,
-) -> dict[str, Chart]:
+) -> dict[str, Built]:
     """:func:`topics.next.figures.shuffle_charts` of the sentence shuffled by ``perm``, ``focus``
-    (and the cell's key ``cell``) outlined."""
+    (and the cell's key ``cell``) outlined, built."""
     sh = view.shuffle(labels, x, view.weights_for(x.shape[1]), perm)
-    return figures.shuffle_charts(view.focus_on(sh, labels, x, focus, cell), relative)
+    charts = figures.shuffle_charts(view.focus_on(sh, labels, x, focus, cell), relative)
+    return {k: built(c) for k, c in charts.items()}

@@ -12,7 +12,7 @@ import numpy as np
 from topics.overview import figures, view
 from ui import cache
 from ui.cache import KB
-from ui.figures import Chart, Relative
+from ui.figures import Built, Relative, built
 
 
 def _worst() -> list[tuple[object, ...]]:
@@ -25,7 +25,7 @@ def _worst() -> list[tuple[object, ...]]:
 @cache.resource(entry_bytes=448 * KB, entries=4, worst=_worst)
 def weights_chart(
     labels: tuple[str, ...], embeddings: np.ndarray, is_book: bool, relative: Relative | None, scheme: str
-) -> Chart:
-    """:func:`topics.overview.figures.weights` at the sentence; ``scheme`` is the theme it is drawn
-    in (``ui.theme.active().mode``): its colour scale is chosen when it is built."""
-    return figures.weights(view.build(view.Settings(labels, embeddings, is_book)), relative)
+) -> Built:
+    """:func:`topics.overview.figures.weights` at the sentence, built; ``scheme`` is the theme it is
+    drawn in (``ui.theme.active().mode``): its colour scale is chosen when it is built."""
+    return built(figures.weights(view.build(view.Settings(labels, embeddings, is_book)), relative))

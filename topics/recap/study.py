@@ -13,7 +13,7 @@ import numpy as np
 from topics.recap import figures, view
 from ui import cache
 from ui.cache import KB
-from ui.figures import Chart, Relative
+from ui.figures import Built, Relative, built
 
 
 def _sentence(labels: tuple[str, ...], x: np.ndarray, query: str, key: str) -> view.View:
@@ -29,10 +29,10 @@ def _heatmaps_worst() -> list[tuple[object, ...]]:
 @cache.resource(entry_bytes=896 * KB, entries=3, worst=_heatmaps_worst)
 def heatmaps(
     labels: tuple[str, ...], x: np.ndarray, query: str, key: str, relative: Relative | None, scheme: str
-) -> dict[str, Chart]:
-    """:func:`topics.recap.figures.heatmaps`; ``scheme`` is the theme they are drawn in
+) -> dict[str, Built]:
+    """:func:`topics.recap.figures.heatmaps`, built; ``scheme`` is the theme they are drawn in
     (``ui.theme.active().mode``): their colour scales are chosen when they are built."""
-    return figures.heatmaps(_sentence(labels, x, query, key), relative)
+    return {k: built(c) for k, c in figures.heatmaps(_sentence(labels, x, query, key), relative).items()}
 
 
 def _collapse_worst() -> list[tuple[object, ...]]:
@@ -41,6 +41,6 @@ def _collapse_worst() -> list[tuple[object, ...]]:
 
 
 @cache.resource(entry_bytes=64 * KB, entries=8, worst=_collapse_worst)  # 53 KB at 32 tokens
-def collapse(labels: tuple[str, ...], x: np.ndarray, query: str, scheme: str) -> Chart:
-    """:func:`topics.recap.figures.collapse`: the scene does not show the key, so it is not asked."""
-    return figures.collapse(_sentence(labels, x, query, query))
+def collapse(labels: tuple[str, ...], x: np.ndarray, query: str, scheme: str) -> Built:
+    """:func:`topics.recap.figures.collapse`, built: the scene does not show the key, so it is not asked."""
+    return built(figures.collapse(_sentence(labels, x, query, query)))
