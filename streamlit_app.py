@@ -49,9 +49,3 @@ keep_history_clean()
 chart_dom.install()
 collapse_sidebar_on_phones()
 apply_style()
-
-# Once per process, in the background: Divide by √d_k's 10⁶-draw reference. Started after the first
-# page's run, and imported here, so the first reader's page waits for neither (cold start, issue 25).
-from topics.scaling import study as scaling_study  # noqa: E402
-
-scaling_study.warm()

@@ -25,10 +25,9 @@ import contextlib
 import contextvars
 import os
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -45,7 +44,6 @@ _ROOM: contextvars.ContextVar[Notify | None] = contextvars.ContextVar("budget_ro
 @dataclass(eq=False)
 class _Ticket:
     cost: int
-    since: float = field(default_factory=time.monotonic)
 
 
 class Budget:

@@ -22,7 +22,6 @@ page says (:data:`BUSY_CSS`): over the top chart, which stays in place, never in
 from __future__ import annotations
 
 import contextlib
-import threading
 
 import numpy as np
 import streamlit as st
@@ -119,18 +118,3 @@ def references() -> dict[int, Reference]:
     """The reference at every d_k the post quotes, with each unrounded quote placed among 500-draw
     runs: :func:`topics.scaling.view.references`, as :mod:`topics.scaling.stored` keeps it."""
     return stored.load()
-
-
-_warm_lock = threading.Lock()
-_warm_started = False
-
-
-def warm() -> None:
-    """Read :func:`references` into the cache, once per process, in a background thread (a
-    millisecond now that it is read from a file; the entry script may stop calling this)."""
-    global _warm_started
-    with _warm_lock:
-        if _warm_started:
-            return
-        _warm_started = True
-    threading.Thread(target=references, name="scaling-reference", daemon=True).start()
