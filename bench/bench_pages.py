@@ -1,6 +1,7 @@
 """Every page's server time for a rerun after a control change (median, p95; warm cache) and
 its first run; target (issue 25): the warm median at most 10× a bare Streamlit script's rerun
-(:data:`bench.pages.BARE`), measured in the same process just before each page: ``*_rerun_vs_bare``.
+(:data:`bench.pages.BARE`), timed in the same process in turn with each page's reruns:
+``*_rerun_vs_bare``.
 
 Each token page is timed twice: on the book's sentence, and with a 32-token sentence set (the
 most ``core.sentence`` allows), where its figures are largest (``page_<name>_32tok_*``).
@@ -35,23 +36,21 @@ SENTENCE_32 = (
 
 
 def run(quick: bool) -> Iterable[Figure]:
-    repeats = 5 if quick else 20
+    repeats = 9 if quick else 31
     bare, bare_cpu = bare_rerun()
     yield Figure("page_bare_rerun_median", bare * 1e3, "ms")
     yield Figure("page_bare_rerun_cpu_median", bare_cpu * 1e3, "ms")
-    # Each page's ratio is to the yardstick measured just before it: on a shared machine the bare
-    # rerun itself moves by half between the start and the end of a run.
+    # Each page's ratio is to the yardstick timed in turn with it, rerun for rerun: on a shared
+    # machine the bare rerun itself moves by half between the start and the end of a run.
     for info in PAGES:
         key, values = CHANGES.get(info.url_path, (None, ()))
-        local = bare_rerun(20)[0]
-        timing = rerun_times(info.path, key, values, repeats)
-        yield from timing.figures(f"page_{info.url_path.replace('-', '_')}", local)
+        timing = rerun_times(info.path, key, values, repeats, interleave=True)
+        yield from timing.figures(f"page_{info.url_path.replace('-', '_')}")
     for info in PAGES:
         if "text" not in info.keys:
             continue
         key, values = CHANGES.get(info.url_path, (None, ()))
-        local = bare_rerun(20)[0]
-        timing = rerun_times(info.path, key, values, repeats, query={"text": SENTENCE_32})
-        yield from timing.figures(f"page_{info.url_path.replace('-', '_')}_32tok", local)
+        timing = rerun_times(info.path, key, values, repeats, query={"text": SENTENCE_32}, interleave=True)
+        yield from timing.figures(f"page_{info.url_path.replace('-', '_')}_32tok")
     again, _ = bare_rerun()  # the machine's load may have moved: the yardstick again, at the end
     yield Figure("page_bare_rerun_median_at_end", again * 1e3, "ms")

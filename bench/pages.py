@@ -3,6 +3,11 @@
 ``AppTest`` runs the page script in-process exactly as the server would (st.navigation, the
 page, every figure built and serialised), so its wall time is the server time of a rerun.
 CPU time of the process is reported beside it: on a shared machine it is the steadier figure.
+
+One difference is taken out: ``AppTest`` gives each run a new ``ScriptCache``, so it compiles the
+entry script and the page's script again on every rerun (about 1 ms each), where a server compiles
+each once for the process. :func:`server_script_cache` shares one cache between runs, as a server
+does, for the bare script and the pages alike.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -40,11 +45,22 @@ page.run()
 """  # Streamlit's multipage shell and nothing else: a sidebar with its page links and one control
 
 
+def server_script_cache() -> None:
+    """Every AppTest run in this process from now on shares one ``ScriptCache``, as a server's
+    sessions do: a script is compiled once, not on every rerun."""
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.testing.v1 import local_script_runner
+
+    shared = ScriptCache()
+    local_script_runner.ScriptCache = lambda: shared  # type: ignore[assignment,misc]
+
+
 def bare_rerun(repeats: int = 40) -> tuple[float, float]:
     """Median wall and CPU seconds of a rerun of :data:`BARE` after a slider change, in AppTest, in
     this process: every page's rerun is read as a multiple of this, measured in the same run."""
     from streamlit.testing.v1 import AppTest
 
+    server_script_cache()
     at = AppTest.from_string(BARE)
     at.run()
     wall, cpu = [], []
@@ -62,12 +78,15 @@ class Timing:
     cold_s: float  # the first run of the page in a fresh session (caches may be cold)
     wall_s: list[float]  # each rerun after a control change, warm cache
     cpu_s: list[float]
+    bare_s: list[float] = field(default_factory=list)  # the bare script's rerun just before each
 
     def figures(self, name: str, bare_s: float | None = None) -> Iterable[Figure]:
-        """The figures; with ``bare_s`` (:func:`bare_rerun`'s median), the rerun as its multiple."""
+        """The figures; the rerun as a multiple of the bare script's, timed in turn with the page's
+        reruns (``interleave``), or else of ``bare_s`` (:func:`bare_rerun`'s median)."""
         yield Figure(f"{name}_rerun_median", statistics.median(self.wall_s) * 1e3, "ms")
-        if bare_s:
-            yield Figure(f"{name}_rerun_vs_bare", statistics.median(self.wall_s) / bare_s, "x")
+        bare = statistics.median(self.bare_s) if self.bare_s else bare_s
+        if bare:
+            yield Figure(f"{name}_rerun_vs_bare", statistics.median(self.wall_s) / bare, "x")
         yield Figure(f"{name}_rerun_p95", float(np.percentile(self.wall_s, 95)) * 1e3, "ms")
         yield Figure(f"{name}_rerun_cpu_median", statistics.median(self.cpu_s) * 1e3, "ms")
         yield Figure(f"{name}_first_run", self.cold_s * 1e3, "ms")
@@ -79,12 +98,23 @@ def rerun_times(
     values: Sequence[object],
     repeats: int = 20,
     query: dict[str, str | list[str]] | None = None,
+    *,
+    interleave: bool = False,
 ) -> Timing:
     """Open ``path`` in a fresh AppTest session (with the URL query ``query``, e.g. a preset), then
     time ``repeats`` reruns, each after setting the widget ``key`` to the next of ``values`` (in
-    turn); ``key=None`` reruns unchanged."""
+    turn); ``key=None`` reruns unchanged.
+
+    With ``interleave``, a rerun of :data:`BARE` is timed just before each of the page's, so both
+    meet the same moment of a shared machine: the speed of this one drifts by half within a minute,
+    which a yardstick timed before the page took for the page's own."""
+    from streamlit.testing.v1 import AppTest
+
     from tests.app.conftest import open_page, widget
 
+    server_script_cache()
+    bare_at = AppTest.from_string(BARE)
+    bare_at.run()
     t0 = time.perf_counter()
     at = open_page(path, query)
     cold = time.perf_counter() - t0
@@ -94,8 +124,13 @@ def rerun_times(
         if key is not None:
             widget(at, key).set_value(v)
         at.run()
-    wall, cpu = [], []
+    wall, cpu, bare = [], [], []
     for i in range(repeats):
+        if interleave:
+            bare_at.slider(key="x").set_value(i % 10)
+            t0 = time.perf_counter()
+            bare_at.run()
+            bare.append(time.perf_counter() - t0)
         if key is not None:
             widget(at, key).set_value(values[i % len(values)])
         t0, c0 = time.perf_counter(), time.process_time()
@@ -104,4 +139,4 @@ def rerun_times(
         cpu.append(time.process_time() - c0)
     if at.exception:
         raise RuntimeError(f"{path} raised: {at.exception[0].message}")
-    return Timing(cold, wall, cpu)
+    return Timing(cold, wall, cpu, bare)

@@ -16,15 +16,17 @@ graph_objects' ``update_*`` calls cost tens of milliseconds a figure, most of a 
 from __future__ import annotations
 
 import html
+import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 import streamlit as st
 from _plotly_utils.utils import is_homogeneous_array, is_skipped_key, to_typed_array_spec  # type: ignore[import-untyped]
 from streamlit import dataframe_util
@@ -616,27 +618,44 @@ class Chart:
 
 @dataclass(frozen=True)
 class Built:
-    """A :class:`Chart` made ready to draw (:func:`built`): its spec, in one theme's colours, its name
-    and its table. Plain data, so a bounded cache (``ui.cache.data``) can keep it and a rerun whose
-    figure inputs have not changed draws the chart without building it again: building a heatmap,
-    copying its spec out of Plotly and turning its table into Arrow for ``st.table`` were most of
-    what a page's rerun cost.
+    """A :class:`Chart` made ready to draw (:func:`built`): its spec, in one theme's colours, written
+    as the JSON ``st.plotly_chart`` sends, its name and its table. Plain data, so a bounded cache
+    (``ui.cache.data``) can keep it and a rerun whose figure inputs have not changed draws the chart
+    without building it again: building a heatmap, copying its spec out of Plotly, writing it as
+    JSON (a 32-token heatmap's labels and hover text are thousands of strings) and turning its table
+    into Arrow for ``st.table`` were most of what a page's rerun cost.
 
     A cached builder of one takes the theme's mode (``ui.theme.active().mode``) as an argument, so
     each theme keeps its own entry; :func:`show` draws it as it stands, exactly as the Chart."""
 
-    spec: dict[str, Any]
+    json: str  # the spec as plotly.io.to_json writes it: what st.plotly_chart would send
     name: str
     table: Any = None  # the Chart's table as a pyarrow.Table, as st.table would convert it
     index_hidden: bool = False  # whether st.table hides that table's index (a RangeIndex)
+    height: int | None = None  # the layout's height, which st.plotly_chart sizes the chart by
+    scene: bool = False  # whether it holds a 3-D scene (drawn on a canvas: see _config)
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The spec itself, read back from its JSON."""
+        spec: dict[str, Any] = json.loads(self.json)
+        return spec
 
 
 def built(chart: Chart) -> Built:
     """``chart`` as :func:`show` would draw it now, in the active theme (:func:`spec_of`)."""
-    if chart.table is None:
-        return Built(spec_of(chart.figure), chart.name)
-    arrow = dataframe_util.convert_pandas_df_to_arrow_table(chart.table)
-    return Built(spec_of(chart.figure), chart.name, arrow, dataframe_util.has_range_index(chart.table))
+    return with_table(spec_of(chart.figure), chart.name, chart.table)
+
+
+def with_table(spec: dict[str, Any], name: str, table: pd.DataFrame | None) -> Built:
+    """A :class:`Built` of a spec already in the active theme's colours, its name and its table
+    (turned into Arrow here, as ``st.table`` would turn it)."""
+    height = spec.get("layout", {}).get("height")
+    encoded = Built(_plotly_to_json(spec, validate=False), name, height=height, scene=_has_scene(spec))
+    if table is None:
+        return encoded
+    arrow = dataframe_util.convert_pandas_df_to_arrow_table(table)
+    return replace(encoded, table=arrow, index_hidden=dataframe_util.has_range_index(table))
 
 
 def spec_of(fig: go.Figure | dict[str, Any]) -> dict[str, Any]:
@@ -687,7 +706,7 @@ class _Checked(go.Figure):
     into a dict: about 40 ms a chart on this machine, most of a page's rerun. Every spec drawn here
     comes from :func:`spec_of`, from a figure Plotly checked when it was built (``themed`` only
     recolours it), so the second check finds nothing; a ``go.Figure`` is passed on through its
-    ``to_dict``, which this one answers with the spec itself.
+    ``to_dict``, which this one answers with the spec itself, or with a :class:`_Written`.
     """
 
     def __init__(self, spec: dict[str, Any]) -> None:  # no super().__init__: nothing to check again
@@ -698,10 +717,38 @@ class _Checked(go.Figure):
         return spec
 
 
-def _config(spec: dict[str, Any], name: str | None) -> dict[str, Any]:
+class _Written(dict[str, Any]):
+    """A :class:`Built` chart on its way through ``st.plotly_chart``: its layout's height (all the
+    element reads of a spec) and its JSON, which :func:`_to_json` hands over as Plotly wrote it
+    when the chart was built, instead of writing it again on every rerun."""
+
+    def __init__(self, chart: Built) -> None:
+        super().__init__(layout={"height": chart.height} if chart.height else {})
+        self.json = chart.json
+
+
+_plotly_to_json = pio.to_json
+
+
+def _to_json(fig: Any, *args: Any, **kwargs: Any) -> str:
+    """``plotly.io.to_json``, which ``st.plotly_chart`` calls: a :class:`_Written` chart's own JSON
+    (what this function wrote for it when it was built), anything else as Plotly writes it."""
+    if isinstance(fig, _Written):
+        return fig.json
+    return _plotly_to_json(fig, *args, **kwargs)
+
+
+pio.to_json = _to_json  # the one place Plotly's writer is wrapped; everything else passes through
+
+
+def _has_scene(spec: dict[str, Any]) -> bool:
+    return any(t.get("type") == "scatter3d" for t in spec.get("data", []))
+
+
+def _config(scene: bool, name: str | None) -> dict[str, Any]:
     """``PLOTLY_CONFIG``, with Plotly's own image button on a 3-D scene: the app's PNG and SVG
     buttons (``ui.chart_dom``) copy a chart's SVG, and a scene is drawn on a canvas instead."""
-    if not any(t.get("type") == "scatter3d" for t in spec.get("data", [])):
+    if not scene:
         return PLOTLY_CONFIG
     return {
         **PLOTLY_CONFIG,
@@ -741,14 +788,14 @@ def show(
     it stands (a cache built it from a Chart, in the reader's theme).
     """
     if isinstance(fig, Built):
-        spec, name = fig.spec, fig.name
-        checked: go.Figure | dict[str, Any] = _Checked(spec)
+        name, scene = fig.name, fig.scene
+        checked: go.Figure | dict[str, Any] = _Checked(_Written(fig))
     else:
         if isinstance(fig, Chart):
             fig, name, table = fig.figure, fig.name, fig.table
         spec = spec_of(fig)
-        checked = _Checked(spec) if isinstance(fig, go.Figure) else spec
-    config = _config(spec, name)
+        checked, scene = _Checked(spec) if isinstance(fig, go.Figure) else spec, _has_scene(spec)
+    config = _config(scene, name)
     with st.container():
         if name:
             st.html(f'<span class="aww-chart-name">{html.escape(name)}</span>')

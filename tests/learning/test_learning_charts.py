@@ -1,13 +1,15 @@
-"""The cached heatmaps draw exactly what the page's builders draw, at the book's sentence and at a
-long one, focused or not, on either scale."""
+"""The cached heatmaps and loss curves draw exactly what the page's builders draw, at the book's
+sentence and at a long one, focused or not, on either scale, at every step."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import plotly.io as pio
 import pytest
 
 from topics.learning import charts, view
-from topics.learning.figures import heatmaps
+from topics.learning.figures import heatmaps, loss_chart
 from ui import cache
 from ui.figures import built
 
@@ -26,3 +28,17 @@ def test_a_cached_heatmap_is_the_builders_heatmap(long, focus, cell, relative):
         assert kept[key].name == want.name
         assert pio.to_json(kept[key].spec, validate=False) == pio.to_json(want.spec, validate=False)
         assert kept[key].table.equals(want.table) and kept[key].index_hidden == want.index_hidden
+
+
+@pytest.mark.parametrize("long", [False, True])
+def test_the_kept_loss_curves_marked_at_each_step_are_the_builders_chart(long):
+    """The curves are kept whatever the step; the chart drawn at each step, its marker, name and
+    table, is the one the builder draws at that step."""
+    s = view.Settings(*cache.largest_sentence(), steps=200) if long else view.Settings(steps=200)
+    for step in (0, 100, 200):
+        v = view.base(replace(s, step=step))
+        want = built(loss_chart(v))
+        kept = charts.loss(v, "light")
+        assert kept.name == want.name and f"step {v.step:,} marked" in kept.name
+        assert pio.to_json(kept.spec, validate=False) == pio.to_json(want.spec, validate=False)
+        assert kept.table.equals(want.table) and kept.index_hidden == want.index_hidden

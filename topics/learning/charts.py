@@ -1,4 +1,5 @@
-"""Learning to attend's heatmaps, built once for each input and theme and kept in a bounded cache.
+"""Learning to attend's heatmaps and loss curves, built once for each input and theme and kept in
+bounded caches.
 
 A rerun whose heatmap inputs have not changed (the target, whatever the step; a step the reader
 has already looked at; a scale or focus switched back) draws the cached :class:`ui.figures.Built`
@@ -6,18 +7,25 @@ instead of building the heatmap again: building a 32-token heatmap and copying i
 Plotly was most of the page's rerun (issue 25). A step not seen yet is built as before. The
 function takes exactly what its chart shows, and ``mode``, the theme it is coloured in
 (``ui.theme.active().mode``), so each theme keeps its own entries.
+
+The loss curves do not change with the step shown, only their marker does: they are kept for each
+run (:func:`loss_curves_spec`), and a step moves the marker on a copy of their layout (:func:`loss`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import numpy as np
 
-from topics.learning import view
+from topics.learning import figures, view
 from topics.learning.figures import heatmap_specs, one_heatmap
 from ui import cache
 from ui.cache import KB
-from ui.figures import Built, Relative, built
+from ui.figures import Built, Relative, built, spec_of, with_table
 from ui.theme import Mode
+from ui.weights import MODE_LABELS
 
 
 def _worst() -> list[tuple[object, ...]]:
@@ -55,3 +63,37 @@ def heatmaps(v: view.View, relative: Relative | None, mode: Mode) -> dict[str, B
     """The page's four heatmaps as ``v`` shows them, by widget key. Arguments go by name: Streamlit
     reads a cached function's signature once per positional argument to hash it."""
     return {key: heatmap_built(**spec, mode=mode) for key, spec in heatmap_specs(v, relative).items()}  # type: ignore[arg-type]
+
+
+def _worst_loss() -> list[tuple[object, ...]]:
+    """The loss chart of the longest run (the most steps) on a 32-token sentence, in the dark theme."""
+    labels, x = cache.largest_sentence()
+    v = view.base(view.Settings(labels, x, steps=max(view.STEPS)))
+    return [(_loss_key(v), "dark", v)]
+
+
+def _loss_key(v: view.View) -> view.Settings:
+    """What the loss curves depend on: every setting but the step shown, the mode the heatmaps show
+    (the chart draws every mode), the focus and the cell."""
+    return replace(v.settings, step=0, mode="three", focus=None, cell=None)
+
+
+# Three modes of at most 1,000 points each (figures.MAX_POINTS), packed: about 42 KB.
+@cache.data(entry_bytes=48 * KB, entries=12, worst=_worst_loss)
+def loss_curves_spec(settings: view.Settings, mode: Mode, _v: view.View) -> dict[str, Any]:
+    """:func:`topics.learning.figures.loss_curves` of ``_v`` (whose settings, step aside, are
+    ``settings``) as its spec in the theme's colours, with the step marked at 0: :func:`loss` moves
+    the mark."""
+    return spec_of(figures.loss_curves(_v.runs, MODE_LABELS, step=0, entropy_floor=_v.floor))
+
+
+def loss(v: view.View, mode: Mode) -> Built:
+    """The loss chart as ``v`` shows it: the curves, cached whatever the step, with the step shown
+    marked (the marker is the layout's one shape, already in the theme's colour), named, and its
+    table, whose rows include the step shown."""
+    curves = loss_curves_spec(settings=_loss_key(v), mode=mode, _v=v)
+    layout = curves["layout"]
+    (mark,) = layout["shapes"]
+    spec = {**curves, "layout": {**layout, "shapes": [{**mark, "x0": v.step, "x1": v.step}]}}
+    name = figures.loss_name(v.runs, MODE_LABELS, v.step, v.floor)
+    return with_table(spec, name, figures.loss_table(v.runs, MODE_LABELS, v.step, v.floor))

@@ -57,8 +57,8 @@ def loss_curves(
         traces.append(
             {
                 "type": "scatter",
-                "x": steps.tolist(),
-                "y": values.tolist(),
+                "x": steps,  # arrays, packed as typed arrays: thousands of numbers as lists were
+                "y": values,  # most of the chart's JSON
                 "mode": "lines",
                 "name": labels[mode],
                 "line": {
@@ -82,8 +82,8 @@ def loss_curves(
                 }
             )
     title = "cross-entropy" if entropy_floor == 0 else "cross-entropy above its floor"
-    drawn = [v for t in traces for v in t["y"]]
-    ticks = log_ticks(min(drawn), max(drawn))
+    drawn = np.concatenate([np.asarray(t["y"], dtype=np.float64) for t in traces])
+    ticks = log_ticks(float(drawn.min()), float(drawn.max()))
     spec = layout(
         None,
         height,

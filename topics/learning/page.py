@@ -9,7 +9,6 @@ from core import attention
 from topics.learning import charts, study, training, view
 from topics.learning import checks as learning_checks
 from topics.learning import readouts as rd
-from topics.learning.figures import loss_chart
 from ui import cell as cell_ui
 from ui import checks, controls, figures, theme
 from ui import format as fmt
@@ -87,7 +86,7 @@ n = v.n
 
 st.markdown(v.prose.lead)
 weight_set_caption(v.ws)
-figures.show(loss_chart(v), key="learn_loss")
+figures.show(charts.loss(v, theme.active().mode), key="learn_loss")
 if v.prose.floor is not None:
     st.caption(v.prose.floor)
 

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from topics.scaling import checks, figures, script, study, view
+from topics.scaling import charts, checks, script, study, view
 from topics.scaling import monte_carlo as mc
 from ui import checks as checks_ui
-from ui import controls
+from ui import controls, theme
 from ui import figures as figures_ui
 from ui import reproduce as reproduce_ui
 
@@ -53,9 +53,9 @@ with left.container(key=study.BUSY_KEY):
         post_setting=study.post_study,
     )
 words = v.words
-charts = figures.charts(v)
+drawn = charts.charts(v, theme.active().mode)
 with left:
-    figures_ui.show(charts["fig02_bars"], key="fig02_bars")
+    figures_ui.show(drawn["fig02_bars"], key="fig02_bars")
 with right:
     columns = st.columns(2)
     for i, r in enumerate(words.readouts):
@@ -68,14 +68,14 @@ with right:
             st.info(note, icon=":material/speed:" if note is words.capped_note else None)
 st.caption(words.cutoffs)
 
-figures_ui.show(charts["fig02_jacobian"], key="fig02_jacobian")
+figures_ui.show(drawn["fig02_jacobian"], key="fig02_jacobian")
 if words.rounding_note:
     st.caption(words.rounding_note)
 c1, c2 = st.columns(2)
 with c1:
-    figures_ui.show(charts["fig02_std"], key="fig02_std")
+    figures_ui.show(drawn["fig02_std"], key="fig02_std")
 with c2:
-    figures_ui.show(charts["fig02_live"], key="fig02_live")
+    figures_ui.show(drawn["fig02_live"], key="fig02_live")
 
 st.header("Why √d_k, and why the gradient dies")
 st.latex(
