@@ -654,8 +654,14 @@ def with_table(spec: dict[str, Any], name: str, table: pd.DataFrame | None) -> B
     encoded = Built(_plotly_to_json(spec, validate=False), name, height=height, scene=_has_scene(spec))
     if table is None:
         return encoded
-    arrow = dataframe_util.convert_pandas_df_to_arrow_table(table)
-    return replace(encoded, table=arrow, index_hidden=dataframe_util.has_range_index(table))
+    return replace(encoded, table=arrow(table), index_hidden=dataframe_util.has_range_index(table))
+
+
+def arrow(table: pd.DataFrame) -> Any:
+    """``table`` as the ``pyarrow.Table`` that ``st.table`` and ``st.dataframe`` would turn it into
+    (about a millisecond for a small table of strings): a cache keeps this, and either element
+    draws it as it would the DataFrame."""
+    return dataframe_util.convert_pandas_df_to_arrow_table(table)
 
 
 def spec_of(fig: go.Figure | dict[str, Any]) -> dict[str, Any]:

@@ -11,12 +11,13 @@ does not hash) is what the charts are built from.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from topics.dropout import figures as dfig
 from topics.dropout import view
 from ui import cache
 from ui.cache import KB
-from ui.figures import Built, Relative, built
+from ui.figures import Built, Relative, arrow, built
 from ui.theme import Mode
 
 
@@ -63,3 +64,21 @@ def draws(v: view.View, mode: Mode) -> dict[str, Built]:
     """The draws' two charts."""
     s = replace(v.settings, focus=None, cell=None, relative=None)
     return draws_built(settings=s, mode=mode, _v=v)
+
+
+def _worst_rows() -> list[tuple[object, ...]]:
+    v = _worst_view()
+    return [(v.settings, v)]
+
+
+# A row per query, four columns of short strings: 3 KB as Arrow at 32 tokens.
+@cache.data(entry_bytes=6 * KB, entries=16, worst=_worst_rows)
+def rows_built(settings: view.Settings, _v: view.View) -> Any:
+    """:func:`topics.dropout.figures.rows_table` of ``_v`` (whose settings are ``settings``), as the
+    Arrow table ``st.dataframe`` would turn it into."""
+    return arrow(dfig.rows_table(_v))
+
+
+def rows(v: view.View) -> Any:
+    """The table of rows under the draws' charts (the focus, cell and colour scale change none of it)."""
+    return rows_built(settings=replace(v.settings, focus=None, cell=None, relative=None), _v=v)

@@ -307,13 +307,14 @@ def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:
 def draw_charts(v: View) -> dict[str, Chart]:
     """The statistics of all the draws: the running mean and the zero-row rates (no focus)."""
     t, n = v.labels, len(v.labels)
+    texts = v.running_text
     running = running_mean_chart(
-        v.running_at, v.running_mean, v.expectation, v.std, text=v.running_text, title="Running mean row sum"
+        v.running_at, v.running_mean, v.expectation, v.std, text=texts, title="Running mean row sum"
     )
     at = _counts_for_table(v.running_at)
     running_table = pd.DataFrame(
         {
-            "running mean row sum ± standard error": [v.running_text[i] for i in at],
+            "running mean row sum ± standard error": [texts[i] for i in at],
             "expectation": [f"{v.expectation:.4g}"] * len(at),
         },
         index=pd.Index([int(v.running_at[i]) for i in at], name="draws"),

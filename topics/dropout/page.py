@@ -6,7 +6,6 @@ import streamlit as st
 
 from topics.dropout import charts as dcharts
 from topics.dropout import checks as dchecks
-from topics.dropout import figures as dfig
 from topics.dropout import script, study, view
 from ui import cell as cell_ui
 from ui import checks, controls, figures, theme
@@ -62,7 +61,7 @@ def drawn(base: view.Settings) -> None:
     )
     s = replace(base, seed=seed)
     with study.drawing(s):  # a spinner, or "Waiting for the server…" while others' draws run first
-        v = view.build(s, run=study.run)
+        v = view.build(s, run=study.run, checks=study.checks)
     st.caption(v.caption)
     # Three and two a row at every width, the mean and its error in the row of two (a third of a
     # phone's width cut it off): stacked one a row, five readouts pushed a phone's first chart below
@@ -75,7 +74,7 @@ def drawn(base: view.Settings) -> None:
     for col, key in zip(st.columns(2), ("fig04_running", "fig04_zero"), strict=True):
         with col:
             figures.show(charts[key], key=key)
-    st.dataframe(dfig.rows_table(v), width="stretch")
+    st.dataframe(dcharts.rows(v), width="stretch")
 
     st.header("Why the factor is 1/(1 − p)")
     st.latex(v.formula)

@@ -41,6 +41,18 @@ def run(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: n
         return view.monte_carlo(p, scale, seed, draws, generator, x)
 
 
+def _worst_checks() -> list[tuple[object, ...]]:
+    return [(view.SEED_MAX, g) for g in ("torch", "numpy")]
+
+
+# The book's first draw, its weights and two summaries of the book's six tokens: about 15 KB.
+@cache.data(entry_bytes=24 * KB, entries=16, worst=_worst_checks)
+def checks(seed: int, generator: Generator) -> view.BookChecks:
+    """:func:`topics.dropout.view.book_checks` at ``seed`` and ``generator``, cached: they stay at
+    the book's settings whatever the page shows, so only these two change them."""
+    return view.book_checks(seed, generator, run)
+
+
 def study(p: float, scale: bool, seed: int, draws: int, generator: Generator, x: np.ndarray) -> DropoutStats:
     """:func:`run` under a spinner naming the work (Streamlit shows it only after half a second)."""
     with st.spinner(spinner_text(draws, generator, seed)):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -45,6 +46,7 @@ GENERATOR_CAPTIONS: dict[Generator, str] = {
 }
 
 Run = Callable[[float, bool, int, int, Generator, np.ndarray], DropoutStats]
+Checks = Callable[[int, Generator], "BookChecks"]
 
 
 def draw_choices(n: int) -> tuple[int, ...]:
@@ -170,7 +172,6 @@ class View:
     zero_rate_text: tuple[str, ...]  # "49.7% ± 0.4%"  [n]
     zero_theory_text: tuple[str, ...]  # "50%"  [n]
     row_sum_text: tuple[str, ...]  # "0.998 ± 0.012"  [n]
-    running_text: tuple[str, ...]  # the running mean at each recorded count, with its error  [m]
     formula: str  # LaTeX
     factor_text: str
     code_caption: str
@@ -179,6 +180,14 @@ class View:
     def dead(self) -> int:
         """How many rows of the first draw are the zero vector."""
         return len(self.dead_rows)
+
+    @property
+    def running_text(self) -> tuple[str, ...]:
+        """The running mean at each recorded count with its standard error, "0.998 ± 0.012"  [m].
+        Written when a chart asks: a few hundred strings, which a rerun whose charts are kept
+        (``topics.dropout.charts``) would otherwise write again for nothing."""
+        errors = self.std / np.sqrt(self.running_at)
+        return tuple(estimate(m, e) for m, e in zip(self.running_mean, errors, strict=True))
 
 
 def book_checks(seed: int, generator: Generator, run: Run = monte_carlo) -> BookChecks:
@@ -262,12 +271,15 @@ def cell_panel(
     )
 
 
-def build(s: Settings, *, run: Run = monte_carlo) -> View:
-    """The page's view of settings ``s``; ``run`` draws and summarises (the page passes its cache).
+def build(s: Settings, *, run: Run = monte_carlo, checks: Checks | None = None) -> View:
+    """The page's view of settings ``s``; ``run`` draws and summarises, ``checks`` gives the checks
+    at a seed and generator (:func:`book_checks` with ``run`` unless given; the page passes its
+    caches of both).
 
     The same as :func:`focused` on :func:`build` without the focus: the page builds the view once
     and redraws only the focus when a reader moves it (its focus fragment)."""
-    v = _build(replace(s, focus=None, cell=None, relative=None), run)
+    book = checks or partial(book_checks, run=run)
+    v = _build(replace(s, focus=None, cell=None, relative=None), run, book)
     return focused(v, s.focus, s.cell, s.relative)
 
 
@@ -300,7 +312,7 @@ def focused(v: View, focus: int | None, cell_choice: int | None, relative: str |
     return replace(v, settings=s, focus=f, cell_key=cell_key, cell=panel, draw_caption=caption)
 
 
-def _build(s: Settings, run: Run) -> View:
+def _build(s: Settings, run: Run, book: Checks) -> View:
     x = np.asarray(s.x, dtype=np.float64)
     ws = weights_for(weights.section_3_5(), x.shape[1])
     tr = masking.causal_attention(x, ws)
@@ -367,7 +379,7 @@ def _build(s: Settings, run: Run) -> View:
         focus=None,
         cell_key=None,
         cell=None,
-        checks=book_checks(s.seed, s.generator, run),
+        checks=book(s.seed, s.generator),
         mean_row_sum_se=mean_se,
         zero_rate_se=zero_se,
         row_sum_se=row_se,
@@ -380,10 +392,6 @@ def _build(s: Settings, run: Run) -> View:
         zero_rate_text=zero_rate_text,
         zero_theory_text=zero_theory_text,
         row_sum_text=tuple(estimate(m, e) for m, e in zip(stats.row_sum_mean, row_se, strict=True)),
-        running_text=tuple(
-            estimate(m, stats.std / np.sqrt(k))
-            for m, k in zip(stats.running_mean, stats.running_at, strict=True)
-        ),
         formula=text.formula(scale),
         factor_text=text.factor_paragraph(p, scale, keep, factor),
         code_caption=text.code_caption(book_draw),

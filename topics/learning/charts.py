@@ -9,7 +9,8 @@ function takes exactly what its chart shows, and ``mode``, the theme it is colou
 (``ui.theme.active().mode``), so each theme keeps its own entries.
 
 The loss curves do not change with the step shown, only their marker does: they are kept for each
-run (:func:`loss_curves_spec`), and a step moves the marker on a copy of their layout (:func:`loss`).
+run (:func:`loss_curves_spec`), and a step not seen yet moves the marker on a copy of their layout
+(:func:`loss_built`); the two tables of runs do not change with the step at all (:func:`run_tables`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from topics.learning import figures, view
+from topics.learning import figures, readouts, view
 from topics.learning.figures import heatmap_specs, one_heatmap
 from ui import cache
 from ui.cache import KB
-from ui.figures import Built, Relative, built, spec_of, with_table
+from ui.figures import Built, Relative, arrow, built, spec_of, with_table
 from ui.theme import Mode
 from ui.weights import MODE_LABELS
 
@@ -69,12 +70,12 @@ def _worst_loss() -> list[tuple[object, ...]]:
     """The loss chart of the longest run (the most steps) on a 32-token sentence, in the dark theme."""
     labels, x = cache.largest_sentence()
     v = view.base(view.Settings(labels, x, steps=max(view.STEPS)))
-    return [(_loss_key(v), "dark", v)]
+    return [(_run_key(v), "dark", v)]
 
 
-def _loss_key(v: view.View) -> view.Settings:
-    """What the loss curves depend on: every setting but the step shown, the mode the heatmaps show
-    (the chart draws every mode), the focus and the cell."""
+def _run_key(v: view.View) -> view.Settings:
+    """What the runs, and so the loss curves and the two tables of runs, depend on: every setting
+    but the step shown, the mode the heatmaps show (they show every mode), the focus and the cell."""
     return replace(v.settings, step=0, mode="three", focus=None, cell=None)
 
 
@@ -87,13 +88,45 @@ def loss_curves_spec(settings: view.Settings, mode: Mode, _v: view.View) -> dict
     return spec_of(figures.loss_curves(_v.runs, MODE_LABELS, step=0, entropy_floor=_v.floor))
 
 
-def loss(v: view.View, mode: Mode) -> Built:
-    """The loss chart as ``v`` shows it: the curves, cached whatever the step, with the step shown
-    marked (the marker is the layout's one shape, already in the theme's colour), named, and its
-    table, whose rows include the step shown."""
-    curves = loss_curves_spec(settings=_loss_key(v), mode=mode, _v=v)
+def _worst_marked() -> list[tuple[object, ...]]:
+    labels, x = cache.largest_sentence()
+    v = view.base(view.Settings(labels, x, steps=max(view.STEPS)))
+    return [(_run_key(v), v.step, "dark", v)]
+
+
+# The curves (42 KB at most) with a step marked, their name and their table.
+@cache.data(entry_bytes=56 * KB, entries=16, worst=_worst_marked)
+def loss_built(settings: view.Settings, step: int, mode: Mode, _v: view.View) -> Built:
+    """The loss chart of ``_v`` at its step shown, ``step``: the curves, kept whatever the step
+    (:func:`loss_curves_spec`), with that step marked (the marker is the layout's one shape,
+    already in the theme's colour), named, and its table, whose rows include that step."""
+    curves = loss_curves_spec(settings=settings, mode=mode, _v=_v)
     layout = curves["layout"]
     (mark,) = layout["shapes"]
-    spec = {**curves, "layout": {**layout, "shapes": [{**mark, "x0": v.step, "x1": v.step}]}}
-    name = figures.loss_name(v.runs, MODE_LABELS, v.step, v.floor)
-    return with_table(spec, name, figures.loss_table(v.runs, MODE_LABELS, v.step, v.floor))
+    spec = {**curves, "layout": {**layout, "shapes": [{**mark, "x0": step, "x1": step}]}}
+    name = figures.loss_name(_v.runs, MODE_LABELS, step, _v.floor)
+    return with_table(spec, name, figures.loss_table(_v.runs, MODE_LABELS, step, _v.floor))
+
+
+def loss(v: view.View, mode: Mode) -> Built:
+    """The loss chart as ``v`` shows it, at its step shown."""
+    return loss_built(settings=_run_key(v), step=v.step, mode=mode, _v=v)
+
+
+def _worst_tables() -> list[tuple[object, ...]]:
+    labels, x = cache.largest_sentence()
+    v = view.base(view.Settings(labels, x, steps=max(view.STEPS)))
+    return [(_run_key(v), v)]
+
+
+# Two tables of three rows: 5 KB as Arrow at 32 tokens (the rows still wrong name tokens).
+@cache.data(entry_bytes=8 * KB, entries=24, worst=_worst_tables)
+def run_tables_built(settings: view.Settings, _v: view.View) -> tuple[Any, Any]:
+    """The runs' table and the evidence table of ``_v`` (whose settings, step aside, are
+    ``settings``), as the Arrow tables ``st.dataframe`` would turn them into."""
+    return arrow(readouts.run_table(_v)), arrow(readouts.evidence_table(_v))
+
+
+def run_tables(v: view.View) -> tuple[Any, Any]:
+    """The runs' table and the evidence table as ``v`` shows them: neither changes with the step."""
+    return run_tables_built(settings=_run_key(v), _v=v)

@@ -90,7 +90,8 @@ figures.show(charts.loss(v, theme.active().mode), key="learn_loss")
 if v.prose.floor is not None:
     st.caption(v.prose.floor)
 
-st.dataframe(rd.run_table(v), width="stretch")
+runs, evidence = charts.run_tables(v)
+st.dataframe(runs, width="stretch")
 st.caption(v.prose.right)
 
 st.header(f"{MODE_LABELS[mode]} {v.prose.at_step}")
@@ -127,7 +128,7 @@ def focused(v: view.View) -> None:
 
 focused(v)
 
-rd.limits_section(v)
+rd.limits_section(v, evidence)
 if v.prose.nearest is not None:  # the two tokens any matrix finds hardest to tell apart
     st.markdown(v.prose.nearest)
 

@@ -11,6 +11,8 @@ weights, a linear program over every ``M`` for three matrices,
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -80,8 +82,9 @@ PROOF = (
 )
 
 
-def limits_section(v: View) -> None:
-    """The proof for tied weights, the evidence per mode, and the sentences computed from it."""
+def limits_section(v: View, table: Any) -> None:
+    """The proof for tied weights, the evidence per mode (``table``: :func:`evidence_table`, as
+    kept in Arrow), and the sentences computed from it."""
     st.header("What each mode can reach")
     st.markdown(
         "Tie W_k to W_q and every score is a dot product of two queries, $\\Omega_{ij} = q_i \\cdot q_j$. "
@@ -93,7 +96,7 @@ def limits_section(v: View) -> None:
         r"q_i\cdot q_j > |q_i|^2 \text{ only if } |q_j| > |q_i|"
     )
     st.markdown(f"{PROOF} {v.prose.cycle}")
-    st.dataframe(evidence_table(v), width="stretch")
+    st.dataframe(table, width="stretch")
     st.caption(v.prose.search)
     if v.prose.no_search is not None:
         st.caption(v.prose.no_search)

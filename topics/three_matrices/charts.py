@@ -1,4 +1,5 @@
-"""Three matrices' heatmaps, built once for each input and theme and kept in a bounded cache.
+"""Three matrices' heatmaps and tables, built once for each input and theme and kept in bounded
+caches.
 
 A rerun whose heatmap inputs have not changed (the mode switched back, a cell picked again) draws
 the cached :class:`ui.figures.Built` instead of building the heatmap again: building a heatmap and
@@ -9,12 +10,15 @@ the builders colour the figure in it, so each theme keeps its own entries.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import numpy as np
 
-from topics.three_matrices import figures, view
+from topics.three_matrices import figures, readouts, view
 from ui import cache
 from ui.cache import KB
-from ui.figures import Built, Relative, built
+from ui.figures import Built, Relative, arrow, built
 from ui.theme import Mode
 
 
@@ -71,3 +75,23 @@ def heatmaps(v: view.View, relative: Relative | None, mode: Mode) -> dict[str, B
         )
         for key, (m, title, signed) in figures.shown(v).items()
     }
+
+
+def _worst_tables() -> list[tuple[object, ...]]:
+    labels, x = cache.largest_sentence()
+    s = view.Settings(tuple(f"{t:_<11}" for t in labels), x, False)
+    return [(s, view.build(s))]
+
+
+# The modes' table and the operations' table: about 3 KB as Arrow at 32 tokens of 11 characters.
+@cache.data(entry_bytes=6 * KB, entries=16, worst=_worst_tables)
+def tables_built(settings: view.Settings, _v: view.View) -> tuple[Any, Any]:
+    """:func:`topics.three_matrices.readouts.modes_table` and ``ops_table`` of ``_v`` (whose
+    settings are ``settings``), as the Arrow tables ``st.dataframe`` would turn them into."""
+    return arrow(readouts.modes_table(_v)), arrow(readouts.ops_table(_v))
+
+
+def tables(s: view.Settings, v: view.View) -> tuple[Any, Any]:
+    """The modes' table and the operations' table as ``v``, the view of ``s``, shows them (neither
+    shows the focus)."""
+    return tables_built(settings=replace(s, focus=None, cell=None), _v=v)

@@ -22,8 +22,10 @@ mode = controls.radio(
 chosen = weight_set_control()
 focus_slot = st.sidebar.container()  # the focus and cell controls, drawn by the fragment below
 relative = scale_control("scale")
-v = view.build(view.Settings(s.labels, s.embeddings, s.is_book, chosen, mode))
+settings = view.Settings(s.labels, s.embeddings, s.is_book, chosen, mode)
+v = view.build(settings)
 T, tr, ws = v.labels, v.trace, v.weight_set
+modes_table, ops_table = charts.tables(settings, v)
 
 st.title("Three matrices, and the asymmetry they buy")
 st.markdown(readouts.lead(v))
@@ -42,7 +44,7 @@ if hint := pale_hint(len(T), relative):
 focus_box = st.container()
 
 st.header("All three modes at once")
-st.dataframe(readouts.modes_table(v), width="stretch")
+st.dataframe(modes_table, width="stretch")
 st.markdown(readouts.denominators_paragraph(v))
 
 st.header("Every intermediate")
@@ -81,7 +83,7 @@ st.latex(readouts.forward_latex(v))
 st.code(readouts.forward_code(v), language="python")
 st.caption(readouts.forward_caption(v))
 st.markdown(readouts.ops_paragraph(v))
-st.dataframe(readouts.ops_table(v), width="stretch")
+st.dataframe(ops_table, width="stretch")
 
 reproduce_ui.expander("three_matrices", lambda: script.three_matrices(T, s.embeddings, ws, v.mode, v.pair))
 

@@ -46,8 +46,9 @@ def drop_draw(f: Figure) -> Drawn:
 def drop_running(f: Figure) -> Drawn:
     """The running mean row sum with its band, and a marker on the mean after every draw."""
     v = f.data.view
+    texts = v.running_text
     fig = dfig.running_mean_chart(
-        v.running_at, v.running_mean, v.expectation, v.std, text=v.running_text, title=f.name
+        v.running_at, v.running_mean, v.expectation, v.std, text=texts, title=f.name
     )
     fig.add_scatter(
         x=[float(v.running_at[-1])],
@@ -55,10 +56,10 @@ def drop_running(f: Figure) -> Drawn:
         mode="markers",
         marker={"size": 14, "color": figures.ACCENT, "line": {"color": figures.FOCUS, "width": 3}},
         name=f"after {v.draws:,} draws",
-        hovertemplate=f"after {v.draws:,} draws: {v.running_text[-1]}<extra></extra>",
+        hovertemplate=f"after {v.draws:,} draws: {texts[-1]}<extra></extra>",
     )
     table = pd.DataFrame(
-        {"running mean row sum": v.running_mean, "mean ± one standard error": v.running_text},
+        {"running mean row sum": v.running_mean, "mean ± one standard error": texts},
         index=pd.Index(v.running_at, name="draws"),
     )
     name = f"{f.name} against the number of draws, 1 to {v.draws:,}, with its band of ± one standard error"
