@@ -1,8 +1,8 @@
 """Each page's slowest legal setting, found from the page's own control ranges, and what it costs.
 
 Targets (issue 25): the slowest setting's first run under 2 s on this 2-core machine, its warm
-rerun at most 20× a bare Streamlit rerun (:func:`bench.pages.bare_rerun`, measured right after
-it in the same process), and any first run over 0.5 s under a spinner or progress bar.
+rerun at most 20× a bare Streamlit rerun (:data:`bench.pages.BARE`, timed in turn with it in the
+same process), and any first run over 0.5 s under a spinner or progress bar.
 
 How the setting is found. The controls and their ranges are read from the page through AppTest
 (:mod:`bench.controls`), never listed here, with the sentence as a ladder of lengths (1, 6: the
@@ -132,15 +132,27 @@ def search(path: str, controls: list[Control], passes: int = 3, quick: bool = Fa
     return max(ends, key=lambda t: t.cpu_s)
 
 
-def warm_median(at, repeats: int) -> tuple[float, float]:
-    """Median wall and CPU seconds of a rerun at the same setting with every cache warm."""
-    wall, cpu = [], []
-    for _ in range(repeats):
+def warm_median(at, repeats: int) -> tuple[float, float, float]:
+    """Median wall and CPU seconds of a rerun at the same setting with every cache warm, and the
+    median wall seconds of :data:`bench.pages.BARE`'s rerun timed in turn with them (the machine's
+    speed drifts within a minute; the two meet the same moments of it)."""
+    from streamlit.testing.v1 import AppTest
+
+    from bench.pages import BARE
+
+    bare_at = AppTest.from_string(BARE)
+    bare_at.run()
+    wall, cpu, bare = [], [], []
+    for i in range(repeats):
+        bare_at.slider(key="x").set_value(i % 10)
+        t0 = time.perf_counter()
+        bare_at.run()
+        bare.append(time.perf_counter() - t0)
         t0, c0 = time.perf_counter(), time.process_time()
         at.run()
         wall.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
-    return statistics.median(wall), statistics.median(cpu)
+    return statistics.median(wall), statistics.median(cpu), statistics.median(bare)
 
 
 @dataclass(frozen=True)
@@ -151,7 +163,7 @@ class Row:
     first_cpu_ms: float
     warm_ms: float
     warm_cpu_ms: float
-    warm_vs_bare: float  # the warm median over a bare Streamlit rerun's, measured right after it
+    warm_vs_bare: float  # the warm median over a bare Streamlit rerun's, timed in turn with it
     peak_mb: float
     added_mb: float
     hungriest: str  # the setting whose run added the most memory, and what it added
@@ -179,10 +191,11 @@ FOUND = "artifacts/worst.json"  # the settings found, for bench memory's readers
 
 
 def run(quick: bool) -> Iterator[Row]:
-    from bench.pages import bare_rerun
+    from bench.pages import server_script_cache
     from tests.e2e.conftest import ROOT
     from topics import PAGES
 
+    server_script_cache()
     paths = {p.url_path: p.path for p in PAGES}
     found: dict[str, Setting] = {}
     for page, setting, controls in worst_settings(quick):
@@ -191,8 +204,7 @@ def run(quick: bool) -> Iterator[Row]:
         (ROOT / FOUND).write_text(json.dumps(found, indent=1, ensure_ascii=False), encoding="utf-8")
         (a, _), (b, at) = (cold_run(paths[page], setting, controls=controls) for _ in range(2))
         first = min((a, b), key=lambda t: t.first_s)
-        warm, warm_cpu = warm_median(at, 5 if quick else 15)
-        bare, _ = bare_rerun()
+        warm, warm_cpu, bare = warm_median(at, 9 if quick else 21)
         hungry = HUNGRIEST[paths[page]]
         yield Row(
             page,

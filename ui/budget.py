@@ -33,7 +33,7 @@ import streamlit as st
 
 from ui.cache import MB
 
-CAPACITY = 160 * MB  # the working sets in flight; the server idles near 185 MB, its caches hold ≤ 72 MB
+CAPACITY = 160 * MB  # the working sets in flight; the server idles near 185 MB, its caches hold ≤ 64 MB
 WORKERS = max(1, min(2, (os.cpu_count() or 1) - 1))  # heavy jobs at once
 POLL_S = 0.25  # how often a waiting reader's place is refreshed
 

@@ -29,7 +29,7 @@ import numpy as np
 import streamlit as st
 
 KB, MB = 2**10, 2**20
-BUDGET = 72 * MB  # every cache full at once; a 185 MB server + 72 + 160 of heavy work (ui.budget) < 450
+BUDGET = 64 * MB  # every cache full at once; a 185 MB server + 64 + 160 of heavy work (ui.budget) < 450
 
 F = TypeVar("F", bound=Callable[..., Any])
 Worst = Callable[[], Iterable[tuple[Any, ...]]]

@@ -619,9 +619,10 @@ class Chart:
 @dataclass(frozen=True)
 class Built:
     """A :class:`Chart` made ready to draw (:func:`built`): its spec, in one theme's colours, written
-    as the JSON ``st.plotly_chart`` sends, its name and its table. Plain data, so a bounded cache
-    (``ui.cache.data``) can keep it and a rerun whose figure inputs have not changed draws the chart
-    without building it again: building a heatmap, copying its spec out of Plotly, writing it as
+    as the JSON ``st.plotly_chart`` sends, its name and its table. Immutable plain data, so a bounded
+    resource cache (``ui.cache.resource``) can hand the same object to every reader, with no copy to
+    unpickle, and a rerun whose figure inputs have not changed draws the chart without building it
+    again: building a heatmap, copying its spec out of Plotly, writing it as
     JSON (a 32-token heatmap's labels and hover text are thousands of strings) and turning its table
     into Arrow for ``st.table`` were most of what a page's rerun cost.
 

@@ -43,9 +43,9 @@ def _worst() -> list[tuple[object, ...]]:
     return [(x, tuple(f"{t}_{'x' * 11}" for t in labels))]
 
 
-# 32 × 16 float64 with 32 row labels: about 8 KB as Arrow. 64 entries: a page's seven matrices at
+# 32 × 16 float64 with 32 row labels: about 10 KB as Arrow. 64 entries: a page's seven matrices at
 # several settings.
-@cache.data(entry_bytes=10 * KB, entries=64, worst=_worst)
+@cache.resource(entry_bytes=12 * KB, entries=64, worst=_worst)
 def matrix_arrow(a: np.ndarray, rows: tuple[str, ...] | None) -> Any:
     """:func:`matrix_frame` as the Arrow table ``st.dataframe`` would turn it into, kept: building a
     DataFrame and converting it cost most of a small table's rerun (issue 25)."""

@@ -38,8 +38,9 @@ def _worst_draws() -> list[tuple[object, ...]]:
     return [(v.settings, "dark", v)]
 
 
-# The two matrices at 32 tokens, focused, pickle to about 190 KB; the book's six tokens to 20 KB.
-@cache.data(entry_bytes=256 * KB, entries=12, worst=_worst_heatmaps)
+# The two matrices at 32 tokens, focused, hold about 172 KB (their JSON and tables); the book's six
+# tokens about 20 KB.
+@cache.resource(entry_bytes=192 * KB, entries=12, worst=_worst_heatmaps)
 def heatmaps_built(
     settings: view.Settings, relative: Relative | None, mode: Mode, _v: view.View
 ) -> dict[str, Built]:
@@ -48,7 +49,7 @@ def heatmaps_built(
 
 
 # The running mean and the zero-row rates: about 40 KB at 32 tokens.
-@cache.data(entry_bytes=64 * KB, entries=16, worst=_worst_draws)
+@cache.resource(entry_bytes=64 * KB, entries=16, worst=_worst_draws)
 def draws_built(settings: view.Settings, mode: Mode, _v: view.View) -> dict[str, Built]:
     """:func:`topics.dropout.figures.draw_charts` of ``_v`` (whose settings are ``settings``), built.
     The focus, cell and colour scale change none of these charts, so they are left out of the key."""
@@ -72,7 +73,7 @@ def _worst_rows() -> list[tuple[object, ...]]:
 
 
 # A row per query, four columns of short strings: 3 KB as Arrow at 32 tokens.
-@cache.data(entry_bytes=6 * KB, entries=16, worst=_worst_rows)
+@cache.resource(entry_bytes=6 * KB, entries=16, worst=_worst_rows)
 def rows_built(settings: view.Settings, _v: view.View) -> Any:
     """:func:`topics.dropout.figures.rows_table` of ``_v`` (whose settings are ``settings``), as the
     Arrow table ``st.dataframe`` would turn it into."""

@@ -40,9 +40,9 @@ def _worst() -> list[tuple[object, ...]]:
     ]  # fmt: skip
 
 
-# A 32-token heatmap with its table pickles to about 100 KB; the book's six tokens to 11 KB. 24
+# A 32-token heatmap with its table holds about 96 KB; the book's six tokens about 11 KB. 24
 # entries: the four heatmaps at a few steps, focus moves and both themes.
-@cache.data(entry_bytes=128 * KB, entries=24, worst=_worst)
+@cache.resource(entry_bytes=128 * KB, entries=24, worst=_worst)
 def heatmap_built(
     matrix: np.ndarray,
     labels: tuple[str, ...],
@@ -95,7 +95,7 @@ def _worst_marked() -> list[tuple[object, ...]]:
 
 
 # The curves (42 KB at most) with a step marked, their name and their table.
-@cache.data(entry_bytes=56 * KB, entries=16, worst=_worst_marked)
+@cache.resource(entry_bytes=56 * KB, entries=16, worst=_worst_marked)
 def loss_built(settings: view.Settings, step: int, mode: Mode, _v: view.View) -> Built:
     """The loss chart of ``_v`` at its step shown, ``step``: the curves, kept whatever the step
     (:func:`loss_curves_spec`), with that step marked (the marker is the layout's one shape,
@@ -120,7 +120,7 @@ def _worst_tables() -> list[tuple[object, ...]]:
 
 
 # Two tables of three rows: 5 KB as Arrow at 32 tokens (the rows still wrong name tokens).
-@cache.data(entry_bytes=8 * KB, entries=24, worst=_worst_tables)
+@cache.resource(entry_bytes=8 * KB, entries=24, worst=_worst_tables)
 def run_tables_built(settings: view.Settings, _v: view.View) -> tuple[Any, Any]:
     """The runs' table and the evidence table of ``_v`` (whose settings, step aside, are
     ``settings``), as the Arrow tables ``st.dataframe`` would turn them into."""

@@ -19,7 +19,7 @@ from topics.multihead import figures as mf
 from topics.multihead import speed, view
 from ui import budget, cache
 from ui.cache import KB
-from ui.figures import Chart, Relative
+from ui.figures import Built, Chart, Relative, built
 
 
 def _run_worst() -> list[tuple[object, ...]]:
@@ -70,17 +70,17 @@ def _charts_worst() -> list[tuple[object, ...]]:
     return [(*args, words, 0, "dark") for args, words in zip(_run_worst(), labels, strict=True)]
 
 
-# W_q's striped figure with its name and table: at most 96 × 96 cells drawn, 564 KB held. Two
-# entries: it changes with the setting only, never with the focus.
-@cache.resource(entry_bytes=576 * KB, entries=2, worst=lambda: [(*a[:7], "dark") for a in _charts_worst()])
+# W_q's striped figure with its name and table: at most 96 × 96 cells drawn, 235 KB held (its
+# JSON and Arrow table). Two entries: it changes with the setting only, never with the focus.
+@cache.resource(entry_bytes=256 * KB, entries=2, worst=lambda: [(*a[:7], "dark") for a in _charts_worst()])
 def wq_chart(
     kind: str, d_in: int, d_out: int, heads: int, seed: int, context_length: int, x: np.ndarray, scheme: str
-) -> Chart:
+) -> Built:
     """W_q's stripes from the cached :func:`run`, named for a screen reader, with what it draws as a
-    table; built once per setting and theme. ``scheme`` is the theme the figure is drawn in
+    table, built (:class:`ui.figures.Built`: its JSON and its table as Arrow, written once); once
+    per setting and theme. ``scheme`` is the theme the figure is drawn in
     (``ui.theme.active().mode``): its scale is chosen when it is built, so each theme has its own
-    entry. A resource cache (no copy): ``st.plotly_chart`` serialises a figure without changing it.
-    """
+    entry."""
     del scheme  # only a key: the figure reads the active theme
     r = run(kind, d_in, d_out, heads, seed, context_length, x)
     assert r.w_query is not None  # drawable only
@@ -93,15 +93,17 @@ def wq_chart(
         x_title="column of W_q, head by head",
         y_title="row (input feature)",
     )
-    return Chart(
-        fig,
-        mf.striped_name("W_q", r.w_query, ("input row", "input rows")),
-        mf.striped_table(r.w_query, None, row_title="row (input feature)"),
+    return built(
+        Chart(
+            fig,
+            mf.striped_name("W_q", r.w_query, ("input row", "input rows")),
+            mf.striped_table(r.w_query, None, row_title="row (input feature)"),
+        )
     )
 
 
-# The output's striped figure, with its name and table: 32 rows by at most 96 columns, 366 KB held.
-@cache.resource(entry_bytes=384 * KB, entries=3, worst=_charts_worst)
+# The output's striped figure, with its name and table: 32 rows by at most 96 columns, 128 KB held.
+@cache.resource(entry_bytes=144 * KB, entries=3, worst=_charts_worst)
 def output_chart(
     kind: str,
     d_in: int,
@@ -113,7 +115,7 @@ def output_chart(
     labels: tuple[str, ...],
     focus: int | None,
     scheme: str,
-) -> Chart:
+) -> Built:
     """The output of the first batch item from the cached :func:`run`, its ``focus`` row outlined,
     named and with its table; built once per setting, focus and theme (see :func:`wq_chart`)."""
     del scheme
@@ -130,10 +132,12 @@ def output_chart(
         y_title="query",
         focus=focus,
     )
-    return Chart(
-        fig,
-        mf.striped_name("Output of the first batch item", r.output, ("query", "queries")),
-        mf.striped_table(r.output, labels, row_title="query"),
+    return built(
+        Chart(
+            fig,
+            mf.striped_name("Output of the first batch item", r.output, ("query", "queries")),
+            mf.striped_table(r.output, labels, row_title="query"),
+        )
     )
 
 
@@ -144,10 +148,10 @@ def _head_worst() -> list[tuple[object, ...]]:
     return [(w, labels, 15, 16, True, 3, 7, rel, "dark") for rel in (None, "matrix", "row")]
 
 
-# One head's heatmap with its name and table: 401 KB held at 32 tokens (the figure 360 KB of it,
-# Plotly's objects; its spec alone would be a fifth). Sixteen entries, the most heads a page draws:
-# a full rerun finds every head, a cell click redraws only the heads it changes.
-@cache.resource(entry_bytes=416 * KB, entries=16, worst=_head_worst)
+# One head's heatmap with its name and table: 97 KB held at 32 tokens (its JSON and its Arrow
+# table). Sixteen entries, the most heads a page draws: a full rerun finds every head, a cell click
+# redraws only the heads it changes.
+@cache.resource(entry_bytes=112 * KB, entries=16, worst=_head_worst)
 def head_chart(
     weights: np.ndarray,
     labels: tuple[str, ...],
@@ -158,12 +162,12 @@ def head_chart(
     cell: int | None,
     relative: Relative | None,
     scheme: str,
-) -> Chart:
+) -> Built:
     """:func:`topics.multihead.figures.head_chart`, cached per head, focus, cell and theme (see
     :func:`wq_chart`); ``cell`` matters only to the ``chosen`` head, so pass it there alone."""
     del scheme
-    return mf.head_chart(
-        weights, labels, head, heads, chosen=chosen, focus=focus, cell=cell, relative=relative
+    return built(
+        mf.head_chart(weights, labels, head, heads, chosen=chosen, focus=focus, cell=cell, relative=relative)
     )
 
 

@@ -36,10 +36,10 @@ def _worst() -> list[tuple[object, ...]]:
     ]
 
 
-# A 32-token heatmap with its focus pickles to 142 KB at most (its spec's JSON, whose non-ASCII
+# A 32-token heatmap with its focus holds 130 KB at most (its spec's JSON, whose non-ASCII
 # labels Plotly writes as \u escapes, and its table); the book's six to 10 KB. 16
 # entries: the three heatmaps of a few settings in two themes.
-@cache.data(entry_bytes=144 * KB, entries=16, worst=_worst)
+@cache.resource(entry_bytes=144 * KB, entries=16, worst=_worst)
 def heatmap_built(
     key: str,
     matrix: np.ndarray,
@@ -84,7 +84,7 @@ def _worst_tables() -> list[tuple[object, ...]]:
 
 
 # The modes' table and the operations' table: about 3 KB as Arrow at 32 tokens of 11 characters.
-@cache.data(entry_bytes=6 * KB, entries=16, worst=_worst_tables)
+@cache.resource(entry_bytes=6 * KB, entries=16, worst=_worst_tables)
 def tables_built(settings: view.Settings, _v: view.View) -> tuple[Any, Any]:
     """:func:`topics.three_matrices.readouts.modes_table` and ``ops_table`` of ``_v`` (whose
     settings are ``settings``), as the Arrow tables ``st.dataframe`` would turn them into."""
