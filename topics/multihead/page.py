@@ -40,6 +40,7 @@ seed = controls.slider(
 presets.rerun_if_stale(preset)
 settings = view.Settings(s.labels, s.embeddings, preset, kind, heads, d_in, d_out, seed)
 v = study.view_of(settings)
+trace, comparison, exercise = study.tables(settings)
 scheme = theme.active().mode
 
 
@@ -56,8 +57,10 @@ def focused(g: view.Settings, v: view.View, scheme: str) -> None:
     for start in range(0, g.heads, 3):  # three a row; a phone stacks them, so cells stay legible
         for col, h in zip(st.columns(3), range(start, min(start + 3, g.heads)), strict=False):
             chosen = f.focus is not None and h == f.head
-            chart = study.head_chart(v.run.weights[h], g.labels, h, g.heads, chosen, f.focus,
-                                     f.key if chosen else None, relative, scheme)  # fmt: skip
+            chart = study.head_chart(  # by name: Streamlit reads the signature per positional argument
+                weights=v.run.weights[h], labels=g.labels, head=h, heads=g.heads, chosen=chosen,
+                focus=f.focus, cell=f.key if chosen else None, relative=relative, scheme=scheme,
+            )  # fmt: skip
             with col:
                 figures.show(chart, key=pick.chart_key(h), pick=pick.picker(h))
     if hint := pale_hint(len(g.labels), relative, causal=True):
@@ -68,8 +71,11 @@ def focused(g: view.Settings, v: view.View, scheme: str) -> None:
         st.caption(
             "Click any cell of a head, or pick a query to focus on, to see its arithmetic step by step."
         )
-    args = (g.kind, g.d_in, g.d_out, g.heads, g.seed, v.config.context_length, g.x)
-    figures.show(study.output_chart(*args, g.labels, f.focus, scheme), key="mh_o")
+    output = study.output_chart(
+        kind=g.kind, d_in=g.d_in, d_out=g.d_out, heads=g.heads, seed=g.seed,
+        context_length=v.config.context_length, x=g.x, labels=g.labels, focus=f.focus, scheme=scheme,
+    )  # fmt: skip
+    figures.show(output, key="mh_o")
     if f.focus is not None and f.context is not None:
         context_note(g.labels, f.focus, f.context, extra="That is its row of the output above.")
 
@@ -99,9 +105,11 @@ elif v.run is not None:
     if v.run.error is not None:
         st.info(v.run.error, icon=":material/info:")
     elif drawn:
-        figures.show(
-            study.wq_chart(kind, d_in, d_out, heads, seed, v.config.context_length, s.embeddings, scheme)
-        )
+        wq = study.wq_chart(
+            kind=kind, d_in=d_in, d_out=d_out, heads=heads, seed=seed,
+            context_length=v.config.context_length, x=s.embeddings, scheme=scheme,
+        )  # fmt: skip
+        figures.show(wq)
         if v.thinned:
             st.caption("Thinned for the screen: every k-th row and column of each head is drawn.")
         st.markdown("**Attention weights, one heatmap per head** (rows are queries, columns keys)")
@@ -110,13 +118,13 @@ elif v.run is not None:
             st.caption(v.out_proj_note)
         if v.trace is not None:
             st.header("The shape trace, as it ran")
-            st.dataframe(v.trace, width="stretch", hide_index=True, height=35 * (len(v.trace) + 1) + 3)
+            st.dataframe(trace, width="stretch", hide_index=True, height=35 * (len(v.trace) + 1) + 3)
 if not drawn:
     focused(settings, v, scheme)  # its controls only: they keep their values for a drawable setting
 
 if v.comparison is not None and v.matched_note is not None:
     st.header("At matched output width")
-    st.dataframe(v.comparison, width="stretch")
+    st.dataframe(comparison, width="stretch")
     st.markdown(v.matched_note)
 st.header("The four lines that differ")
 st.code(book.FIGURE_05["four_lines"], language="python")
@@ -126,7 +134,7 @@ st.markdown(
 )
 
 st.header("Exercise 3.2: the official solution prints stale numbers")
-st.dataframe(v.exercise, width="stretch")
+st.dataframe(exercise, width="stretch")
 st.markdown(v.exercise_note)
 
 stopwatch.section(v.measure_intro)

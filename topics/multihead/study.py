@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from topics.multihead import figures as mf
 from topics.multihead import speed, view
 from ui import budget, cache
 from ui.cache import KB
-from ui.figures import Built, Chart, Relative, built
+from ui.figures import Built, Chart, Relative, arrow, built
 
 
 def _run_worst() -> list[tuple[object, ...]]:
@@ -63,6 +64,15 @@ def view_of(s: view.Settings) -> view.View:
     """:func:`topics.multihead.view.build` of ``s`` on the cached :func:`run`, cached itself: its
     tables (the shape trace, the matched widths, exercise 3.2) cost more than the run's lookup."""
     return view.build(s, run=run, book_run=book_numbers)
+
+
+# The shape trace, the matched widths and exercise 3.2 as Arrow: 9 KB at most.
+@cache.resource(entry_bytes=16 * KB, entries=4, worst=_view_worst)
+def tables(s: view.Settings) -> tuple[Any, Any, Any]:
+    """The view's three tables (:func:`view_of`: the shape trace, the matched widths, exercise 3.2)
+    as the Arrow tables ``st.dataframe`` would turn them into, None where the view has none."""
+    v = view_of(s)
+    return tuple(None if t is None else arrow(t) for t in (v.trace, v.comparison, v.exercise))  # type: ignore[return-value]
 
 
 def _charts_worst() -> list[tuple[object, ...]]:

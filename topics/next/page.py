@@ -38,7 +38,7 @@ s = view.Settings(T, sentence.embeddings, cfg, perm, None, kv_tokens, kv_bytes, 
 v = study.page_view(s)  # everything a focus or cell click leaves alone
 p, sh, kv = v.params, v.shuffle, v.kv
 scheme = theme.active().mode
-charts = study.block_charts(cfg, kv_tokens, kv_bytes, kv_batch, scheme)
+charts = study.block_charts(cfg=cfg, kv_tokens=kv_tokens, kv_bytes=kv_bytes, kv_batch=kv_batch, scheme=scheme)
 shown: dict[str, view.Settings] = {}  # the settings on screen, focus included: for the Reproduce script
 
 with top:
@@ -81,7 +81,9 @@ def shuffle_section(v: view.View, s: view.Settings, relative: Relative | None) -
     if last and (last.focus, last.cell) != (focus, cell) and st.session_state.get("reproduce_next"):
         st.rerun()  # a click (not the page's run) while the script is open: the script follows it
     mode = theme.active().mode
-    gaps = study.shuffle_charts(s.labels, s.embeddings, sh.perm, focus, cell, relative, mode)
+    gaps = study.shuffle_charts(
+        labels=s.labels, x=s.embeddings, perm=sh.perm, focus=focus, cell=cell, relative=relative, scheme=mode
+    )
     for col, result, label in zip(
         st.columns(2), (sh.free, sh.masked), ("Without the mask", "With the causal mask"), strict=True
     ):

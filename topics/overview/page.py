@@ -23,7 +23,13 @@ st.page_link(tour.path, label=f"Start here: {tour.title}", icon=tour.icon)  # th
 figure, tools = st.columns([1, 1], gap="large")
 with figure:
     st.header("Your sentence, attended")
-    chart = study.weights_chart(s.labels, s.embeddings, s.is_book, relative, theme.active().mode)
+    chart = study.weights_chart(
+        labels=s.labels,
+        embeddings=s.embeddings,
+        is_book=s.is_book,
+        relative=relative,
+        scheme=theme.active().mode,
+    )
     figures.show(chart, key="overview_weights")
     st.caption(v.caption)
     if hint := pale_hint(len(v.labels), relative):

@@ -36,7 +36,9 @@ st.title("Recap: attention without weights")
 st.markdown(text.lead(v))
 
 scheme = theme.active().mode  # the charts are kept per setting and theme (topics/recap/study.py)
-charts = study.heatmaps(T, s.embeddings, query, key_token, relative, scheme)
+charts = study.heatmaps(
+    labels=T, x=s.embeddings, query=query, key=key_token, relative=relative, scheme=scheme
+)
 for col, (chart, figure) in zip(st.columns(2), charts.items(), strict=True):
     with col:
         figures.show(figure, key=chart, pick=cell_ui.picker(chart, "query", "key", rows=T, cols=T))
@@ -62,7 +64,7 @@ s3.metric(
     "—" if c.spread_share is None else fmt.percent(c.spread_share),
     help="— when the inputs do not spread: one token, or every token's embedding the same.",
 )
-figures.show(study.collapse(T, s.embeddings, query, scheme), key="recap_3d")
+figures.show(study.collapse(labels=T, x=s.embeddings, query=query, scheme=scheme), key="recap_3d")
 st.dataframe(
     pd.DataFrame(
         {"output z": [fmt.vec(z) for z in c.context], "nearest input embedding": list(c.nearest)},
