@@ -35,6 +35,9 @@ root = st.Page(
     lambda: st.switch_page(pages[0]), title=PAGES[0].title, url_path="root", default=True, visibility="hidden"
 )
 page = st.navigation([root, *pages])
+# The style sheets first: style-only HTML takes no room (Streamlit sends it to its event container),
+# and in force before the page draws, a phone's smaller title and margins are never a shift.
+apply_style()
 info = {p.url_path: i for p, i in zip(pages, PAGES, strict=True)}.get(page.url_path)
 if info is not None:
     # Each page's own document title, so a tab, a bookmark and a screen reader name the page (WCAG 2.4.2).
@@ -48,4 +51,3 @@ if info is not None:
 keep_history_clean()
 chart_dom.install()
 collapse_sidebar_on_phones()
-apply_style()

@@ -1,30 +1,30 @@
 """One reader's heavy computation against another reader's control change, in two real sessions.
 
 Goal (issue 25): while reader A runs the heaviest computation, reader B's control change on
-another page takes at most 2× its idle time. One ``streamlit run`` server, two Chromium contexts
-(two sessions, as two readers in two browsers). For each scenario and each of B's pages:
+another page takes at most 2× its idle time. Each scenario gets a ``streamlit run`` server of its
+own (so nothing A computes was cached by an earlier scenario) and two Chromium contexts (two
+sessions, as two readers in two browsers). For each scenario and each of B's pages:
 
 - ``*_idle``: the median wait (:mod:`bench.clock`) after B moves the page's most-moved control
   (``CHANGES`` in ``bench.bench_pages``) one step and back, with A absent: measured before A
   opens and again after A has closed, both in the median.
-- ``*_during``: the same move, made as soon as A's run has started (A's script state reads
-  "running"); ``*_during_vs_idle`` is the ratio. ``*_overlapped`` counts the rounds in which A was
-  still running when B's page had settled (in the others B's wait outlived A's run: the ratio
-  then understates the interference).
+- ``*_during``: the same move, made again and again as soon as A's run has started (A's script
+  state reads "running"), for as long as A runs; only moves that settled while A was still running
+  count (a move that outlived A's run would understate the interference). ``*_during_vs_idle`` is
+  the ratio; ``*_overlapped`` how many moves counted, of how many were made.
 - ``*_a_run``: the median of A's own wait, from A's click to A's page settled.
 - Server CPU per wait beside each wall time (``*_server_cpu``; the machine is shared). The server
   is one process, so ``*_during_server_cpu`` holds A's computation over B's wait too.
 
-The scenarios (A's action; every round gets a fresh seed, so no round is served from a cache):
+The scenarios (A's action):
 
 - ``multihead``: A opens Multi-head with every ordered control at its high end and the 32-token
-  sentence, with a new ``mh_seed`` each round, and clicks "Measure". On main, Measure ignores the
-  page's setting and is not cached; once it is cached per setting, the fresh seed (a new
-  setting) keeps each round a real measurement, as long as the seed is part of the cache key.
-  A's ``*_a_run`` shorter than a second says a round was served from a cache.
+  sentence and clicks "Measure", once: the timing is shared by every press in the same ten
+  minutes (``topics.multihead.study.measure``), so a second press would be served from the cache.
+  One press measures for about four seconds, long enough for several of B's moves.
 - ``dropout``: A opens Dropout at the heaviest draws setting (the sentence length and draw count
   with the most cells, ``draws × n²``, from ``topics.dropout.view.draw_choices``) and clicks
-  Resample (the seed plus one) each round.
+  Resample (the seed plus one, a draw nobody has asked for) in each of several rounds.
 """
 
 from __future__ import annotations
@@ -43,12 +43,14 @@ STARTED = """(since) => window.__bench.lastRun > since
 
 @dataclass(frozen=True)
 class Heavy:
-    """A's scenario: the page, the URL of round ``r``, and the click that starts the computation."""
+    """A's scenario: the page, the URL of round ``r``, the click that starts the computation, and
+    how many rounds make sense (Measure's timing is shared for ten minutes: one real press)."""
 
     name: str
     url_path: str
     query: Callable[[int], dict[str, str]]
     button: str  # the key of the button A clicks
+    rounds: int | None = None  # None: the bench's repeats
 
 
 def words(n: int) -> str:
@@ -71,6 +73,7 @@ def multihead() -> Heavy:
         "multi-head",
         lambda r: {**query(setting, controls), "mh_seed": str(100 + r)},
         "mh_measure",
+        rounds=1,
     )
 
 
@@ -103,6 +106,9 @@ def idle(reader, mover, server, repeats: int, waits: Waits) -> Waits:
     return waits
 
 
+MOVES_PER_ROUND = 6  # B's moves while one of A's runs lasts, at most
+
+
 def scenario(browser, server, heavy: Heavy, reader_path: str, repeats: int) -> Iterator[Figure]:
     from bench import clock
     from bench.bench_browser import WARM, moved_key
@@ -120,26 +126,33 @@ def scenario(browser, server, heavy: Heavy, reader_path: str, repeats: int) -> I
     mover = Mover(reader, moved_key(reader_path) or "")
     calm = idle(reader, mover, server, WARM, Waits([], []))  # warms both values, untimed
     calm = idle(reader, mover, server, repeats, Waits([], []))
-    busy, a_runs, overlapped = Waits([], []), Waits([], []), 0
+    busy, a_runs, made = Waits([], []), Waits([], []), 0
     a = contexts[0].new_page()
-    for r in range(repeats):
+    for r in range(heavy.rounds or repeats):
         clock.loaded(a, page_url(server, page_at(heavy.url_path), heavy.query(r)))
         since, c0 = clock.mark(a), server.cpu_s()
         a.locator(f".st-key-{heavy.button} button").first.click()
         a.wait_for_function(STARTED, arg=since, polling=20)
-        c1 = server.cpu_s()
-        busy.wall.append(clock.timed(reader, mover).seconds)
-        busy.cpu.append(server.cpu_s() - c1)
-        overlapped += clock.running(a)
+        for _ in range(MOVES_PER_ROUND):
+            if not clock.running(a):
+                break
+            c1 = server.cpu_s()
+            wait = clock.timed(reader, mover).seconds
+            made += 1
+            if clock.running(a):  # settled while A still ran: a move that met A's computation
+                busy.wall.append(wait)
+                busy.cpu.append(server.cpu_s() - c1)
         a_runs.wall.append(clock.settled(a, since).seconds)
         a_runs.cpu.append(server.cpu_s() - c0)
     contexts[0].close()
     calm = idle(reader, mover, server, repeats, calm)
     contexts[1].close()
     yield from calm.figures(f"{name}_idle")
-    yield from busy.figures(f"{name}_during")
-    yield Figure(f"{name}_during_vs_idle", statistics.median(busy.wall) / statistics.median(calm.wall), "x")
-    yield Figure(f"{name}_overlapped", overlapped, f"of {repeats}")
+    if busy.wall:
+        yield from busy.figures(f"{name}_during")
+        during = statistics.median(busy.wall) / statistics.median(calm.wall)
+        yield Figure(f"{name}_during_vs_idle", during, "x")
+    yield Figure(f"{name}_overlapped", len(busy.wall), f"of {made} moves")
     yield from a_runs.figures(f"{name}_a_run")
 
 
@@ -153,13 +166,13 @@ def run(quick: bool) -> Iterable[Figure]:
     if path is None:
         raise RuntimeError("bench interference needs Chromium (apt-get install chromium) and Playwright")
     repeats = 3 if quick else 5
-    server = Served(port(2))
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
-            for heavy in (multihead(), dropout()):
-                for reader_path in READERS:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+        for heavy in (multihead(), dropout()):
+            for reader_path in READERS:
+                server = Served(port(2))  # a server of its own: nothing A computes is cached yet
+                try:
                     yield from scenario(browser, server, heavy, reader_path, repeats)
-            browser.close()
-    finally:
-        server.stop()
+                finally:
+                    server.stop()
+        browser.close()

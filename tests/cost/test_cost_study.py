@@ -1,15 +1,13 @@
-"""The cost page's cached charts (``topics/cost/study.py``) are the charts of the settings on screen:
-each is keyed on only the settings it draws, so a setting it ignores must not change it."""
+"""The cost page's cached charts and tables (``topics/cost/study.py``) are those of the settings on
+screen: each chart is keyed on only the settings it draws, so a setting it ignores must not change it."""
 
 from __future__ import annotations
 
-import json
-
-import plotly.io as pio
 import pytest
 
-from topics.cost import arithmetic, figures, study, view
+from topics.cost import arithmetic, figures, study, table, time_models, view
 from topics.cost.view import Settings
+from ui.figures import arrow, built
 
 SETTINGS = [
     Settings(),
@@ -20,17 +18,21 @@ SETTINGS = [
 ]
 
 
-def spec(chart) -> str:
-    return json.dumps(json.loads(pio.to_json(chart.figure)), sort_keys=True)
-
-
 @pytest.mark.parametrize("s", SETTINGS)
 def test_the_kept_charts_are_the_charts_of_the_settings_on_screen(s):
     v = view.build(s)
-    for kept, built in (
+    for kept, chart in (
         (study.memory_chart(s, "light"), figures.memory(v)),
         (study.flops_chart(s, "light"), figures.flops(v)),
     ):
-        assert spec(kept) == spec(built)
-        assert kept.name == built.name
-        assert kept.table is not None and built.table is not None and kept.table.equals(built.table)
+        fresh = built(chart)
+        assert kept.json == fresh.json and kept.name == chart.name
+        assert kept.table is not None and fresh.table is not None and kept.table.equals(fresh.table)
+
+
+@pytest.mark.parametrize("s", SETTINGS)
+def test_the_kept_tables_are_the_tables_of_the_settings_on_screen(s):
+    v = view.build(s)
+    bill, data, times = study.tables(s)
+    assert bill.equals(arrow(table.frame(v))) and data == table.csv(table.frame(v))
+    assert times.equals(arrow(time_models.frame(v)))

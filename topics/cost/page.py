@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from topics.cost import arithmetic, script, study, time_models, view
+from topics.cost import arithmetic, script, study, view
 from topics.cost import checks as cost_checks
 from topics.cost import format as cf
 from topics.cost import table as cost_table
@@ -63,6 +63,7 @@ d_k = controls.select_slider(
 
 settings = view.Settings(n, bytes_per_score, gpu_name, heads, layers, t0_ms, d_in, d_k)
 v = view.build(settings)
+bill, bill_csv, time_table = study.tables(settings)
 gpu, row = v.gpu, v.row
 gpu_note.caption(v.gpu_note)
 
@@ -89,7 +90,7 @@ m3.caption(v.time_caption)
 figures.show(study.memory_chart(settings, theme.active().mode), key="fig06_memory")
 
 st.header(f"The TiB/{gpu.name.split()[0]} cost table")
-cost_table.show(v)
+cost_table.show(v, bill, bill_csv)
 
 st.header("Where the time goes")
 f1, f2, f3 = st.columns([3, 4, 3])
@@ -97,7 +98,7 @@ f1.metric("Projections Q, K, V (multiply-adds)", f"{v.macs.linear:,}")
 f2.metric("QKᵀ + AV (multiply-adds)", f"{v.macs.quadratic:,}")
 f3.metric("Quadratic part wins from n =", f"{v.crossover:,}", help="n > 1.5 · d_in")
 figures.show(study.flops_chart(settings, theme.active().mode), key="fig06_flops")
-st.dataframe(time_models.frame(v), width="stretch")
+st.dataframe(time_table, width="stretch")
 st.markdown(v.paragraph)
 st.markdown(
     "The rule is the post's: an $n \\times d_{in}$ matrix times a $d_{in} \\times d_k$ one is $n \\cdot d_k$ "

@@ -8,6 +8,8 @@ same frame, so the download holds exactly the table shown (:func:`show` draws bo
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
@@ -83,9 +85,9 @@ def csv(df: pd.DataFrame) -> bytes:
     return df.to_csv(index=False).encode("utf-8")
 
 
-def show(v: View) -> None:
-    """The table, every row without an inner scrollbar, and its CSV download."""
-    table = frame(v)
+def show(v: View, table: Any, data: bytes) -> None:
+    """The table, every row without an inner scrollbar, and its CSV download: ``table`` is
+    :func:`frame` of ``v`` as Arrow and ``data`` its :func:`csv`, both kept (``topics.cost.study``)."""
     st.dataframe(
         table,
         column_config=column_config(v.gpu.name),
@@ -95,7 +97,7 @@ def show(v: View) -> None:
     )
     st.download_button(
         "Download the table as CSV",
-        csv(table),
+        data,
         file_name=f"attention-cost-{v.gpu.name.split()[0].lower()}-{v.cfg.bytes_per_score}B.csv",
         mime="text/csv",
         key="csv",
