@@ -19,7 +19,8 @@ a title, a line of text) on its own. For each page, in a fresh tab:
   moving the focus between two tokens; ``*_focus_vs_change`` is the fragment rerun over the full
   rerun (issue 25: a focus click reruns only what shows the focus), ``*_focus_vs_change_cpu`` the
   same for CPU.
-- ``*_cls``: cumulative layout shift over the load and every move (:mod:`bench.cls`), and
+- ``*_cls``: cumulative layout shift over the load and every move (:mod:`bench.cls`: the plain
+  sum), ``*_cls_window`` the same shifts read as CLS is defined (the largest session window), and
   ``*_cls_beyond_shell``: that less ``browser_shell_cls``, the shift of Streamlit's multipage shell
   alone (:data:`bench.pages.SHELL`: the page links and one control in the sidebar, loaded the same
   way). At 1,400 px the shell's main column moves 300 px right as the sidebar arrives (0.21), on
@@ -130,19 +131,19 @@ def bare_moves(context, server, repeats: int) -> tuple[Moves, float]:
     return moves, shift
 
 
-def shell_shift(context, server) -> float:
-    """The multipage shell's cumulative layout shift over its load."""
-    from bench.cls import layout_shift
+def shell_shift(context, server) -> tuple[float, float]:
+    """The multipage shell's cumulative layout shift over its load, and its largest session window."""
+    from bench.cls import layout_shift, session_shift
 
     tab = Tab(context, server)
     tab.load(server.url, Moves())
-    shift = layout_shift(tab.page)
+    shift = layout_shift(tab.page), session_shift(tab.page)
     tab.page.close()
     return shift
 
 
 def page_figures(context, server, info, repeats: int, bare: Moves, shell: float) -> Iterator[Figure]:
-    from bench.cls import layout_shift
+    from bench.cls import layout_shift, session_shift
     from tests.e2e.test_browser import page_url
 
     name = f"browser_{info.url_path.replace('-', '_')}"
@@ -163,6 +164,7 @@ def page_figures(context, server, info, repeats: int, bare: Moves, shell: float)
         change.slow_with_spinner += focused.slow_with_spinner
     shift = layout_shift(tab.page)
     yield Figure(f"{name}_cls", shift, "")
+    yield Figure(f"{name}_cls_window", session_shift(tab.page), "")
     yield Figure(f"{name}_cls_beyond_shell", shift - shell, "")
     yield Figure(f"{name}_slow_moves", change.slow, "")
     yield Figure(f"{name}_slow_moves_with_spinner", change.slow_with_spinner, "")
@@ -192,8 +194,9 @@ def run(quick: bool) -> Iterable[Figure]:
             before, shift = bare_moves(context, bare, repeats)
             yield from before.figures("browser_bare_change")
             yield Figure("browser_bare_cls", shift, "")
-            shell = shell_shift(context, shell_server)
+            shell, shell_window = shell_shift(context, shell_server)
             yield Figure("browser_shell_cls", shell, "")
+            yield Figure("browser_shell_cls_window", shell_window, "")
             for info in PAGES:
                 yield from page_figures(context, app, info, repeats, before, shell)
             after, _ = bare_moves(context, bare, repeats)  # the machine's load may have moved

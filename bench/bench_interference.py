@@ -8,10 +8,10 @@ sessions, as two readers in two browsers). For each scenario and each of B's pag
 - ``*_idle``: the median wait (:mod:`bench.clock`) after B moves the page's most-moved control
   (``CHANGES`` in ``bench.bench_pages``) one step and back, with A absent: measured before A
   opens and again after A has closed, both in the median.
-- ``*_during``: the same move, made again and again as soon as A's run has started (A's script
-  state reads "running"), for as long as A runs; only moves that settled while A was still running
-  count (a move that outlived A's run would understate the interference). ``*_during_vs_idle`` is
-  the ratio; ``*_overlapped`` how many moves counted, of how many were made.
+- ``*_during``: the same move, made as soon as A's run has started (A's script state reads
+  "running") and again while it still runs, each starting during A's computation.
+  ``*_during_vs_idle`` is the ratio; ``*_overlapped`` how many of those moves also settled before A's
+  run ended (a move that outlives A's run meets only part of it: the ratio then understates).
 - ``*_a_run``: the median of A's own wait, from A's click to A's page settled.
 - Server CPU per wait beside each wall time (``*_server_cpu``; the machine is shared). The server
   is one process, so ``*_during_server_cpu`` holds A's computation over B's wait too.
@@ -126,7 +126,7 @@ def scenario(browser, server, heavy: Heavy, reader_path: str, repeats: int) -> I
     mover = Mover(reader, moved_key(reader_path) or "")
     calm = idle(reader, mover, server, WARM, Waits([], []))  # warms both values, untimed
     calm = idle(reader, mover, server, repeats, Waits([], []))
-    busy, a_runs, made = Waits([], []), Waits([], []), 0
+    busy, a_runs, whole = Waits([], []), Waits([], []), 0
     a = contexts[0].new_page()
     for r in range(heavy.rounds or repeats):
         clock.loaded(a, page_url(server, page_at(heavy.url_path), heavy.query(r)))
@@ -134,14 +134,12 @@ def scenario(browser, server, heavy: Heavy, reader_path: str, repeats: int) -> I
         a.locator(f".st-key-{heavy.button} button").first.click()
         a.wait_for_function(STARTED, arg=since, polling=20)
         for _ in range(MOVES_PER_ROUND):
-            if not clock.running(a):
+            if not clock.running(a):  # each move starts while A's computation runs
                 break
             c1 = server.cpu_s()
-            wait = clock.timed(reader, mover).seconds
-            made += 1
-            if clock.running(a):  # settled while A still ran: a move that met A's computation
-                busy.wall.append(wait)
-                busy.cpu.append(server.cpu_s() - c1)
+            busy.wall.append(clock.timed(reader, mover).seconds)
+            busy.cpu.append(server.cpu_s() - c1)
+            whole += clock.running(a)  # and A still ran when it settled: met A's run throughout
         a_runs.wall.append(clock.settled(a, since).seconds)
         a_runs.cpu.append(server.cpu_s() - c0)
     contexts[0].close()
@@ -152,7 +150,7 @@ def scenario(browser, server, heavy: Heavy, reader_path: str, repeats: int) -> I
         yield from busy.figures(f"{name}_during")
         during = statistics.median(busy.wall) / statistics.median(calm.wall)
         yield Figure(f"{name}_during_vs_idle", during, "x")
-    yield Figure(f"{name}_overlapped", len(busy.wall), f"of {made} moves")
+    yield Figure(f"{name}_overlapped", whole, f"of {len(busy.wall)} moves")
     yield from a_runs.figures(f"{name}_a_run")
 
 

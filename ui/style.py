@@ -5,11 +5,11 @@ At every width, a metric's value and label wrap instead of ending in "…": a re
 it must not hide its end.
 
 On a phone (below Streamlit's own 640 px breakpoint for stacking columns) the page is sized for
-the figures, not the furniture: Streamlit's 44 px title wrapped to four lines under 96 px of top
-margin, and 36 px metric values pushed the first chart of most pages below the first screen. A
-smaller title, margin, headings and metric values bring it into the first screen, and a row of
-readouts a page keeps side by side (``st.columns(..., wrap=False)``) shares the screen's width
-instead of running off its edge. Nothing else changes on a desktop.
+the figures, not the furniture: 36 px metric values pushed the first chart of most pages below the
+first screen, so they are smaller there, and a row of readouts a page keeps side by side
+(``st.columns(..., wrap=False)``) shares the screen's width instead of running off its edge. The
+headings' sizes are the theme's (``.streamlit/config.toml``), smaller than Streamlit's at every
+width: set here they came late, and a title that shrank after the first paint moved the page.
 
 At every width, what is wider than the page scrolls inside itself (display equations, Markdown
 tables such as the checks, static tables), so no page scrolls sideways, down to 320 px.
@@ -39,10 +39,6 @@ CSS = """<style>
 [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 [data-testid="stTable"] { max-width: 100%; overflow-x: auto; }
 @media (max-width: 640px) {
-  [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
-  [data-testid="stMain"] h1 { font-size: 1.9rem; line-height: 1.2; padding-top: 0.25rem; }
-  [data-testid="stMain"] h2 { font-size: 1.5rem; padding-top: 0.75rem; }
-  [data-testid="stMain"] h3 { font-size: 1.25rem; }
   [data-testid="stMetricValue"] { font-size: 1.6rem; }
   /* A row kept side by side (wrap=False) shares the width: Streamlit's 128 px floor per column
      pushed a third readout off a 390 px screen. */
@@ -88,5 +84,8 @@ CHARTS_AND_PRINT = """<style>
 
 
 def apply_style() -> None:
-    """Add the style sheets to the page (a style block takes no space of its own)."""
+    """Add the style sheets to the page: style-only HTML takes no room (Streamlit sends it to its
+    event container). The browser fetches the HTML element's code on first use, so on a first visit
+    the sheets arrive after the page's first paint: nothing in them may move the page (the headings'
+    sizes are the theme's for that reason)."""
     st.html(CSS + CHARTS_AND_PRINT)
