@@ -69,7 +69,7 @@ gpu_note.caption(v.gpu_note)
 
 st.title("What n² costs")
 st.markdown(
-    "Every query scores every key, so one head of one layer holds an $n \\times n$ matrix of scores. "
+    "Every query scores every key, so one head of one layer holds an *n* × *n* matrix of scores. "
     "At the book's six tokens that is 36 numbers; at a frontier context window it is a terabyte-sized "
     "bill. Every count below is an exact integer, every ratio an exact fraction, rounded once for display."
 )

@@ -36,19 +36,21 @@ def worked_factor(keep: float, factor: float) -> str:
 
 
 def lead(p: float) -> str:
-    """The page's opening: what ``nn.Dropout`` does, then what that means at this rate."""
+    """The page's opening: what ``nn.Dropout`` does, then what that means at this rate. No TeX: the
+    page opens on it, and a first visit draws TeX only once its code has been fetched, then pushes
+    everything under it down."""
     what = (
-        "During training, `nn.Dropout` zeroes each attention weight with probability $p$ and multiplies "
-        "the survivors by $1/(1-p)$, so that a row still sums to 1 *on average*. "
+        "During training, `nn.Dropout` zeroes each attention weight with probability *p* and multiplies "
+        "the survivors by 1/(1 − *p*), so that a row still sums to 1 *on average*. "
     )
     if p == 0:
         return what + (
-            "At $p = 0$ nothing is dropped: every weight survives, the factor is 1, and every row sums "
-            "to 1 on every draw. Raise $p$ to see rows lose weights."
+            "At *p* = 0 nothing is dropped: every weight survives, the factor is 1, and every row sums "
+            "to 1 on every draw. Raise *p* to see rows lose weights."
         )
     return what + (
-        f"At $p = {rate(p)}$ no row is sure to sum to 1 on a given draw, and a causal row has few "
-        "weights to lose: row $i$ has only $i$, so it is the zero vector with probability $p^i$, and the "
+        f"At *p* = {rate(p)} no row is sure to sum to 1 on a given draw, and a causal row has few "
+        "weights to lose: row *i* has only *i*, so it is the zero vector with probability *p*ⁱ, and the "
         f"first token's context vector is the zero vector on a share {rate(p)} of all training steps."
     )
 

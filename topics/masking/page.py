@@ -3,6 +3,8 @@
 Layout only: the controls, then :func:`topics.masking.view.build`, then what it returns.
 """
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
@@ -43,63 +45,45 @@ relative = scale_control("mask_scale")
 mode = theme.active().mode
 
 st.title("Masking the future")
-lead = st.empty()  # the lead ends with how the paths end on this sentence: the view says
-top = st.container()  # drawn once the box below is read: the view needs its text
-st.header("A zero score is not a zero weight")
-raw = controls.text(
-    "Logits, separated by commas or spaces",
-    view.LOGITS,
-    key="logits",
-    help="1 to 64 numbers; inf, -inf and nan too.",
-    max_chars=MAX_CHARS,
-)
+# The sections above the logits box read nothing of it: drawn in order, from the view at the box's
+# last good text, so nothing is inserted above what the reader already sees (layout shift 0.5).
 last = st.session_state.get(LAST_GOOD, view.LOGITS)
-v = view.build(view.Settings(T, sentence.embeddings, chosen, stage, fill, None, None, raw, last))
-if v.box_warning:
-    st.warning(v.box_warning)
-else:
-    st.session_state[LAST_GOOD] = raw
-sm = v.softmax
-if sm.note:
-    (st.warning if sm.weights is None else st.info)(f"{sm.note} PyTorch's torch.softmax gives: {sm.torch}.")
-if sm.weights is not None:
-    figures.show(charts.bars(v.logits, sm.weights, mode), key="fig03_bars")
+settings = view.Settings(T, sentence.embeddings, chosen, stage, fill, None, None, last, last)
+v = view.build(settings)
+st.markdown(v.lead)
+weight_set_caption(v.weights)
+slots = []
+for col, shown, name in zip(st.columns(2), (v.naive, v.efficient), ("Naive", "Efficient"), strict=True):
+    col.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
+    col.latex(shown.formula)
+    slots.append(col.container())
+if hint := pale_hint(len(T), relative, causal=True):
+    st.caption(hint)
+focus_box = st.container()
+m1, m2, m3 = st.columns(3)
+m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")
+m2.metric("Efficient path masks (first entry)", fmt.num(v.efficient_first), help="A pre-scale score.")
+m3.metric(
+    "Largest |naive − efficient|",
+    v.largest_short,
+    help="After step 4, in float64. Rounding noise is stated as a bound: its digits depend on the "
+    "order of the sums, which differs between machines and libraries.",
+)
+if v.undefined:
+    st.warning(v.undefined)
+st.markdown(v.prose)
 
-lead.markdown(v.lead)
-with top:
-    weight_set_caption(v.weights)
-    slots = []
-    for col, shown, name in zip(st.columns(2), (v.naive, v.efficient), ("Naive", "Efficient"), strict=True):
-        col.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
-        col.latex(shown.formula)
-        slots.append(col.container())
-    if hint := pale_hint(len(T), relative, causal=True):
-        st.caption(hint)
-    focus_box = st.container()
-    m1, m2, m3 = st.columns(3)
-    m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")
-    m2.metric("Efficient path masks (first entry)", fmt.num(v.efficient_first), help="A pre-scale score.")
-    m3.metric(
-        "Largest |naive − efficient|",
-        v.largest_short,
-        help="After step 4, in float64. Rounding noise is stated as a bound: its digits depend on the "
-        "order of the sums, which differs between machines and libraries.",
+st.header("The difference grid")
+left, right = st.columns([3, 2])
+with right:
+    st.metric(
+        "Attention token 1 gives to tokens it may not see",
+        fmt.num(v.future[fill][0]),
+        help=f"With the mask filled by {view.FILL_LABELS[fill]}.",
     )
-    if v.undefined:
-        st.warning(v.undefined)
-    st.markdown(v.prose)
-
-    st.header("The difference grid")
-    left, right = st.columns([3, 2])
-    with right:
-        st.metric(
-            "Attention token 1 gives to tokens it may not see",
-            fmt.num(v.future[fill][0]),
-            help=f"With the mask filled by {view.FILL_LABELS[fill]}.",
-        )
-        table = {view.FILL_LABELS[k]: [fmt.num(x) for x in v.future[k]] for k in view.FILLS}
-        st.dataframe(pd.DataFrame(table, index=pd.Index(list(T), name="token")), width="stretch")
-        st.caption(v.future_caption)
+    table = {view.FILL_LABELS[k]: [fmt.num(x) for x in v.future[k]] for k in view.FILLS}
+    st.dataframe(pd.DataFrame(table, index=pd.Index(list(T), name="token")), width="stretch")
+    st.caption(v.future_caption)
 
 
 @st.fragment
@@ -126,6 +110,26 @@ def focused(v: view.View) -> None:
 
 
 focused(v)
+st.header("A zero score is not a zero weight")
+raw = controls.text(
+    "Logits, separated by commas or spaces",
+    view.LOGITS,
+    key="logits",
+    help="1 to 64 numbers; inf, -inf and nan too.",
+    max_chars=MAX_CHARS,
+)
+if raw != last:
+    v = view.build(replace(settings, logits=raw))
+if v.box_warning:
+    st.warning(v.box_warning)
+else:
+    st.session_state[LAST_GOOD] = raw
+sm = v.softmax
+if sm.note:
+    (st.warning if sm.weights is None else st.info)(f"{sm.note} PyTorch's torch.softmax gives: {sm.torch}.")
+if sm.weights is not None:
+    figures.show(charts.bars(v.logits, sm.weights, mode), key="fig03_bars")
+
 st.header("Why the renormalised path loses nothing")
 st.latex(text.CANCEL_LATEX)
 st.markdown(text.CANCEL + v.cancel_note)

@@ -83,7 +83,9 @@ def cell_text(x: float, limit: float) -> str:
 
 
 def lead(broken: Rows) -> str:
-    """The page's lead: the two ways, and how they end on this sentence."""
+    """The page's lead: the two ways, and how they end on this sentence. No TeX: the page opens on
+    it, and a first visit draws TeX only once its code has been fetched, then pushes everything
+    under it down."""
     ending = (
         "end identical, to float64 rounding"
         if not len(broken)
@@ -91,8 +93,8 @@ def lead(broken: Rows) -> str:
         + rows_text(broken)
     )
     return (
-        "A model that predicts the next token must not read it: query $i$ may attend only to keys "
-        "$j \\le i$. The book masks in two ways. The **naive** path softmaxes the full rows, zeroes "
+        "A model that predicts the next token must not read it: query *i* may attend only to keys "
+        "*j* ≤ *i*. The book masks in two ways. The **naive** path softmaxes the full rows, zeroes "
         "the future with `torch.tril` and renormalises each row; the **efficient** path fills the "
         f"future of the raw scores with −∞ and softmaxes once. Step them side by side: they look "
         f"unrelated half-way and {ending}."

@@ -1,7 +1,7 @@
 """What comes next (figure 07): what one block costs, why attention cannot see order, the KV cache.
 
-Layout only: the controls, then ``view.build``, then the figures, readouts and prose. The body's
-first sections sit in a container so the shuffle box, drawn below them, is read before the view.
+Layout only: the controls, then ``view.build``, then the figures, readouts and prose. The block's
+sections, which read no order, are drawn from the view at the default order before the shuffle box.
 """
 
 from dataclasses import replace
@@ -28,43 +28,45 @@ cfg, problem = block_config_control()
 kv_tokens, kv_bytes, kv_batch = kv_cache_control()
 
 st.title("What comes next")
-top = st.container()
+# The block's sections read no order: drawn first, from the view at the sentence reversed, so nothing
+# is inserted above what the reader sees once the shuffle box below is read (layout shift 0.46).
+s = view.Settings(T, sentence.embeddings, cfg, kv_tokens=kv_tokens, kv_bytes=kv_bytes, kv_batch=kv_batch)
+head = study.page_view(view.default_order(s))
+p, scheme = head.params, theme.active().mode
+charts = study.block_charts(cfg=cfg, kv_tokens=kv_tokens, kv_bytes=kv_bytes, kv_batch=kv_batch, scheme=scheme)
+if problem:
+    st.warning(f"{problem} Showing the last valid configuration.")
+st.markdown(prose.lead(head))
+st.header("One block's parameters")
+st.caption(prose.block_caption(head))
+# The chart first, its exact numbers after: four stacked readouts kept a phone from the chart.
+show(charts["split"], key="split")
+m = st.columns(4)
+m[0].metric("Attention", fmt.integer(p.attention), help="W_query, W_key, W_value + out_proj (with bias)")
+m[1].metric("Feed-forward", fmt.integer(p.feed_forward), help="Linear(d, 4d) + GELU + Linear(4d, d)")
+m[2].metric("Layer norms", fmt.integer(p.layer_norms), help="Two LayerNorm(d): a scale and a shift each")
+m[3].metric("Whole block", fmt.integer(p.total), help="Attention + feed-forward + layer norms")
+st.caption(prose.stack_caption(head))
+st.latex(
+    r"\underbrace{3\,(d^2 + b\,d) + d^2 + d}_{\text{attention}} \;+\;"
+    r"\underbrace{2\,m d^2 + m d + d}_{\text{feed-forward}} \;+\; \underbrace{4d}_{\text{2 norms}}"
+    rf",\qquad d = {head.block.emb_dim},\ m = {head.block.ff_mult},\ b = {int(head.block.qkv_bias)}"
+)
+st.dataframe(figures.presets_table(head.presets), width="stretch")
+st.caption(
+    "The four presets with the book's qkv_bias=False, which its printed counts assume. GPT-2's released "
+    "weights use qkv_bias=True (3 × emb_dim more per block); the sidebar toggle shows the difference."
+)
+
 st.header("Shuffle the tokens")
 perm, bad_order = permutation_control(T)
 st.sidebar.header("Shuffle")
 focus_slot = st.sidebar.container()  # the focus and cell controls: drawn by the shuffle fragment
 relative = scale_control("next_scale")
-s = view.Settings(T, sentence.embeddings, cfg, perm, None, kv_tokens, kv_bytes, kv_batch)
+s = replace(s, perm=perm)
 v = study.page_view(s)  # everything a focus or cell click leaves alone
-p, sh, kv = v.params, v.shuffle, v.kv
-scheme = theme.active().mode
-charts = study.block_charts(cfg=cfg, kv_tokens=kv_tokens, kv_bytes=kv_bytes, kv_batch=kv_batch, scheme=scheme)
+sh, kv = v.shuffle, v.kv
 shown: dict[str, view.Settings] = {}  # the settings on screen, focus included: for the Reproduce script
-
-with top:
-    if problem:
-        st.warning(f"{problem} Showing the last valid configuration.")
-    st.markdown(prose.lead(v))
-    st.header("One block's parameters")
-    st.caption(prose.block_caption(v))
-    # The chart first, its exact numbers after: four stacked readouts kept a phone from the chart.
-    show(charts["split"], key="split")
-    m = st.columns(4)
-    m[0].metric("Attention", fmt.integer(p.attention), help="W_query, W_key, W_value + out_proj (with bias)")
-    m[1].metric("Feed-forward", fmt.integer(p.feed_forward), help="Linear(d, 4d) + GELU + Linear(4d, d)")
-    m[2].metric("Layer norms", fmt.integer(p.layer_norms), help="Two LayerNorm(d): a scale and a shift each")
-    m[3].metric("Whole block", fmt.integer(p.total), help="Attention + feed-forward + layer norms")
-    st.caption(prose.stack_caption(v))
-    st.latex(
-        r"\underbrace{3\,(d^2 + b\,d) + d^2 + d}_{\text{attention}} \;+\;"
-        r"\underbrace{2\,m d^2 + m d + d}_{\text{feed-forward}} \;+\; \underbrace{4d}_{\text{2 norms}}"
-        rf",\qquad d = {v.block.emb_dim},\ m = {v.block.ff_mult},\ b = {int(v.block.qkv_bias)}"
-    )
-    st.dataframe(figures.presets_table(v.presets), width="stretch")
-    st.caption(
-        "The four presets with the book's qkv_bias=False, which its printed counts assume. GPT-2's released "
-        "weights use qkv_bias=True (3 × emb_dim more per block); the sidebar toggle shows the difference."
-    )
 
 if bad_order:
     st.warning(f"{bad_order} Showing the last valid order, {format_permutation(sh.perm)}.")

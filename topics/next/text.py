@@ -21,15 +21,17 @@ KV_CACHE_SOURCE = "rasbt/LLMs-from-scratch, ch04/03_kv-cache/README.md"
 
 
 def lead(v: View) -> str:
-    """What the module still lacks, with the feed-forward's share of the block on screen."""
+    """What the module still lacks, with the feed-forward's share of the block on screen. No TeX:
+    the page opens on it, and a first visit draws TeX only once its code has been fetched, then
+    pushes everything under it down."""
     return (
         "Chapter 3 ends with a working multi-head attention module, and it is not yet a model. "
         "Three things are missing, roughly in order of how much their absence hurts:\n"
         "1. **A residual connection and a layer norm around it.** The module returns context vectors; "
         "until its output is added back to its input and normalised, it is not a layer of anything.\n"
         "2. **A feed-forward network.** Attention moves information *between* positions and does no "
-        "per-position *nonlinear* computation. It is not idle at a position: $W_v$ and `out_proj` act on "
-        "every one, linearly (below, token 1's output is exactly `out_proj`($W_v x_1$)). The post's "
+        "per-position *nonlinear* computation. It is not idle at a position: Wᵥ and `out_proj` act on "
+        "every one, linearly (below, token 1's output is exactly `out_proj`(Wᵥx₁)). The post's "
         f"“{book.FIGURE_07['no_computation']}” overstates it. The MLP after it, with its GELU, holds "
         f"{fmt.percent(v.ff_share)} of this block's parameters.\n"
         "3. **A KV cache.** The post says the book leaves it out "

@@ -343,6 +343,13 @@ def focused(v: View, labels: tuple[str, ...], x: np.ndarray, focus: int | None, 
     return replace(v, shuffle=focus_on(v.shuffle, labels, x, focus, key))
 
 
+def default_order(s: Settings) -> Settings:
+    """``s`` at its sentence reversed (the shuffle box's default), no focus: the block's parameters,
+    the presets and the KV cache read no order, so the page draws them from this view before the
+    shuffle box is read."""
+    return replace(s, perm=tuple(range(len(s.labels) - 1, -1, -1)), focus=None, cell=None)
+
+
 def unfocused(s: Settings) -> View:
     """The page's numbers for ``s`` with no token focused: every part a focus or cell click leaves
     as it is (``s.focus`` and ``s.cell`` are not read)."""

@@ -24,10 +24,11 @@ def factor(v: View) -> str:
 
 
 def lead(v: View) -> str:
-    """Section 3.3's three steps, and what they do to this sentence."""
+    """Section 3.3's three steps, and what they do to this sentence (no TeX: see
+    ``topics.dropout.text.lead``)."""
     steps = (
         "Before any matrices, attention is three steps: score every pair of tokens with a dot product "
-        "($\\Omega = XX^{\\top}$), softmax each row into weights, and average the inputs with them. "
+        "(Ω = XXᵀ), softmax each row into weights, and average the inputs with them. "
         f"{_plural(v.dot_products, 'dot product')} and no parameters."
     )
     if v.n == 1:
