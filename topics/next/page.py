@@ -64,7 +64,7 @@ st.sidebar.header("Shuffle")
 focus_slot = st.sidebar.container()  # the focus and cell controls: drawn by the shuffle fragment
 relative = scale_control("next_scale")
 s = replace(s, perm=perm)
-v = study.page_view(s)  # everything a focus or cell click leaves alone
+v = head if perm == head.shuffle.perm else study.page_view(s)  # all a focus or cell click leaves alone
 sh, kv = v.shuffle, v.kv
 shown: dict[str, view.Settings] = {}  # the settings on screen, focus included: for the Reproduce script
 
