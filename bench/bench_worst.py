@@ -136,18 +136,12 @@ def warm_median(at, repeats: int) -> tuple[float, float, float]:
     """Median wall and CPU seconds of a rerun at the same setting with every cache warm, and the
     median wall seconds of :data:`bench.pages.BARE`'s rerun timed in turn with them (the machine's
     speed drifts within a minute; the two meet the same moments of it)."""
-    from streamlit.testing.v1 import AppTest
+    from bench.pages import bare_app, bare_once
 
-    from bench.pages import BARE
-
-    bare_at = AppTest.from_string(BARE)
-    bare_at.run()
+    bare_at = bare_app()
     wall, cpu, bare = [], [], []
     for i in range(repeats):
-        bare_at.slider(key="x").set_value(i % 10)
-        t0 = time.perf_counter()
-        bare_at.run()
-        bare.append(time.perf_counter() - t0)
+        bare.append(bare_once(bare_at, i)[0])
         t0, c0 = time.perf_counter(), time.process_time()
         at.run()
         wall.append(time.perf_counter() - t0)

@@ -16,6 +16,7 @@ import statistics
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -55,21 +56,30 @@ def server_script_cache() -> None:
     local_script_runner.ScriptCache = lambda: shared  # type: ignore[assignment,misc]
 
 
-def bare_rerun(repeats: int = 40) -> tuple[float, float]:
-    """Median wall and CPU seconds of a rerun of :data:`BARE` after a slider change, in AppTest, in
-    this process: every page's rerun is read as a multiple of this, measured in the same run."""
+def bare_app() -> Any:
+    """:data:`BARE` in an AppTest session of its own, run once: the yardstick, ready to time."""
     from streamlit.testing.v1 import AppTest
 
     server_script_cache()
     at = AppTest.from_string(BARE)
     at.run()
-    wall, cpu = [], []
-    for i in range(repeats):
-        at.slider(key="x").set_value(i % 10)
-        t0, c0 = time.perf_counter(), time.process_time()
-        at.run()
-        wall.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
+    return at
+
+
+def bare_once(at: Any, i: int) -> tuple[float, float]:
+    """Wall and CPU seconds of one rerun of :func:`bare_app`'s session after its slider moves to
+    ``i`` (mod 10)."""
+    at.slider(key="x").set_value(i % 10)
+    t0, c0 = time.perf_counter(), time.process_time()
+    at.run()
+    return time.perf_counter() - t0, time.process_time() - c0
+
+
+def bare_rerun(repeats: int = 40) -> tuple[float, float]:
+    """Median wall and CPU seconds of a rerun of :data:`BARE` after a slider change, in AppTest, in
+    this process: every page's rerun is read as a multiple of this, measured in the same run."""
+    at = bare_app()
+    wall, cpu = zip(*(bare_once(at, i) for i in range(repeats)), strict=True)
     return statistics.median(wall), statistics.median(cpu)
 
 
@@ -80,13 +90,13 @@ class Timing:
     cpu_s: list[float]
     bare_s: list[float] = field(default_factory=list)  # the bare script's rerun just before each
 
-    def figures(self, name: str, bare_s: float | None = None) -> Iterable[Figure]:
-        """The figures; the rerun as a multiple of the bare script's, timed in turn with the page's
-        reruns (``interleave``), or else of ``bare_s`` (:func:`bare_rerun`'s median)."""
+    def figures(self, name: str) -> Iterable[Figure]:
+        """The figures; with the bare script's reruns timed in turn (``interleave``), the page's
+        rerun as a multiple of them."""
         yield Figure(f"{name}_rerun_median", statistics.median(self.wall_s) * 1e3, "ms")
-        bare = statistics.median(self.bare_s) if self.bare_s else bare_s
-        if bare:
-            yield Figure(f"{name}_rerun_vs_bare", statistics.median(self.wall_s) / bare, "x")
+        if self.bare_s:
+            ratio = statistics.median(self.wall_s) / statistics.median(self.bare_s)
+            yield Figure(f"{name}_rerun_vs_bare", ratio, "x")
         yield Figure(f"{name}_rerun_p95", float(np.percentile(self.wall_s, 95)) * 1e3, "ms")
         yield Figure(f"{name}_rerun_cpu_median", statistics.median(self.cpu_s) * 1e3, "ms")
         yield Figure(f"{name}_first_run", self.cold_s * 1e3, "ms")
@@ -108,13 +118,9 @@ def rerun_times(
     With ``interleave``, a rerun of :data:`BARE` is timed just before each of the page's, so both
     meet the same moment of a shared machine: the speed of this one drifts by half within a minute,
     which a yardstick timed before the page took for the page's own."""
-    from streamlit.testing.v1 import AppTest
-
     from tests.app.conftest import open_page, widget
 
-    server_script_cache()
-    bare_at = AppTest.from_string(BARE)
-    bare_at.run()
+    bare_at = bare_app()
     t0 = time.perf_counter()
     at = open_page(path, query)
     cold = time.perf_counter() - t0
@@ -127,10 +133,7 @@ def rerun_times(
     wall, cpu, bare = [], [], []
     for i in range(repeats):
         if interleave:
-            bare_at.slider(key="x").set_value(i % 10)
-            t0 = time.perf_counter()
-            bare_at.run()
-            bare.append(time.perf_counter() - t0)
+            bare.append(bare_once(bare_at, i)[0])
         if key is not None:
             widget(at, key).set_value(values[i % len(values)])
         t0, c0 = time.perf_counter(), time.process_time()

@@ -66,10 +66,14 @@ def heatmaps(v: view.View, relative: Relative | None, mode: Mode) -> dict[str, B
     return {key: heatmap_built(**spec, mode=mode) for key, spec in heatmap_specs(v, relative).items()}  # type: ignore[arg-type]
 
 
-def _worst_loss() -> list[tuple[object, ...]]:
-    """The loss chart of the longest run (the most steps) on a 32-token sentence, in the dark theme."""
+def _longest_run() -> view.View:
+    """The longest run (the most steps) on a 32-token sentence: the largest loss chart and tables."""
     labels, x = cache.largest_sentence()
-    v = view.base(view.Settings(labels, x, steps=max(view.STEPS)))
+    return view.base(view.Settings(labels, x, steps=max(view.STEPS)))
+
+
+def _worst_loss() -> list[tuple[object, ...]]:
+    v = _longest_run()
     return [(_run_key(v), "dark", v)]
 
 
@@ -89,8 +93,7 @@ def loss_curves_spec(settings: view.Settings, mode: Mode, _v: view.View) -> dict
 
 
 def _worst_marked() -> list[tuple[object, ...]]:
-    labels, x = cache.largest_sentence()
-    v = view.base(view.Settings(labels, x, steps=max(view.STEPS)))
+    v = _longest_run()
     return [(_run_key(v), v.step, "dark", v)]
 
 
@@ -114,8 +117,7 @@ def loss(v: view.View, mode: Mode) -> Built:
 
 
 def _worst_tables() -> list[tuple[object, ...]]:
-    labels, x = cache.largest_sentence()
-    v = view.base(view.Settings(labels, x, steps=max(view.STEPS)))
+    v = _longest_run()
     return [(_run_key(v), v)]
 
 

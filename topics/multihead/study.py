@@ -72,7 +72,9 @@ def tables(s: view.Settings) -> tuple[Any, Any, Any]:
     """The view's three tables (:func:`view_of`: the shape trace, the matched widths, exercise 3.2)
     as the Arrow tables ``st.dataframe`` would turn them into, None where the view has none."""
     v = view_of(s)
-    return tuple(None if t is None else arrow(t) for t in (v.trace, v.comparison, v.exercise))  # type: ignore[return-value]
+    trace = None if v.trace is None else arrow(v.trace)
+    comparison = None if v.comparison is None else arrow(v.comparison)
+    return trace, comparison, arrow(v.exercise)
 
 
 def _charts_worst() -> list[tuple[object, ...]]:
