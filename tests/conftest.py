@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
+from bench.pages import scan_components_once
 from core import torchmath
 from tests.torch_kernels import HostKernels, calibrate, same_bits, within_ulps
 
@@ -99,6 +100,10 @@ def pytest_runtest_makereport(
 
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
+
+# Every AppTest session would otherwise scan every installed distribution for Streamlit components,
+# as a server does once at its start: about 45 ms a session here, as long as the page's run itself.
+scan_components_once()
 
 
 # --- scheduling across pytest-xdist's workers ----------------------------------------------------
