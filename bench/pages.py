@@ -5,9 +5,9 @@ page, every figure built and serialised), so its wall time is the server time of
 CPU time of the process is reported beside it: on a shared machine it is the steadier figure.
 
 Two differences are taken out, both work a server does once for the process:
-- ``AppTest`` gives each run a new ``ScriptCache``, so it compiles the entry script and the page's
-  script again on every rerun (about 1 ms each). :func:`server_script_cache` shares one cache
-  between runs, for the bare script and the pages alike.
+- ``AppTest`` gives each run two new ``ScriptCache`` objects, so it compiles the entry script and
+  the page's script again on every rerun (about 1 ms each, the page's more). :func:`server_script_cache`
+  shares one cache between runs and between the two, for the bare script and the pages alike.
 - Each new ``AppTest`` session reads the metadata of every installed distribution, looking for
   Streamlit components (about 45 ms with this project's development packages, torch among them),
   where a server reads it once, at startup. :func:`scan_components_once` keeps the first scan.
@@ -55,10 +55,13 @@ def server_script_cache() -> None:
     sessions do: a script is compiled once, not on every rerun. The component scan is kept too
     (:func:`scan_components_once`)."""
     from streamlit.runtime.scriptrunner.script_cache import ScriptCache
-    from streamlit.testing.v1 import local_script_runner
+    from streamlit.testing.v1 import app_test, local_script_runner
 
     shared = ScriptCache()
+    # The script runner's cache compiles the entry script; the pages manager's, which AppTest makes
+    # apart, compiles the page script that st.navigation runs.
     local_script_runner.ScriptCache = lambda: shared  # type: ignore[assignment,misc]
+    app_test.ScriptCache = lambda: shared  # type: ignore[assignment,misc]
     scan_components_once()
 
 

@@ -76,7 +76,7 @@ def test_the_page_takes_a_turn_of_the_budget_for_a_computation_the_cache_does_no
         return turn(cost, notify)
 
     monkeypatch.setattr(budget.BUDGET, "turn", recorded)
-    for cached in (study.fit, study.limits):
+    for cached in (study.base, study.fit, study.limits):
         cached.clear()  # type: ignore[union-attr]  # a CachedFunc
     s = view.Settings(steps=100, step=100, width=3)
     study.build(s)

@@ -10,6 +10,8 @@ plain one of :mod:`topics.learning.training`, :mod:`topics.learning.reach` or
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
@@ -33,7 +35,7 @@ def _worst() -> list[tuple[object, ...]]:
 
 # Three trajectories, their snapshots capped in cells (training.record_every): 386 KB for the
 # book's sentence, 836 KB at 32 tokens × 16 dimensions.
-@cache.data(entry_bytes=1 * MB, entries=16, worst=_worst)
+@cache.data(entry_bytes=1 * MB, entries=12, worst=_worst)
 def fit(
     kind: Target,
     token: int,
@@ -96,6 +98,22 @@ def reproduce(v: view.View) -> Script:
     )
 
 
+def _worst_base() -> list[tuple[object, ...]]:
+    labels, x = cache.largest_sentence()
+    return [(view.Settings(labels, x, steps=max(view.STEPS), width=max(view.WIDTHS)),)]
+
+
+# The view holds its own copy of fit's three trajectories (a hit on fit unpickles one), 836 KB at
+# 32 tokens, and a few kilobytes more: its tables, evidence and prose.
+@cache.resource(entry_bytes=1 * MB, entries=4, worst=_worst_base)
+def base(settings: view.Settings) -> view.View:
+    """:func:`topics.learning.view.base` with this module's caches, kept whole: a rerun whose
+    settings are unchanged but for the focus and the cell (a rerun of the page's fragment, or of a
+    control that changes no number, such as the heatmaps' colour scale) looks the view up once,
+    instead of looking up the runs and the search again and recomputing their tables and prose."""
+    return view.base(settings, fit=fit, limits=limits)
+
+
 def build(s: view.Settings) -> view.View:
     """:func:`topics.learning.view.build` with this module's caches, in the budget's waiting room.
 
@@ -105,7 +123,8 @@ def build(s: view.Settings) -> view.View:
     wait seconds with none. On a warm rerun every call is a cache hit and the spinner never shows.
     """
     with budget.waiting_room(), st.spinner(SPINNER):
-        return view.build(s, fit=fit, limits=limits)
+        v = base(settings=replace(s, focus=None, cell=None))  # by name: see charts.heatmaps
+    return view.focused(v, s.focus, s.cell)
 
 
 SPINNER = (
