@@ -9,7 +9,7 @@ Two differences are taken out, both work a server does once for the process:
   the page's script again on every rerun (about 1 ms each, the page's more). :func:`server_script_cache`
   shares one cache between runs and between the two, for the bare script and the pages alike.
 - Each new ``AppTest`` session reads the metadata of every installed distribution, looking for
-  Streamlit components (about 45 ms with this project's development packages, torch among them),
+  Streamlit components (about 90 ms with this project's development packages, torch among them),
   where a server reads it once, at startup. :func:`scan_components_once` keeps the first scan.
 """
 

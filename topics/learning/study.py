@@ -107,10 +107,10 @@ def _worst_base() -> list[tuple[object, ...]]:
 # 32 tokens, and a few kilobytes more: its tables, evidence and prose.
 @cache.resource(entry_bytes=1 * MB, entries=4, worst=_worst_base)
 def base(settings: view.Settings) -> view.View:
-    """:func:`topics.learning.view.base` with this module's caches, kept whole: a rerun whose
-    settings are unchanged but for the focus and the cell (a rerun of the page's fragment, or of a
-    control that changes no number, such as the heatmaps' colour scale) looks the view up once,
-    instead of looking up the runs and the search again and recomputing their tables and prose."""
+    """:func:`topics.learning.view.base` with this module's caches, kept whole: a rerun at settings
+    already seen (the heatmaps' colour scale moved, which no setting here holds, or the step moved
+    back) looks the view up once, instead of looking up the runs and the search again and
+    recomputing their tables and prose. The focus and the cell are not read (:func:`build`)."""
     return view.base(settings, fit=fit, limits=limits)
 
 
