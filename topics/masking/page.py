@@ -52,61 +52,58 @@ settings = view.Settings(T, sentence.embeddings, chosen, stage, fill, None, None
 v = view.build(settings)
 st.markdown(v.lead)
 weight_set_caption(v.weights)
-slots = []
-for col, shown, name in zip(st.columns(2), (v.naive, v.efficient), ("Naive", "Efficient"), strict=True):
-    col.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
-    col.latex(shown.formula)
-    slots.append(col.container())
-if hint := pale_hint(len(T), relative, causal=True):
-    st.caption(hint)
-focus_box = st.container()
-m1, m2, m3 = st.columns(3)
-m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")
-m2.metric("Efficient path masks (first entry)", fmt.num(v.efficient_first), help="A pre-scale score.")
-m3.metric(
-    "Largest |naive − efficient|",
-    v.largest_short,
-    help="After step 4, in float64. Rounding noise is stated as a bound: its digits depend on the "
-    "order of the sums, which differs between machines and libraries.",
-)
-if v.undefined:
-    st.warning(v.undefined)
-st.markdown(v.prose)
-
-st.header("The difference grid")
-left, right = st.columns([3, 2])
-with right:
-    st.metric(
-        "Attention token 1 gives to tokens it may not see",
-        fmt.num(v.future[fill][0]),
-        help=f"With the mask filled by {view.FILL_LABELS[fill]}.",
-    )
-    table = {view.FILL_LABELS[k]: [fmt.num(x) for x in v.future[k]] for k in view.FILLS}
-    st.dataframe(pd.DataFrame(table, index=pd.Index(list(T), name="token")), width="stretch")
-    st.caption(v.future_caption)
 
 
 @st.fragment
 def focused(v: view.View) -> None:
-    """What shows the focused query and cell: a pick reruns this alone."""
+    """What shows the focused query and cell, and all that stands between them: a pick reruns this
+    alone.
+
+    It spans the page from the two paths to the difference grid and draws it in order. A first
+    visit paints what the script has sent so far, so a slot filled later pushed down what was under
+    it: on a phone, the naive path's heatmap arriving above the efficient path shifted it by 0.38."""
     fq, fc = cell_ui.controls(T, where=focus_slot, focus_key="mask_focus", cell_key="mask_cell")
     f = view.focused(v, fq, fc)
-    for slot, path in zip(slots, ("naive", "efficient"), strict=True):
-        key = f"fig03_{path}"
-        with slot:
-            chart = charts.stage(f, path, relative, mode)
+    paths = zip(st.columns(2), (v.naive, v.efficient), ("Naive", "Efficient"), strict=True)
+    for col, shown, name in paths:
+        col.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
+        col.latex(shown.formula)
+        key = f"fig03_{name.lower()}"
+        with col:
+            chart = charts.stage(f, name.lower(), relative, mode)
             figures.show(chart, key=key, pick=cell_ui.picker(key, "mask_focus", "mask_cell"))
+    if hint := pale_hint(len(T), relative, causal=True):
+        st.caption(hint)
     if (c := f.focus) is not None:
-        context_note(
-            T, c.row, c.context, weights=c.weights, what="the masked A", extra=c.extra, where=focus_box
-        )
-    cell_ui.panel_or_hint(f.cell, where=focus_box)
+        context_note(T, c.row, c.context, weights=c.weights, what="the masked A", extra=c.extra)
+    cell_ui.panel_or_hint(f.cell)
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")
+    m2.metric("Efficient path masks (first entry)", fmt.num(v.efficient_first), help="A pre-scale score.")
+    m3.metric(
+        "Largest |naive − efficient|",
+        v.largest_short,
+        help="After step 4, in float64. Rounding noise is stated as a bound: its digits depend on the "
+        "order of the sums, which differs between machines and libraries.",
+    )
+    if v.undefined:
+        st.warning(v.undefined)
+    st.markdown(v.prose)
+
+    st.header("The difference grid")
+    left, right = st.columns([3, 2])
     with left:
-        figures.show(
-            charts.grid(f, mode),
-            key="fig03_diff",
-            pick=cell_ui.picker("fig03_diff", "mask_focus", "mask_cell"),
+        pick = cell_ui.picker("fig03_diff", "mask_focus", "mask_cell")
+        figures.show(charts.grid(f, mode), key="fig03_diff", pick=pick)
+    with right:
+        st.metric(
+            "Attention token 1 gives to tokens it may not see",
+            fmt.num(v.future[fill][0]),
+            help=f"With the mask filled by {view.FILL_LABELS[fill]}.",
         )
+        table = {view.FILL_LABELS[k]: [fmt.num(x) for x in v.future[k]] for k in view.FILLS}
+        st.dataframe(pd.DataFrame(table, index=pd.Index(list(T), name="token")), width="stretch")
+        st.caption(v.future_caption)
 
 
 focused(v)

@@ -38,46 +38,47 @@ e1.metric(
 e2.metric("Weight error max|A − Aᵀ|", fmt.num(v.weight_error), help=readouts.when_symmetric(v))
 e3.metric("Divisor √d_k", fmt.num(tr.divisor), help=readouts.divisor_help(v))
 
-chart_cols = st.columns(3)
-if hint := pale_hint(len(T), relative):
-    st.caption(hint)
-focus_box = st.container()
 
-st.header("All three modes at once")
-st.dataframe(modes_table, width="stretch")
-st.markdown(readouts.denominators_paragraph(v))
+@st.fragment
+def focused(v: view.View) -> None:
+    """What shows the focused query and cell, and all that stands between them: a pick reruns this
+    alone.
 
-st.header("Every intermediate")
-*qkv_cols, z_col = st.columns(4)
-for col, name, m in zip(qkv_cols, ("Q", "K", "V"), (tr.queries, tr.keys, tr.values), strict=True):
-    col.markdown(f"**{name}** {m.shape}")
-    tables.matrix(m, T, where=col)
-z_col.markdown(f"**Z = AV** {tr.context.shape}")
-z_slot = z_col.container()  # Z marks the focused row: the fragment draws it
+    It spans the page from the heatmaps to Z's table and draws it in order. A first visit paints
+    what the script has sent so far, so a slot filled later pushed down what was under it: the
+    heatmaps arriving above "All three modes at once" shifted a desktop page by 0.11."""
+    fq, fc = cell_ui.controls(v.labels, where=focus_slot, focus_key="focus", cell_key="cell")
+    f = view.focused(v, fq, fc)
+    for col, (key, chart) in zip(
+        st.columns(3), charts.heatmaps(f, relative, theme.active().mode).items(), strict=True
+    ):
+        with col:
+            figures.show(chart, key=key, pick=cell_ui.picker(key, "focus", "cell"))
+    if hint := pale_hint(len(T), relative):
+        st.caption(hint)
+    if (c := f.focus) is not None:
+        context_note(T, c.row, c.context, extra=readouts.focus_sentence(f))
+    cell_ui.panel_or_hint(f.cell)
+
+    st.header("All three modes at once")
+    st.dataframe(modes_table, width="stretch")
+    st.markdown(readouts.denominators_paragraph(v))
+
+    st.header("Every intermediate")
+    *qkv_cols, z_col = st.columns(4)
+    for col, name, m in zip(qkv_cols, ("Q", "K", "V"), (tr.queries, tr.keys, tr.values), strict=True):
+        col.markdown(f"**{name}** {m.shape}")
+        tables.matrix(m, T, where=col)
+    z_col.markdown(f"**Z = AV** {tr.context.shape}")
+    tables.matrix(f.trace.context, marked(T, f.focus_row), where=z_col)
+
+
+focused(v)
 for col, name, w in zip(
     st.columns(3), ("W_q", "W_k", "W_v"), (ws.w_query, ws.w_key, ws.w_value), strict=True
 ):
     col.markdown(f"**{name}** {w.shape}" + (" (unused in this mode)" if name in readouts.unused(v) else ""))
     tables.matrix(w, where=col)
-
-
-@st.fragment
-def focused(v: view.View) -> None:
-    """What shows the focused query and cell: a pick reruns this alone."""
-    fq, fc = cell_ui.controls(v.labels, where=focus_slot, focus_key="focus", cell_key="cell")
-    f = view.focused(v, fq, fc)
-    for col, (key, chart) in zip(
-        chart_cols, charts.heatmaps(f, relative, theme.active().mode).items(), strict=True
-    ):
-        with col:
-            figures.show(chart, key=key, pick=cell_ui.picker(key, "focus", "cell"))
-    if (c := f.focus) is not None:
-        context_note(T, c.row, c.context, extra=readouts.focus_sentence(f), where=focus_box)
-    cell_ui.panel_or_hint(f.cell, where=focus_box)
-    tables.matrix(f.trace.context, marked(T, f.focus_row), where=z_slot)
-
-
-focused(v)
 st.header("The forward pass")
 st.latex(readouts.forward_latex(v))
 st.code(readouts.forward_code(v), language="python")
