@@ -1,11 +1,11 @@
 """What the browser adds to every chart: its accessible name and its PNG and SVG downloads.
 
-Streamlit draws a Plotly chart as a tree of SVG with no name: a screen reader read 36 numbers in
-a row, with no row or column. ``ui.figures.show`` writes each chart's name in a hidden span
-beside it; this script gives the chart's plot ``role="img"`` and that name as its ``aria-label``
-(WCAG 1.1.1), so it is announced as one image with a name, and its numbers are read from the
-"Values as a table" expander that follows it. A 3-D scene, which holds Plotly's image button,
-is a named ``role="figure"`` instead (an image may hold no control).
+Streamlit draws a Plotly chart as a tree of SVG: a screen reader read 36 numbers in a row, with
+no row or column. ``ui.figures.show`` passes each chart's name as its ``alt``, which Streamlit
+sets on the chart's box; this script moves it to the chart's plot, as its ``aria-label`` with
+``role="img"`` (WCAG 1.1.1), so it is announced once, as one image with a name, and its numbers
+are read from the "Values as a table" expander that follows it. A 3-D scene, which holds Plotly's
+image button, is a named ``role="figure"`` instead (an image may hold no control).
 
 It also adds two small buttons under each chart, PNG and SVG (hidden on phones and in print). The
 SVG is the chart's own: Plotly's stacked SVG layers copied into one document, on the page's
@@ -85,12 +85,19 @@ SCRIPT = """<script>
     return row;
   };
   const label = () => {
-    for (const tag of document.querySelectorAll(".aww-chart-name")) {
-      const block = tag.closest("[data-testid='stVerticalBlock']");
-      const chart = block && block.querySelector("[data-testid='stPlotlyChart']");
-      const plot = chart && chart.querySelector(".js-plotly-plot");
-      if (!plot) continue;
-      const name = tag.textContent.trim();
+    for (const chart of document.querySelectorAll("[data-testid='stPlotlyChart']")) {
+      // Streamlit names the chart's box with its alt (role="figure"); the name moves to the plot,
+      // so a screen reader announces it once, as one image.
+      const given = chart.getAttribute("aria-label");
+      if (given) {
+        chart.dataset.awwName = given;
+        chart.removeAttribute("aria-label");
+        chart.removeAttribute("role");
+      }
+      const name = (chart.dataset.awwName || "").trim();
+      const plot = chart.querySelector(".js-plotly-plot");
+      const block = chart.closest("[data-testid='stVerticalBlock']");
+      if (!name || !plot || !block) continue;
       // A 3-D scene keeps Plotly's image button inside the plot: an image may hold no control
       // (axe's nested-interactive), so a scene is a named figure instead.
       const scene = plot.querySelector(".gl-container canvas") !== null;

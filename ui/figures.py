@@ -782,9 +782,11 @@ def show(
     """Draw a figure at full width, in the reader's theme, named for a screen reader, with its
     values as a table.
 
-    - ``name`` says what the chart shows ("Attention weights, 6 queries by 6 keys"). It becomes the
-      chart's accessible name (``role="img"``, ``aria-label``), set in the browser by
-      ``ui.chart_dom``, which also adds the chart's PNG and SVG download buttons.
+    - ``name`` says what the chart shows ("Attention weights, 6 queries by 6 keys"). It goes to
+      Streamlit as the chart's ``alt``, and ``ui.chart_dom`` makes it the plot's accessible name
+      (``role="img"``, ``aria-label``) and adds the chart's PNG and SVG download buttons. Before,
+      it travelled in a hidden HTML element beside the chart; on a first visit Streamlit drew that
+      element as a 40 px placeholder until its code arrived, then hid it, and the chart moved up.
     - ``table`` holds the chart's numbers; it is shown under "Values as a table" (:func:`values`),
       where a screen reader can read them and a reader of a chart too large to print its values
       finds them, with a CSV download.
@@ -803,14 +805,18 @@ def show(
         spec = spec_of(fig)
         checked, scene = _Checked(spec) if isinstance(fig, go.Figure) else spec, _has_scene(spec)
     config = _config(scene, name)
-    with st.container():
-        if name:
-            st.html(f'<span class="aww-chart-name">{html.escape(name)}</span>')
+    with st.container():  # the chart's own block, where ui.chart_dom puts its PNG and SVG buttons
         if pick is None:
-            st.plotly_chart(checked, width="stretch", config=config, key=key)
+            st.plotly_chart(checked, width="stretch", config=config, key=key, alt=name)
         else:
             st.plotly_chart(
-                checked, width="stretch", config=config, key=key, on_select=pick, selection_mode="points"
+                checked,
+                width="stretch",
+                config=config,
+                key=key,
+                on_select=pick,
+                selection_mode="points",
+                alt=name,
             )
     if isinstance(fig, Built):
         if fig.table is not None:

@@ -48,15 +48,14 @@ CSS = """<style>
 
 
 # Captions pass 4.5:1 in both themes (the text colour at 80%: 8.2:1 on white, 11:1 on #0e1117).
-# Charts (ui.figures.show, ui.chart_dom): the hidden span that names a chart takes no room, and the
-# PNG/SVG buttons sit small under the chart's right edge, on a desktop only.
+# Charts (ui.figures.show, ui.chart_dom): the PNG/SVG buttons sit small under the chart's right
+# edge, on a desktop only.
 # Print: no sidebar, header or buttons; the page flows onto as many sheets as it needs (Streamlit
 # scrolls inside a fixed-height container, which printed only its first screen); tables print
 # whole, a row never split across two sheets.
 CHARTS_AND_PRINT = """<style>
 /* Captions in the page's own text colour, a little lighter: Streamlit's grey was 4.35:1. */
 [data-testid="stCaptionContainer"] { color: inherit; opacity: 0.8; }
-[data-testid="stElementContainer"]:has(.aww-chart-name) { display: none; }
 .aww-export { display: flex; justify-content: flex-end; gap: 0.25rem; margin-top: -0.75rem; }
 .aww-export button {
   font: inherit; font-size: 0.75rem; line-height: 1.2; padding: 0.1rem 0.45rem; cursor: pointer;

@@ -71,6 +71,11 @@ def heatmap_titled(at: AppTest, title: str) -> dict:
     raise KeyError(title)
 
 
+def chart_names(at: AppTest) -> list[str]:
+    """Each chart's accessible name as the page sent it (``st.plotly_chart``'s ``alt``), in order."""
+    return [chart.proto.alt for chart in at.get("plotly_chart")]
+
+
 def metrics(at: AppTest) -> dict[str, str]:
     """Every ``st.metric`` on the page, label -> value."""
     return {m.label: m.value for m in at.metric}

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from core import sentence
-from tests.app.conftest import assert_clean, open_page
+from tests.app.conftest import assert_clean, chart_names, open_page
 from topics.read_along.drawings import draw, drawn
 from topics.read_along.steps import STEPS
 from ui import figures, theme
@@ -125,8 +125,7 @@ def test_the_page_names_its_chart_and_tables_its_values_with_the_scale_said():
     s = sentence.build(LONG)
     out = draw(STEPS[NUMBER["context"] - 1].make(s).figure)
     assert out.note in [c.value for c in at.caption]
-    names = " ".join(str(h.proto) for h in at.get("html"))
-    assert out.name in names.replace("&#x27;", "'")  # the chart's accessible name (ui.figures.show)
+    assert out.name in chart_names(at)  # the chart's accessible name (ui.figures.show)
     assert f"Values as a table: {out.table_name}" in [e.label for e in at.expander]
     assert not at.dataframe  # the values: an HTML table (the sentence's editor is closed)
 

@@ -8,13 +8,12 @@ anything but its view would fail. One AppTest session per distinct state.
 
 from __future__ import annotations
 
-import html
 import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import APP, assert_clean, metrics, widget
+from tests.app.conftest import APP, assert_clean, chart_names, metrics, widget
 from topics.scaling import checks, figures, script, study, text, view
 from ui import checks as checks_ui
 
@@ -111,10 +110,10 @@ def test_every_chart_is_named_and_its_values_are_a_table_under_it(default, build
     """Issue 23: each chart's name reaches the page (a screen reader's label) and its values sit in a
     table under "Values as a table: <name>", the view's own, in the order the charts are drawn."""
     charts = figures.charts(build(settings_of(default)))
-    names = " ".join(h.proto.body for h in default.get("html"))
+    names = chart_names(default)
     boxes = {e.label: e for e in default.expander}
     for chart in charts.values():
-        assert html.escape(chart.name) in names
+        assert chart.name in names
         box = boxes[f"Values as a table: {chart.name}"]
         (shown,) = box.get("table")
         assert shown.value.equals(chart.table)
