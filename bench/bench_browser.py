@@ -24,7 +24,9 @@ a title, a line of text) on its own. For each page, in a fresh tab:
   ``*_cls_beyond_shell``: that less ``browser_shell_cls``, the shift of Streamlit's multipage shell
   alone (:data:`bench.pages.SHELL`: the page links and one control in the sidebar, loaded the same
   way). At 1,400 px the shell's main column moves 300 px right as the sidebar arrives (0.21), on
-  every page of every multipage app; what is beyond it is the page's own.
+  every page of every multipage app; what is beyond it is the page's own. ``*_load_cls`` and
+  ``*_load_cls_beyond_shell``: the same over the load alone, before any move (a move can change
+  what the page says, and text that lands more than 0.5 s after the move counts as a shift).
 - ``*_slow_moves`` and ``*_slow_moves_with_spinner``: how many timed waits (the load included) took
   over 0.5 s, and in how many of them a spinner, a progress bar or Streamlit's "Running…" status
   widget showed within 0.5 s of the action.
@@ -149,6 +151,9 @@ def page_figures(context, server, info, repeats: int, bare: Moves, shell: float)
     name = f"browser_{info.url_path.replace('-', '_')}"
     tab, change = Tab(context, server), Moves()
     yield Figure(f"{name}_load", tab.load(page_url(server, info), change) * 1e3, "ms")
+    loaded = layout_shift(tab.page)
+    yield Figure(f"{name}_load_cls", loaded, "")
+    yield Figure(f"{name}_load_cls_beyond_shell", loaded - shell, "")
     key = moved_key(info.url_path)
     if key is not None:
         moved(tab, key, repeats, change)

@@ -7,7 +7,9 @@ the first moment a busy sign shows after :func:`mark`: a spinner or progress bar
 page (``stSpinner``, ``stProgress``), or the header's status widget.
 
 :func:`timed` marks the time, does the action, waits until the script has run and the page
-has been still for ``QUIET_MS`` with every chart drawn, and returns the time from the mark to the
+has been still for ``QUIET_MS`` with every chart drawn and no element still waiting for its code
+(Streamlit's placeholder, ``stSkeleton``: a first visit's charts are placeholders, not yet charts,
+for seconds), and returns the time from the mark to the
 page's last change: what a reader waits for the page to stop moving. The quiet wait itself is not
 counted. The script's state is read from the ``data-test-script-state`` attribute Streamlit's
 frontend keeps on its ``stApp`` element for its own end-to-end tests ("running", "notRunning").
@@ -53,6 +55,7 @@ _SETTLED = """([mark, quiet]) => {
     if (!app || app.getAttribute("data-test-script-state") !== "notRunning") return false;
     if (document.querySelector("[data-testid='stStatusWidget']")) return false;
     if (document.querySelector("[data-stale='true']")) return false;
+    if (document.querySelector("[data-testid='stSkeleton']")) return false;  // code still on its way
     if (!document.querySelector("[data-testid='stMain'] h1")) return false;
     for (const c of document.querySelectorAll("[data-testid='stPlotlyChart']")) {
         const svg = c.querySelector(".main-svg");
