@@ -35,11 +35,13 @@ tail = controls.toggle(
 )
 
 st.title("Divide by √d_k")
+# Symbols in Unicode, not TeX: a first visit draws TeX only once its code arrives, and the lead
+# then grew from one line to seven on a phone and pushed the page down (layout shift 0.11).
 st.markdown(
-    "A dot product of two random $d_k$-vectors is a sum of $d_k$ terms, so it spreads like $\\sqrt{d_k}$. "
+    "A dot product of two random d_k-vectors is a sum of d_k terms, so it spreads like √d_k. "
     "Feed such scores to a softmax and it turns into a step function: one weight near 1, the rest near 0. "
     "Its Jacobian, the only way a gradient gets back through, goes to zero with them. Switch the divisor "
-    "off, drag $d_k$ past a thousand, and watch the bars give up."
+    "off, drag d_k past a thousand, and watch the bars give up."
 )
 
 st.html(study.BUSY_CSS)  # the progress bar, spinners and waiting room float over the top chart
