@@ -27,6 +27,8 @@ a title, a line of text) on its own. For each page, in a fresh tab:
   every page of every multipage app; what is beyond it is the page's own. ``*_load_cls`` and
   ``*_load_cls_beyond_shell``: the same over the load alone, before any move (a move can change
   what the page says, and text that lands more than 0.5 s after the move counts as a shift).
+- ``browser_phone_*_load_cls``: each page's layout shift as it loads at 390 px, in the dark theme
+  (:func:`phone_shifts`).
 - ``*_slow_moves`` and ``*_slow_moves_with_spinner``: how many timed waits (the load included) took
   over 0.5 s, and in how many of them a spinner, a progress bar or Streamlit's "Running…" status
   widget showed within 0.5 s of the action.
@@ -176,6 +178,27 @@ def page_figures(context, server, info, repeats: int, bare: Moves, shell: float)
     tab.page.close()
 
 
+def phone_shifts(browser, server) -> Iterator[Figure]:
+    """Each page's layout shift as it loads on a 390 px phone in the dark theme, one tab after
+    another in one browser, as a reader walks the pages. A phone's sidebar starts closed, so
+    Streamlit's shell does not move; the shift is the page's own, with Streamlit's placeholders."""
+    from bench import clock, cls
+    from tests.e2e.test_browser import page_url
+    from topics import PAGES
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    context.set_default_timeout(180_000)
+    clock.install(context)
+    cls.install(context)
+    for info in PAGES:
+        tab = Tab(context, server)
+        tab.load(page_url(server, info), Moves())
+        name = f"browser_phone_{info.url_path.replace('-', '_')}"
+        yield Figure(f"{name}_load_cls", cls.layout_shift(tab.page), "")
+        tab.page.close()
+    context.close()
+
+
 def run(quick: bool) -> Iterable[Figure]:
     from playwright.sync_api import sync_playwright
 
@@ -206,6 +229,7 @@ def run(quick: bool) -> Iterable[Figure]:
                 yield from page_figures(context, app, info, repeats, before, shell)
             after, _ = bare_moves(context, bare, repeats)  # the machine's load may have moved
             yield from after.figures("browser_bare_change_at_end")
+            yield from phone_shifts(browser, app)
             browser.close()
     finally:
         bare.stop()
