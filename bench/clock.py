@@ -9,10 +9,10 @@ page (``stSpinner``, ``stProgress``), or the header's status widget.
 :func:`timed` marks the time, does the action, waits until the script has run and the page
 has been still for ``QUIET_MS`` with every chart drawn and no element still waiting for its code
 (Streamlit's placeholder, ``stSkeleton``: a first visit's charts are placeholders, not yet charts,
-for seconds), and returns the time from the mark to the
-page's last change: what a reader waits for the page to stop moving. The quiet wait itself is not
-counted. The script's state is read from the ``data-test-script-state`` attribute Streamlit's
-frontend keeps on its ``stApp`` element for its own end-to-end tests ("running", "notRunning").
+for seconds), and returns the time from the mark to the page's last change: what a reader waits
+for the page to stop moving. The quiet wait itself is not counted. The script's state is read
+from the ``data-test-script-state`` attribute Streamlit's frontend keeps on its ``stApp`` element
+for its own end-to-end tests ("running", "notRunning").
 """
 
 from __future__ import annotations

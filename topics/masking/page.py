@@ -68,9 +68,10 @@ def focused(v: view.View) -> None:
     for col, shown, name in paths:
         col.markdown(f"**{name}, step {stage} of {STAGES}: {shown.name}**")
         col.latex(shown.formula)
-        key = f"fig03_{name.lower()}"
+        path = name.lower()
+        key = f"fig03_{path}"
         with col:
-            chart = charts.stage(f, name.lower(), relative, mode)
+            chart = charts.stage(f, path, relative, mode)
             figures.show(chart, key=key, pick=cell_ui.picker(key, "mask_focus", "mask_cell"))
     if hint := pale_hint(len(T), relative, causal=True):
         st.caption(hint)
