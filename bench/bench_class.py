@@ -41,7 +41,8 @@ import sys
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,8 +110,13 @@ class Class:
 
         self.servers: list[Served] = []
         try:
-            for _ in range(replicas):
-                self.servers.append(Served(free_port()))
+            with ThreadPoolExecutor(replicas) as pool:  # start together: each takes seconds to boot
+                starting = [pool.submit(Served, free_port()) for _ in range(replicas)]
+                for f in starting:
+                    with suppress(Exception):
+                        self.servers.append(f.result())
+            if len(self.servers) < replicas:
+                raise RuntimeError("a replica did not start; see artifacts/streamlit-*.log")
             self.balancer = Balancer([f"127.0.0.1:{s.port}" for s in self.servers], free_port())
         except BaseException:
             self.stop()
