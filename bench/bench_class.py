@@ -9,7 +9,7 @@ Streamlit's websocket protocol (:mod:`bench.stream`) and walks the tour as
 
 **Think time.** A learner pauses 5 to 20 s before each action, so one walk takes about 290 s. A
 run shorter than that scales every pause down (``--think-scale``, by default
-``0.6 × seconds / 290``: a 45 s run thinks 0.5 to 1.9 s) so that walks still end inside the run.
+``0.4 × seconds / 290``: a 45 s run thinks 0.3 to 1.25 s) so that walks still end inside the run.
 Each simulated learner then asks ``1 / scale`` times as often as a real one: it stands for
 several real learners, which is what the capacity below converts back.
 
@@ -22,12 +22,15 @@ and how many browsers' requests reached more than one replica (0 when sessions a
 
 **Capacity per core.** The first replica (warm from the run) is then served alone, pinned to
 one core, with the load generator pinned to another, and the number of simulated learners is
-stepped up (``--capacity-start``, doubling, at most ``--capacity-steps`` steps of
-``--step-seconds`` each, think scale 0.1: 0.5 to 2 s) until the p95 wait reaches 1 s or an
-error occurs. At the last step that passed, the replica answered ``X`` actions per second with
+stepped (``--capacity-start``, doubling until a step fails, then halving the gap between the
+last pass and the first failure; at most ``--capacity-steps`` steps of ``--step-seconds`` each,
+think scale 0.1: 0.5 to 2 s); a step passes when its p95 wait is under 1 s and it had no error.
+At the largest step that passed, the replica answered ``X`` actions per second with
 mean wait ``W``; by Little's law, real learners pausing 12.5 s on average would need
 ``X × (12.5 + W)`` of them to ask that often: ``class_capacity_per_core``. It is 0 when even the
-first step failed. The machine is shared, so every figure here moves with its other load.
+first step failed. Beside it: each step's p95 (``class_step_<n>_learners_p95_ms``), the simulated
+learners and runs per second at that step, and the replica's peak resident memory. The machine
+is shared, so every figure here moves with its other load.
 """
 
 from __future__ import annotations
@@ -45,9 +48,13 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench import Figure, rss
 from bench.learner import ACTIONS_PER_WALK, THINK_S
+
+if TYPE_CHECKING:
+    from bench.serve import Served
 
 MEAN_THINK_S = sum(THINK_S) / 2
 WALK_S = MEAN_THINK_S * (ACTIONS_PER_WALK - 1)  # a real learner's walk, waits aside
@@ -68,8 +75,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def think_scale_for(seconds: float) -> float:
-    """The think scale at which a walk takes 60% of a run of ``seconds``, at most 1."""
-    return min(1.0, 0.6 * seconds / WALK_S)
+    """The think scale at which a walk's pauses take 40% of a run of ``seconds``, at most 1: the
+    waits take the rest, and on a loaded machine they are as long as the pauses."""
+    return min(1.0, 0.4 * seconds / WALK_S)
 
 
 @dataclass
@@ -234,15 +242,18 @@ def _class_figures(c: Class, learners: int, replicas: int, seconds: float, scale
     yield Figure("class_browsers_on_two_replicas", len(c.split_browsers()), "browsers")
 
 
-def _capacity(server, start: int, steps: int, step_seconds: float) -> Iterable[Figure]:
+def _capacity(server: Served, start: int, steps: int, step_seconds: float) -> Iterable[Figure]:
+    """Step the simulated learners on one replica: doubling from ``start`` until a step fails,
+    then halving the gap between the last pass and the first failure (below ``start`` when the
+    first step fails), at most ``steps`` steps in all."""
     cpus = sorted(os.sched_getaffinity(0))
     pinned = len(cpus) >= 2
     if pinned:  # the replica on one core, the learners on another
         os.sched_setaffinity(server.proc.pid, {cpus[0]})
     cores = 1 if pinned else len(cpus)
     spawn = 2.0
-    best = 0.0
-    best_rate = 0.0
+    best = best_rate = 0.0
+    passed, failed = 0, 0  # the most learners that passed, the fewest that failed (0: none yet)
     learners = start
     for _ in range(max(steps, 0)):
         acts = drive(
@@ -255,11 +266,17 @@ def _capacity(server, start: int, steps: int, step_seconds: float) -> Iterable[F
         ).after(spawn)
         p95 = acts.quantile(0.95)
         yield Figure(f"class_step_{learners}_learners_p95_ms", 1000 * p95, "ms")
-        if acts.errors or not p95 < P95_LIMIT_S:
+        if not acts.errors and p95 < P95_LIMIT_S and acts.waits:
+            passed = learners
+            rate = len(acts.waits) / (step_seconds - spawn)
+            best_rate = rate / cores
+            best = rate * (MEAN_THINK_S + statistics.fmean(acts.waits)) / cores
+        else:
+            failed = learners
+        learners = (passed + failed) // 2 if failed else 2 * passed
+        if learners in (passed, failed) or learners < 1:
             break
-        rate = len(acts.waits) / (step_seconds - spawn)
-        best_rate = rate / cores
-        best = rate * (MEAN_THINK_S + statistics.fmean(acts.waits)) / cores
-        learners *= 2
+    yield Figure("class_capacity_sim_learners", passed, "learners")
+    yield Figure("class_capacity_replica_peak_rss", rss.peak(server.proc.pid) / rss.MB, "MiB")
     yield Figure("class_capacity_runs_per_s_per_core", best_rate, "runs/s")
     yield Figure("class_capacity_per_core", best, "learners")
