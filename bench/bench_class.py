@@ -174,7 +174,8 @@ def drive(
 
     with tempfile.TemporaryDirectory(prefix="class-learners-") as tmp:
         out = Path(tmp) / "actions.json"
-        log = ROOT / "artifacts" / "class-learners.log"
+        log = ROOT / "artifacts" / f"class-learners-{url.rsplit(':', 1)[-1]}.log"  # one per target
+        log.parent.mkdir(exist_ok=True)
         command = [sys.executable, "-m", "bench.learners", "--host", url, "--learners", str(learners)]
         command += ["--seconds", str(seconds), "--think-scale", str(think_scale)]
         command += ["--spawn-seconds", str(spawn_seconds), "--out", str(out)]

@@ -14,7 +14,8 @@ protocol with the messages Streamlit's package defines (``streamlit.proto``: ``B
   into the address bar (``page_info_changed``) and the widget states, with the ``fragment_id`` of
   the fragment the widget sits in (from the delta that drew it);
 - the forward-message cache: a large element the client already holds is sent again as a
-  ``ref_hash``, so each rerun reports the hashes it holds, as the browser does.
+  ``ref_hash``, so each rerun reports the hashes it holds, as the browser does, forgetting a
+  message no run has sent for ``maxCachedMessageAge`` runs (the server's setting).
 
 Widget ids are read from the elements each run sent (``Element.<type>.id``), never computed: a
 widget is found by the key the app gave it, which its id ends with. The widget states sent are
@@ -112,6 +113,9 @@ class Session:
         self.states: dict[str, WidgetState] = {}  # widget id -> what this learner set on the page
         self.widgets: dict[str, Widget] = {}
         self.cache: dict[str, ForwardMsg] = {}  # hash -> a cacheable message already received
+        self.cache_age: dict[str, int] = {}  # hash -> the run that last sent or named it
+        self.runs = 0
+        self.max_cache_age = 2  # the server's global.maxCachedMessageAge, from its new_session
 
     # --- connection -------------------------------------------------------------------------
     def _get(self, path: str) -> None:
@@ -210,7 +214,10 @@ class Session:
         if self.ws is None:
             raise SessionError("not connected")
         state.widget_states.widgets.extend(self.states.values())
+        for h in [h for h, at in self.cache_age.items() if self.runs - at > self.max_cache_age]:
+            del self.cache[h], self.cache_age[h]  # as the frontend's cache forgets old messages
         state.cached_message_hashes.extend(self.cache)
+        self.runs += 1
         state.context_info.CopyFrom(
             ContextInfo(
                 timezone="UTC",
@@ -244,11 +251,14 @@ class Session:
             msg.ParseFromString(data)
             kind = msg.WhichOneof("type")
             if kind == "ref_hash":  # the server trusts the cache this client reported
+                self.cache_age[msg.ref_hash] = self.runs
                 msg = self.cache[msg.ref_hash]
                 kind = msg.WhichOneof("type")
             elif msg.metadata.cacheable:
-                self.cache[msg.hash] = msg
-            if kind == "navigation":  # the page st.navigation chose: the one on screen
+                self.cache[msg.hash], self.cache_age[msg.hash] = msg, self.runs
+            if kind == "new_session":
+                self.max_cache_age = msg.new_session.config.max_cached_message_age
+            elif kind == "navigation":  # the page st.navigation chose: the one on screen
                 self.page_script_hash = msg.navigation.page_script_hash
                 self.pages = {p.url_pathname: p.page_script_hash for p in msg.navigation.app_pages}
             elif kind == "page_info_changed":
