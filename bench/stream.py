@@ -18,9 +18,12 @@ protocol with the messages Streamlit's package defines (``streamlit.proto``: ``B
   message no run has sent for ``maxCachedMessageAge`` runs (the server's setting).
 
 Widget ids are read from the elements each run sent (``Element.<type>.id``), never computed: a
-widget is found by the key the app gave it, which its id ends with. The widget states sent are
-the ones this learner set on the page on screen; a widget it never touched is left out, and the
-server then keeps that widget's value from the last run (the frontend would send the same value).
+widget is found by the key the app gave it, which its id ends with. Every rerun sends the value
+of every control on the page, as the frontend does: the one the learner gave it, or else the one
+the last run drew (its ``value`` when the app set it, its ``default`` otherwise). Leaving an
+untouched control out is not the same: a control whose id changed (its range did) would then get
+the value the server carried over from its old id, which the frontend's fresh value overrides.
+Buttons, charts and download buttons hold no value between runs; a button press is a trigger.
 """
 
 from __future__ import annotations
@@ -111,7 +114,7 @@ class Session:
         self.query_string = ""
         self.pages: dict[str, str] = {}  # url path -> page script hash, from the navigation message
         self.states: dict[str, WidgetState] = {}  # widget id -> what this learner set on the page
-        self.widgets: dict[str, Widget] = {}
+        self.on_page: dict[str, Widget] = {}  # widget id -> the widget as the page shows it
         self.cache: dict[str, ForwardMsg] = {}  # hash -> a cacheable message already received
         self.cache_age: dict[str, int] = {}  # hash -> the run that last sent or named it
         self.runs = 0
@@ -139,6 +142,11 @@ class Session:
             self.ws.close()
             self.ws = None
 
+    @property
+    def widgets(self) -> dict[str, Widget]:
+        """The page's widgets, by the key the app gave each."""
+        return {key_of(i): w for i, w in self.on_page.items()}
+
     # --- the messages -------------------------------------------------------------------------
     def open(self, path: str, query: str = "") -> Run:
         """Load ``/<path>?<query>`` in a fresh tab: the page's HTTP requests, then its first run."""
@@ -149,6 +157,7 @@ class Session:
     def follow(self, link: Any) -> Run:
         """Click a page link (``st.page_link``): that page, with the link's query string."""
         self.states.clear()  # the frontend drops the old page's widgets
+        self.on_page.clear()
         self.query_string = link.query_string  # and writes the link's query into the address bar
         state = ClientState(page_script_hash=link.page_script_hash, query_string=self.query_string)
         return self._rerun(state)
@@ -173,7 +182,7 @@ class Session:
         a control bound to the URL writes its new value into the address bar, as the frontend
         does (and drops it there when it is back at its default)."""
         w = self.widgets[key]
-        state = nudged(w, rng)
+        state = nudged(w, self.states.get(w.id) or held(w), rng)
         if w.proto.query_param_key:
             self._bind(w, state)
         return self._send(w, state)
@@ -208,12 +217,14 @@ class Session:
             )
         finally:  # a button's trigger is one press: the frontend resets it after sending
             if state.WhichOneof("value") == "trigger_value":
-                del self.states[w.id]
+                self.states.pop(w.id, None)
 
     def _rerun(self, state: ClientState) -> Run:
         if self.ws is None:
             raise SessionError("not connected")
-        state.widget_states.widgets.extend(self.states.values())
+        for wid, w in self.on_page.items():
+            if (value := self.states.get(wid) or held(w)) is not None:
+                state.widget_states.widgets.append(value)
         for h in [h for h, at in self.cache_age.items() if self.runs - at > self.max_cache_age]:
             del self.cache[h], self.cache_age[h]  # as the frontend's cache forgets old messages
         state.cached_message_hashes.extend(self.cache)
@@ -243,6 +254,7 @@ class Session:
         assert self.ws is not None
         run = Run(0.0)
         widgets: dict[str, Widget] = {}
+        fragment = False
         while True:
             data = self.ws.recv()
             if not isinstance(data, bytes) or not data:
@@ -256,8 +268,9 @@ class Session:
                 kind = msg.WhichOneof("type")
             elif msg.metadata.cacheable:
                 self.cache[msg.hash], self.cache_age[msg.hash] = msg, self.runs
-            if kind == "new_session":
+            if kind == "new_session":  # a run starts (one action may chain several)
                 self.max_cache_age = msg.new_session.config.max_cached_message_age
+                widgets, run.elements, run.links = {}, [], []
             elif kind == "navigation":  # the page st.navigation chose: the one on screen
                 self.page_script_hash = msg.navigation.page_script_hash
                 self.pages = {p.url_pathname: p.page_script_hash for p in msg.navigation.app_pages}
@@ -276,37 +289,88 @@ class Session:
                 elif el_kind == "page_link":
                     run.links.append(el)
                 elif getattr(el, "id", "") and isinstance(el.id, str):
-                    widgets[key_of(el.id)] = Widget(el_kind, el, msg.delta.fragment_id)
+                    widgets[el.id] = Widget(el_kind, el, msg.delta.fragment_id)
+                    if getattr(el, "set_value", False):  # the app set it: the frontend shows that
+                        self.states.pop(el.id, None)
             elif kind == "script_finished":
                 if msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     run.exceptions.append("the script did not compile")
                 if msg.script_finished in DONE or run.exceptions:
+                    fragment = msg.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
                     break
         run.seconds = time.perf_counter() - t0
-        run.widgets = widgets
-        self.widgets.update(widgets)
+        run.widgets = {key_of(i): w for i, w in widgets.items()}
+        if fragment:  # a fragment redraws its own widgets; the rest of the page stays
+            self.on_page.update(widgets)
+        else:
+            self.on_page = widgets
+            self.states = {i: v for i, v in self.states.items() if i in widgets}
         return run
 
 
-def nudged(w: Widget, rng: random.Random) -> WidgetState:
-    """The state of ``w`` moved one notch from the value the last run drew: a slider's step, a
-    select slider's, radio's or select box's neighbouring option, a checkbox flipped."""
+def _has(proto: Any, name: str) -> bool:
+    """Whether an optional field of ``proto`` is set (a field without presence counts as set)."""
+    try:
+        return bool(proto.HasField(name))
+    except ValueError:
+        return True
+
+
+def held(w: Widget) -> WidgetState | None:
+    """The value the frontend holds for ``w`` as the last run drew it: the value the app set, else
+    the default; None for a widget that holds none (a button, a chart, an empty choice)."""
+    p, state = w.proto, WidgetState(id=w.id)
+    if w.kind == "checkbox":
+        state.bool_value = p.value if p.set_value else p.default
+    elif w.kind == "slider":
+        values = list(p.value) if p.set_value else list(p.default)
+        if not values:
+            return None
+        if p.options:  # a select slider: its values are indices into its options, sent as labels
+            state.string_array_value.data.extend(p.options[int(i)] for i in values)
+        else:
+            state.double_array_value.data.extend(values)
+    elif w.kind in ("radio", "selectbox"):
+        if p.set_value and _has(p, "raw_value"):
+            state.string_value = p.raw_value
+        elif not p.set_value and _has(p, "default") and 0 <= p.default < len(p.options):
+            state.string_value = p.options[p.default]
+        else:
+            return None
+    elif w.kind == "number_input":
+        if p.set_value and _has(p, "value"):
+            state.double_value = p.value
+        elif not p.set_value and _has(p, "default"):
+            state.double_value = p.default
+        else:
+            return None
+    elif w.kind in ("text_input", "text_area"):
+        if p.set_value and _has(p, "value"):
+            state.string_value = p.value
+        elif not p.set_value and _has(p, "default"):
+            state.string_value = p.default
+        else:
+            return None
+    else:
+        return None
+    return state
+
+
+def nudged(w: Widget, now: WidgetState | None, rng: random.Random) -> WidgetState:
+    """``w`` moved one notch from ``now``: a slider's step, a select slider's, radio's or select
+    box's neighbouring option, a checkbox flipped. Up or down at random, down at the top."""
     p = w.proto
     if w.kind == "checkbox":
-        return WidgetState(id=w.id, bool_value=not (p.value if p.set_value else p.default))
+        return WidgetState(id=w.id, bool_value=not (now is not None and now.bool_value))
     if w.kind == "slider" and not p.options:
-        now = (list(p.value) if p.set_value else list(p.default))[-1]
-        up = now + p.step <= p.max and (now - p.step < p.min or rng.random() < 0.5)
-        new = now + p.step if up else now - p.step
-        values = [*(list(p.value) if p.set_value else list(p.default))[:-1], new]
+        values = list(now.double_array_value.data) if now is not None else [p.min]
+        up = values[-1] + p.step <= p.max and (values[-1] - p.step < p.min or rng.random() < 0.5)
         state = WidgetState(id=w.id)
-        state.double_array_value.data.extend(values)
+        state.double_array_value.data.extend([*values[:-1], values[-1] + (p.step if up else -p.step)])
         return state
     options = list(p.options)
-    if w.kind == "slider":  # a select slider: its value is indices into its options, sent as labels
-        at = int((list(p.value) if p.set_value else list(p.default))[-1])
-    else:
-        at = options.index(p.raw_value) if p.set_value and p.raw_value in options else p.default
+    label = (now.string_array_value.data[-1] if w.kind == "slider" else now.string_value) if now else ""
+    at = options.index(label) if label in options else 0
     new = at + 1 if at + 1 < len(options) and (at == 0 or rng.random() < 0.5) else at - 1
     if w.kind == "slider":
         state = WidgetState(id=w.id)
