@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -109,9 +110,10 @@ class Actions:
 
 
 class Class:
-    """``replicas`` app servers on free loopback ports, behind nginx with deploy/nginx.conf."""
+    """``replicas`` app servers on free loopback ports, behind nginx with deploy/nginx.conf on
+    ``port`` (a free one when not given)."""
 
-    def __init__(self, replicas: int) -> None:
+    def __init__(self, replicas: int, port: int | None = None) -> None:
         from bench.balancer import Balancer
         from bench.serve import Served
         from tests.e2e.conftest import free_port
@@ -125,7 +127,7 @@ class Class:
                         self.servers.append(f.result())
             if len(self.servers) < replicas:
                 raise RuntimeError("a replica did not start; see artifacts/streamlit-*.log")
-            self.balancer = Balancer([f"127.0.0.1:{s.port}" for s in self.servers], free_port())
+            self.balancer = Balancer([f"127.0.0.1:{s.port}" for s in self.servers], port or free_port())
         except BaseException:
             self.stop()
             raise
@@ -148,17 +150,68 @@ class Class:
     def stop(self) -> None:
         if hasattr(self, "balancer"):
             self.balancer.stop()
+        for s in self.servers:  # all at once: each takes a moment to shut down
+            s.proc.terminate()
         for s in self.servers:
             s.stop()
 
 
 @contextmanager
-def served(replicas: int) -> Iterator[Class]:
-    c = Class(replicas)
+def served(replicas: int, port: int | None = None) -> Iterator[Class]:
+    c = Class(replicas, port)
     try:
         yield c
     finally:
         c.stop()
+
+
+class Learners:
+    """:mod:`bench.learners` (Locust) against ``url``, in a process of its own, on ``cpus``.
+
+    It starts at once; with ``wait_seconds`` it first waits that long at most for ``url`` to
+    answer a health check, so it can be started while the servers boot (its imports take
+    seconds of their own). :meth:`result` waits for it and reads what it measured.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        learners: int,
+        seconds: float,
+        think_scale: float,
+        spawn_seconds: float,
+        cpus: set[int] | None = None,
+        wait_seconds: float = 0,
+    ) -> None:
+        from tests.e2e.conftest import ROOT
+
+        self.seconds = seconds + wait_seconds
+        self.tmp = Path(tempfile.mkdtemp(prefix="class-learners-"))
+        self.log = ROOT / "artifacts" / f"class-learners-{url.rsplit(':', 1)[-1]}.log"  # one per target
+        self.log.parent.mkdir(exist_ok=True)
+        command = [sys.executable, "-m", "bench.learners", "--host", url, "--learners", str(learners)]
+        command += ["--seconds", str(seconds), "--think-scale", str(think_scale)]
+        command += ["--spawn-seconds", str(spawn_seconds), "--wait-seconds", str(wait_seconds)]
+        command += ["--out", str(self.tmp / "actions.json")]
+        with open(self.log, "w") as f:
+            self.proc = subprocess.Popen(command, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+        if cpus:
+            os.sched_setaffinity(self.proc.pid, cpus)
+
+    def result(self) -> Actions:
+        try:
+            if self.proc.wait(timeout=self.seconds + 300) != 0:
+                raise RuntimeError(f"the learners' process failed; see {self.log}")
+            data = json.loads((self.tmp / "actions.json").read_text(encoding="utf-8"))
+        finally:
+            self.stop()
+        return Actions([tuple(r) for r in data["actions"]], data["walks"], data["seconds"], data["locust"])
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def drive(
@@ -169,24 +222,8 @@ def drive(
     spawn_seconds: float,
     cpus: set[int] | None = None,
 ) -> Actions:
-    """Run :mod:`bench.learners` (Locust) against ``url`` in its own process, on ``cpus``."""
-    from tests.e2e.conftest import ROOT
-
-    with tempfile.TemporaryDirectory(prefix="class-learners-") as tmp:
-        out = Path(tmp) / "actions.json"
-        log = ROOT / "artifacts" / f"class-learners-{url.rsplit(':', 1)[-1]}.log"  # one per target
-        log.parent.mkdir(exist_ok=True)
-        command = [sys.executable, "-m", "bench.learners", "--host", url, "--learners", str(learners)]
-        command += ["--seconds", str(seconds), "--think-scale", str(think_scale)]
-        command += ["--spawn-seconds", str(spawn_seconds), "--out", str(out)]
-        with open(log, "w") as f:
-            proc = subprocess.Popen(command, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
-            if cpus:
-                os.sched_setaffinity(proc.pid, cpus)
-            if proc.wait(timeout=seconds + 300) != 0:
-                raise RuntimeError(f"the learners' process failed; see {log}")
-        data = json.loads(out.read_text(encoding="utf-8"))
-    return Actions([tuple(r) for r in data["actions"]], data["walks"], data["seconds"], data["locust"])
+    """:class:`Learners` against a server already up, to the end of their run."""
+    return Learners(url, learners, seconds, think_scale, spawn_seconds, cpus).result()
 
 
 def run(quick: bool, options: argparse.Namespace | None = None) -> Iterable[Figure]:

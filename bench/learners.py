@@ -17,12 +17,28 @@ import json
 import random
 import sys
 import time
+import urllib.request
 
 import gevent
 from locust import User, constant, events, task
 from locust.env import Environment
 
 from bench.learner import walk
+
+
+def healthy(host: str, wait_seconds: float) -> bool:
+    """Whether ``host`` answers ``/_stcore/health`` within ``wait_seconds``."""
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        try:
+            with urllib.request.urlopen(f"{host}/_stcore/health", timeout=5) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            pass
+        if time.monotonic() >= deadline:
+            return False
+        gevent.sleep(0.25)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,9 +48,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, required=True)
     parser.add_argument("--think-scale", type=float, default=1.0, help="times the 5-20 s think time")
     parser.add_argument("--spawn-seconds", type=float, default=5.0, help="all learners arrive within this")
+    parser.add_argument("--wait-seconds", type=float, default=0, help="wait this long for the host's health")
     parser.add_argument("--seed", type=int, default=37)
     parser.add_argument("--out", required=True, help="where to write the actions, as JSON")
     args = parser.parse_args(argv)
+    if args.wait_seconds and not healthy(args.host, args.wait_seconds):
+        print(f"{args.host} did not answer a health check within {args.wait_seconds:g} s", file=sys.stderr)
+        return 1
 
     t_start = time.perf_counter()
     actions: list[tuple[str, float, float, str | None]] = []  # name, start (s), wait (s), error

@@ -18,8 +18,9 @@ from collections.abc import Iterator
 import pytest
 
 from bench.balancer import TEMPLATE, nginx_path
-from bench.bench_class import Actions, Class, drive, served
+from bench.bench_class import Actions, Class, Learners, served
 from bench.stream import MOVABLE, Session
+from tests.e2e.conftest import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -32,8 +33,14 @@ NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 def lecture() -> Iterator[tuple[Class, Actions]]:
     if nginx_path() is None:
         pytest.skip("no nginx found (apt-get install nginx; .ci/run installs it)")
-    with served(REPLICAS) as c:
-        yield c, drive(c.url, LEARNERS, SECONDS, THINK_SCALE, spawn_seconds=3)
+    port = free_port()
+    # The learners' process starts with the servers (its imports take seconds) and waits for nginx.
+    crowd = Learners(f"http://127.0.0.1:{port}", LEARNERS, SECONDS, THINK_SCALE, 3, wait_seconds=120)
+    try:
+        with served(REPLICAS, port) as c:
+            yield c, crowd.result()
+    finally:
+        crowd.stop()
 
 
 def test_no_learner_meets_an_error(lecture: tuple[Class, Actions]) -> None:
