@@ -1,0 +1,108 @@
+"""``python -m bench.learners``: a class of simulated learners, driven by Locust, in this process.
+
+Locust (used as a library, headless: no web UI, no locustfile) spawns ``--learners`` users, each
+walking :func:`bench.learner.walk` again and again (a finished walk's tab is closed and a new
+learner arrives), for ``--seconds``; every action is reported to Locust's statistics as a
+request and kept whole (its start, wait and error) for the caller, which reads them from the JSON
+written to ``--out``.
+
+Run only as its own process (``bench.bench_class`` starts it): importing Locust monkey-patches
+the standard library for gevent, which must never happen inside pytest or another bench.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+import urllib.request
+
+import gevent
+from locust import User, constant, events, task
+from locust.env import Environment
+
+from bench.learner import walk
+
+
+def healthy(host: str, wait_seconds: float) -> bool:
+    """Whether ``host`` answers ``/_stcore/health`` within ``wait_seconds``."""
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        try:
+            with urllib.request.urlopen(f"{host}/_stcore/health", timeout=5) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            pass
+        if time.monotonic() >= deadline:
+            return False
+        gevent.sleep(0.25)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.learners")
+    parser.add_argument("--host", required=True, help="the app's (or the load balancer's) base URL")
+    parser.add_argument("--learners", type=int, required=True)
+    parser.add_argument("--seconds", type=float, required=True)
+    parser.add_argument("--think-scale", type=float, default=1.0, help="times the 5-20 s think time")
+    parser.add_argument("--spawn-seconds", type=float, default=5.0, help="all learners arrive within this")
+    parser.add_argument("--wait-seconds", type=float, default=0, help="wait this long for the host's health")
+    parser.add_argument("--seed", type=int, default=37)
+    parser.add_argument("--out", required=True, help="where to write the actions, as JSON")
+    args = parser.parse_args(argv)
+    if args.wait_seconds and not healthy(args.host, args.wait_seconds):
+        print(f"{args.host} did not answer a health check within {args.wait_seconds:g} s", file=sys.stderr)
+        return 1
+
+    t_start = time.perf_counter()
+    actions: list[tuple[str, float, float, str | None]] = []  # name, start (s), wait (s), error
+    walks = {"started": 0, "completed": 0}
+    seeds = random.Random(args.seed)
+
+    class Learner(User):
+        host = args.host
+        wait_time = constant(0)  # the think time is inside the walk, between its actions
+
+        @task
+        def one_walk(self) -> None:
+            walks["started"] += 1
+
+            def record(name: str, seconds: float, error: str | None) -> None:
+                start = time.perf_counter() - seconds - t_start
+                actions.append((name, start, seconds, error))
+                events.request.fire(
+                    request_type="ws",
+                    name=name,
+                    response_time=seconds * 1000,
+                    response_length=0,
+                    exception=RuntimeError(error) if error else None,
+                    context={},
+                )
+
+            rng = random.Random(seeds.getrandbits(32))
+            if walk(self.host or args.host, rng, gevent.sleep, record, think_scale=args.think_scale):
+                walks["completed"] += 1
+
+    env = Environment(user_classes=[Learner], events=events)
+    runner = env.create_local_runner()
+    runner.start(args.learners, spawn_rate=args.learners / max(args.spawn_seconds, 0.1))
+    gevent.sleep(args.seconds)
+    runner.quit()
+    total = env.stats.total
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(
+            {
+                "actions": actions,
+                "walks": walks,
+                "seconds": time.perf_counter() - t_start,
+                "locust": {"requests": total.num_requests, "failures": total.num_failures},
+            },
+            f,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
