@@ -30,6 +30,7 @@ from topics.learning.one_cell import CellAtStep
 from topics.learning.prose import Prose
 from topics.learning.reach import Found, Reach
 from topics.learning.training import Optimiser, Target, Trajectory
+from ui import format as fmt
 from ui.cell_text import Panel, chosen_key
 
 # The controls' ladders: what a reader (and the oracle's random settings) can pick.
@@ -123,6 +124,7 @@ class View:
     decimals: int  # the score heatmaps' decimals: trained scores grow into the thousands
     focus_weights: np.ndarray | None  # [n] the focused query's row of A
     focus_context: np.ndarray | None  # [d_v] its context vector, A times the untrained values
+    focus_most: str | None  # where its row of A goes (:func:`ui.format.most_weight`)
     gradient: np.ndarray  # [n, n] ∂L/∂Ω at the step shown: the loss's pull on every score
     cell_key: int | None  # the column of the cell the panel works out (None without a focus)
     cell_at_step: CellAtStep | None  # that cell at the step shown, and its gradient
@@ -242,6 +244,7 @@ def focused(v: View, focus: int | None, cell: int | None) -> View:
         v,
         settings=s,
         focus_weights=v.attention[focus],
+        focus_most=fmt.most_weight(v.attention[focus], s.labels),
         focus_context=attention.mix(v.attention, values)[focus],
         cell_key=chosen.arithmetic.j,
         cell_at_step=chosen,
@@ -317,6 +320,7 @@ def base(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits)
         decimals=4 if big < 10 else 2 if big < 1_000 else 0,
         focus_weights=None,
         focus_context=None,
+        focus_most=None,
         gradient=training.score_gradient(a, target, int(ws.w_key.shape[-1])),
         cell_key=None,
         cell_at_step=None,
