@@ -247,7 +247,9 @@ def same(
     else:
         verdict = Verdict.EXACT if quoted == live else Verdict.DIFFERS
         agreed = ""
-    return Check(label, quoted, live, verdict, source, note, true, why if verdict is Verdict.DIFFERS else agreed)
+    return Check(
+        label, quoted, live, verdict, source, note, true, why if verdict is Verdict.DIFFERS else agreed
+    )
 
 
 def counts(rows: Iterable[Check]) -> dict[Verdict, int]:

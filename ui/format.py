@@ -17,7 +17,8 @@ def unsigned_zero(s: str) -> str:
 
     A minus on a printed zero is float noise (``-(1 × log 1)`` is ``-0.0``; ``-1e-9`` rounds to
     ``-0.0000``), and a reader takes it for a negative number. Every helper below passes its text
-    through here, so no page prints one. A mantissa with any non-zero digit keeps its sign, and so does ``-inf``.
+    through here, so no page prints one. A mantissa with any non-zero digit keeps its sign, and so
+    does ``-inf``.
     """
     digits = [c for c in s.split("e")[0] if c.isdigit()]  # "-inf" has none: it keeps its sign
     return s[1:] if s.startswith("-") and digits and set(digits) == {"0"} else s

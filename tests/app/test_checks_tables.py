@@ -97,7 +97,7 @@ def test_a_row_that_corrects_its_quote_cannot_say_exact():
     """A row with a true value beside its quote says the quote is wrong (its note says why), so the
     constructor refuses "exact" for it, and every helper that takes a true value picks another verdict."""
     with pytest.raises(ValueError, match="cannot be exact"):
-        checks.Check("output", "no computation at all", "[1.0]", checks.Verdict.EXACT, checks.POST, true="[1.0]")
+        checks.Check("output", "no computation", "[1.0]", checks.Verdict.EXACT, checks.POST, true="[1.0]")
     assert checks.same("s", "q", "x", checks.POST, true="x").verdict is checks.Verdict.ROUNDING
     assert checks.same("s", "x", "x", checks.POST).verdict is checks.Verdict.EXACT
 
