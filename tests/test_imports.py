@@ -141,3 +141,56 @@ def test_the_graph_sees_through_helpers():
     """The rule is transitive: a page reaches Streamlit directly, a view's core reaches NumPy."""
     assert "streamlit" in reach("topics.recap.page")
     assert "numpy" in reach("core.attention")
+
+
+def cycles(graph: dict[str, list[str]] | None = None) -> list[list[str]]:
+    """Every import cycle between the project's modules: the strongly connected components of the
+    import graph (Tarjan's algorithm) with more than one module, or a module importing itself.
+    ``typing.TYPE_CHECKING`` imports count: a type that must be imported back is a cycle in the design
+    even when Python never runs it. ``graph`` (module -> what it imports) defaults to the project's."""
+    if graph is None:
+        graph = {m: sorted(d for d in direct(m) if d in modules()) for m in modules()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(m: str) -> None:  # recursive: the project's import chains are short
+        index[m] = low[m] = len(index)
+        stack.append(m)
+        on_stack.add(m)
+        for d in graph[m]:
+            if d not in index:
+                visit(d)
+                low[m] = min(low[m], low[d])
+            elif d in on_stack:
+                low[m] = min(low[m], index[d])
+        if low[m] == index[m]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == m:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for m in sorted(graph):
+        if m not in index:
+            visit(m)
+    return found
+
+
+def test_no_import_cycle():
+    """Imports run one way (page → view → core; prose reads the view's numbers, never the reverse),
+    so no module imports, directly or through others, a module that imports it back."""
+    assert cycles() == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    """The finder above is not vacuous: cycles are reported, a chain is not."""
+    assert cycles({"a": ["b"], "b": ["a", "c"], "c": []}) == [["a", "b"]]
+    assert cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c"]]
+    assert cycles({"a": ["b"], "b": ["c"], "c": []}) == []

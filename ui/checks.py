@@ -15,7 +15,8 @@ formatted to the quoted number of decimals. Each row ends with one :class:`Verdi
 reader knows whom to believe. Where a source is loose (a sample read as the truth, the wrong
 quantity for the right conclusion), the row also carries ``true``: the true value, shown beside the
 quote, and its note says why the two differ; the verdict then compares the live value with the
-truth, not the quote.
+truth, not the quote, and is never **exact**: "exact" beside a quote says the quote is right, and
+a quote its row corrects is not (issue 38). :class:`Check` refuses that combination.
 
 The table is Markdown, and every cell goes through one escaper: a label such as
 "largest |J|" once split the table, so 10 of 13 rows lost their live value and their mark.
@@ -92,6 +93,11 @@ class Check:
     why: str = ""
 
     def __post_init__(self) -> None:
+        if self.verdict is Verdict.EXACT and self.true:
+            raise ValueError(
+                f"{self.label!r}: a row with a true value corrects its quote, so its verdict cannot be "
+                "exact; compare the live value with the true one (within rounding, within noise)"
+            )
         if self.verdict is Verdict.DIFFERS and not self.why:
             object.__setattr__(self, "why", f"live {self.live} against {self.true or self.quoted}")
 
@@ -231,10 +237,19 @@ def same(
 ) -> Check:
     """A check on a non-numeric quote (a token name, a shape): **exact** on equal text.
 
-    With ``true`` (a loose source), it compares the live text with the true one instead.
+    With ``true`` (a loose source, which the note corrects), it compares the live text with the true
+    one instead: equal text is **within rounding** of the truth as both are printed, never
+    **exact**, since the quote itself is wrong.
     """
-    verdict = Verdict.EXACT if (true or quoted) == live else Verdict.DIFFERS
-    return Check(label, quoted, live, verdict, source, note, true, why if verdict is Verdict.DIFFERS else "")
+    if true:
+        verdict = Verdict.ROUNDING if true == live else Verdict.DIFFERS
+        agreed = "of the true value, as printed"
+    else:
+        verdict = Verdict.EXACT if quoted == live else Verdict.DIFFERS
+        agreed = ""
+    return Check(
+        label, quoted, live, verdict, source, note, true, why if verdict is Verdict.DIFFERS else agreed
+    )
 
 
 def counts(rows: Iterable[Check]) -> dict[Verdict, int]:

@@ -90,27 +90,21 @@ def context_note(
     row: int,
     context: np.ndarray | str,
     *,
-    weights: np.ndarray | None = None,
-    what: str = "A",
+    most: str = "",
     extra: str = "",
     where: DeltaGenerator | None = None,
 ) -> None:
     """One line beside the heatmaps: the focused query, where its weights go, its context vector.
 
-    ``weights`` is the query's row of the weights drawn (``what`` names that matrix); the line
-    names the key it weighs most. ``extra`` is appended as written (a page's own remark).
-    ``context`` may come as :func:`ui.format.short_vec` wrote it: a cache keeps that text of a wide
-    output's rows, not the rows (``topics.multihead.view.Run``).
+    ``most`` is where the query's row of weights goes, as its page's view wrote it with
+    :func:`ui.format.most_weight` (one rule for ties on every page). ``extra`` is appended as
+    written (a page's own remark). ``context`` may come as :func:`ui.format.short_vec` wrote it: a
+    cache keeps that text of a wide output's rows, not the rows (``topics.multihead.view.Run``).
     """
     name = md(labels[row])  # a reader's token is text, never Markdown
     parts = [f"**Focus: {name}** (query {row + 1})."]
-    if weights is not None:
-        w = np.asarray(weights, dtype=np.float64)
-        if np.any(w != 0):
-            top = int(np.argmax(w))
-            parts.append(f"Its row of {what} gives most weight to *{md(labels[top])}* ({fmt.num(w[top])}).")
-        else:
-            parts.append(f"Its row of {what} is all zeros.")
+    if most:
+        parts.append(most)
     text = context if isinstance(context, str) else fmt.short_vec(context)
     parts.append(f"Its context vector is **z = {text}**.")
     if extra:

@@ -71,13 +71,13 @@ HOSTILE = [
 @pytest.mark.parametrize("text", HOSTILE)
 def test_any_text_in_any_cell_keeps_the_table_well_formed(text):
     rows = [
-        checks.Check(text, text, text, checks.Verdict.EXACT, checks.POST, note=text, true=text),
+        checks.Check(text, text, text, checks.Verdict.ROUNDING, checks.POST, note=text, true=text),
         checks.Check("plain", "1", "2", checks.Verdict.DIFFERS, checks.BOOK, why=text),
     ]
     header, body = parse(checks.table_markdown(rows))
     assert header == list(checks.header(rows))
     assert [len(r) for r in body] == [len(header)] * 2
-    assert checks.verdict_of(body[0][-1]) is checks.Verdict.EXACT
+    assert checks.verdict_of(body[0][-1]) is checks.Verdict.ROUNDING
     assert checks.verdict_of(body[1][-1]) is checks.Verdict.DIFFERS
     assert body[0][header.index("live")] != ""
 
@@ -88,8 +88,37 @@ def test_the_true_column_appears_only_when_a_row_needs_it():
     loose = [*plain, checks.same("share", "about a third", "28.7%", checks.POST, true="28.7%")]
     header, body = parse(checks.table_markdown(loose))
     assert checks.TRUE_COLUMN in header
-    assert body[1][-1] == "✅ exact"  # a loose quote passes when the live value equals the truth
+    # a loose quote passes when the live value equals the truth, but the quote is not "exact"
+    assert body[1][-1] == "✅ within rounding (of the true value, as printed)"
     assert not checks.same("share", "about a third", "33.3%", checks.POST, true="28.7%").ok
+
+
+def test_a_row_that_corrects_its_quote_cannot_say_exact():
+    """A row with a true value beside its quote says the quote is wrong (its note says why), so the
+    constructor refuses "exact" for it, and every helper that takes a true value picks another verdict."""
+    with pytest.raises(ValueError, match="cannot be exact"):
+        checks.Check("output", "no computation", "[1.0]", checks.Verdict.EXACT, checks.POST, true="[1.0]")
+    assert checks.same("s", "q", "x", checks.POST, true="x").verdict is checks.Verdict.ROUNDING
+    assert checks.same("s", "x", "x", checks.POST).verdict is checks.Verdict.EXACT
+
+
+@pytest.mark.parametrize("info", WITH_CHECKS, ids=[p.url_path for p in WITH_CHECKS])
+def test_no_page_marks_exact_a_quote_its_row_corrects(info):
+    """Read from the table as drawn: a row whose true-value cell is filled is never "exact"
+    (What comes next once marked the post's "no per-position computation at all" ✅ exact beside
+    a note saying the post overstates it)."""
+    at = open_page(info.path)
+    assert_clean(at)
+    for exp in (e for e in at.expander if e.label.startswith("Checks against the sources")):
+        (table,) = [md.value for md in exp.markdown if md.value.lstrip().startswith("|")]
+        header, rows = parse(table)
+        if checks.TRUE_COLUMN not in header:
+            continue
+        true = header.index(checks.TRUE_COLUMN)
+        corrected = [cells for cells in rows if cells[true]]
+        assert corrected, info.url_path  # the column is there only for a row that needs it
+        for cells in corrected:
+            assert checks.verdict_of(cells[-1]) is not checks.Verdict.EXACT, cells
 
 
 def test_every_source_is_one_of_a_small_fixed_vocabulary():

@@ -88,7 +88,15 @@ def test_the_page_takes_a_turn_of_the_budget_for_a_computation_the_cache_does_no
 
 def test_nothing_but_the_focused_fields_depends_on_the_focus_or_the_cell():
     plain = view.build(view.Settings(steps=200, step=200))
-    focused_fields = {"settings", "focus_weights", "focus_context", "cell_key", "cell_at_step", "cell"}
+    focused_fields = {
+        "settings",
+        "focus_weights",
+        "focus_most",
+        "focus_context",
+        "cell_key",
+        "cell_at_step",
+        "cell",
+    }
     for focus, cell in ((1, None), (1, 4), (5, 0)):
         v = view.build(view.Settings(steps=200, step=200, focus=focus, cell=cell))
         assert v.cell is not None and v.settings.focus == focus and v.settings.cell == cell

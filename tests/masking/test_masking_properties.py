@@ -145,7 +145,8 @@ def test_every_number_comes_from_the_view_and_every_claim_holds(s: view.Settings
         assert ("agree exactly" in v.prose) == (np.abs(v.difference[_kept(v)]).max() == 0)
     else:
         assert ("later tokens keep weight" in v.prose) == bool(zero.any())
-        assert f"hands {text.share_text(zero[0])} to the {n - 1} token" in v.prose
+        after = "the one token" if n == 2 else f"the {n - 1} tokens"
+        assert f"hands {text.share_text(zero[0])} to {after} after it" in v.prose
         here = np.abs(v.difference[_kept(v)]).max()
         assert ("differ by up to" in v.prose.split(". The naive path")[1].split(";")[0]) == (here > v.limit)
     if len(v.undefined_rows):

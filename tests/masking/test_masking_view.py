@@ -99,7 +99,7 @@ def test_short_sentences_get_prose_that_fits(n, says):
     v = build(Settings(labels=s.labels, x=s.embeddings, fill="zero"))
     assert says in v.prose
     if n == 2:
-        assert "the 1 token after it" in v.prose and "row 2 keeps" not in v.prose
+        assert "the one token after it" in v.prose and "row 2 keeps" not in v.prose
     sealed = build(Settings(labels=s.labels, x=s.embeddings)).prose
     if n == 1:  # nothing is masked, so nothing "half-way" differs for a reason worth a sentence
         assert (

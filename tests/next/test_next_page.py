@@ -32,9 +32,9 @@ def shown(v: view.View) -> dict[str, str]:
         FREE: prose.gap_readout(v.shuffle.free.gap, v.shuffle.limit),
         MASKED: prose.gap_readout(v.shuffle.masked.gap, v.shuffle.limit),
         "Cache size": figures.binary_size(kv.bytes),
-        "Per token": f"{kv.per_token:,} bytes",
-        f"At the full context, {v.block.context_length:,} tokens": figures.binary_size(kv.full),
-        "Exceeds the blocks' weights from": f"{kv.exceeds:,} tokens",
+        "Per token": fmt.count(kv.per_token, "byte"),
+        f"At the full context, {fmt.count(v.block.context_length, 'token')}": figures.binary_size(kv.full),
+        "Exceeds the blocks' weights from": fmt.count(kv.exceeds, "token"),
     }
 
 

@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 
 from topics.cost import arithmetic, view
 from topics.cost import format as cost_format
+from ui import format as fmt
 from ui import theme
 from ui.figures import ACCENT, MUTED, SECOND, Chart, figure, layout, log_ticks
 
@@ -173,11 +174,9 @@ def flops_chart(v: view.View, *, height: int = 440) -> go.Figure:
 
 def _sizes(v: view.View) -> str:
     """The settings the bytes count: heads, layers and bytes a score."""
-    heads = f"{v.cfg.heads} head" + ("s" if v.cfg.heads != 1 else "")
-    layers = f"{v.cfg.layers} layer" + ("s" if v.cfg.layers != 1 else "")
-    return (
-        f"{heads}, {layers}, {v.cfg.bytes_per_score} byte{'s' if v.cfg.bytes_per_score != 1 else ''} a score"
-    )
+    c = v.cfg
+    heads, layers = fmt.count(c.heads, "head"), fmt.count(c.layers, "layer")
+    return f"{heads}, {layers}, {fmt.count(c.bytes_per_score, 'byte')} a score"
 
 
 def _rungs(v: view.View) -> list[int]:
@@ -209,7 +208,7 @@ def memory(v: view.View) -> Chart:
     name = (
         f"Line chart, log scales: bytes of the score matrices against n ({_sizes(v)}), each card's "
         f"memory a level line. At n = {v.n:,}: {cost_format.binary_size(v.row.nbytes)}, "
-        f"{v.row.cards_to_buy:,} {v.gpu.name} card{'s' if v.row.cards_to_buy != 1 else ''}."
+        f"{fmt.count(v.row.cards_to_buy, f'{v.gpu.name} card')}."
     )
     return Chart(memory_chart(v), name, memory_table(v))
 

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from topics.dropout import text
 from topics.dropout.view import View
+from ui import format as fmt
 from ui.cell import TOP
 from ui.figures import (
     ACCENT,
@@ -280,7 +281,7 @@ def charts(v: View, relative: Relative | None = None) -> dict[str, Chart]:
 def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:
     """The two matrices, before and after one draw: what shows the focus (the page's focus fragment)."""
     t, n, f, c = v.labels, len(v.labels), None if v.focus is None else v.focus.row, v.cell_key
-    size = f"{n} queries by {n} keys"
+    size = fmt.size(n, n)
     scaled = (
         f"survivors scaled by {text.worked_factor(v.keep, v.factor)}" if v.scale else "survivors unscaled"
     )
@@ -307,6 +308,7 @@ def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:
 def draw_charts(v: View) -> dict[str, Chart]:
     """The statistics of all the draws: the running mean and the zero-row rates (no focus)."""
     t, n = v.labels, len(v.labels)
+    rows = "the one row" if n == 1 else f"each of {n} rows"
     texts = v.running_text
     running = running_mean_chart(
         v.running_at, v.running_mean, v.expectation, v.std, text=texts, title="Running mean row sum"
@@ -345,7 +347,7 @@ def draw_charts(v: View) -> dict[str, Chart]:
         ),
         "fig04_zero": Chart(
             zero,
-            f"Bars: the measured share of {v.draws:,} draws in which each of {n} rows is the zero vector; "
+            f"Bars: the measured share of {v.draws:,} draws in which {rows} is the zero vector; "
             "marks: pᶦ, the theory",
             zero_table,
         ),

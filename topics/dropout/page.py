@@ -108,7 +108,7 @@ def focused(whole: view.View) -> None:
         st.caption(hint)
     if (f := v.focus) is not None:
         before = f"Before dropout: {fmt.vec(f.before)}."
-        context_note(T, f.row, f.after, weights=f.weights, what="this draw's A", extra=before)
+        context_note(T, f.row, f.after, most=f.most, extra=before)
     if v.cell is not None:
         cell_ui.panel(v.cell)
     else:

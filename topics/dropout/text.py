@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from core import book
+from ui import format as fmt
 
 BOOK_P = 0.5  # book section 3.5.2's demo rate (``sampling.BOOK_P``; repeated to keep this module light)
 POWER = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")  # p² as the page writes pᶦ
@@ -264,7 +265,8 @@ def cell_notes(
         power = f"p{str(row).translate(POWER)}"
         context = (
             f"Every weight of row {row} was dropped in this draw, so z_{query.replace(' ', '_')} is the zero "
-            f"vector: a row of {row} live weights dies whole on a share {power} = {zero_theory} of draws "
+            f"vector: a row of {fmt.count(row, 'live weight')} dies whole on a share {power} = {zero_theory} "
+            "of draws "
             f"(measured over {draws:,} draws: {zero_measured})."
         )
     else:

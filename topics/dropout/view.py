@@ -104,6 +104,7 @@ class Focus:
     weights: np.ndarray  # the row of the first draw  [n]
     before: np.ndarray  # the context vector before dropout  [d_out]
     after: np.ndarray  # and after this draw's dropout  [d_out]
+    most: str  # where its row of this draw goes (:func:`ui.format.most_weight`)
 
 
 @dataclass(frozen=True, eq=False)
@@ -300,7 +301,9 @@ def focused(v: View, focus: int | None, cell_choice: int | None, relative: str |
         return replace(v, settings=s, focus=None, cell_key=None, cell=None, draw_caption=caption)
     tr, w = v.trace, v.weights
     before, after = attention.mix(w, tr.values)[focus], attention.mix(v.first, tr.values)[focus]
-    f = Focus(focus, v.first[focus], before, after)
+    f = Focus(
+        focus, v.first[focus], before, after, fmt.most_weight(v.first[focus], v.labels, "this draw's A")
+    )
     cell_key = chosen_key(cell_choice, w[focus])
     panel = None
     if cell_key is not None:

@@ -20,6 +20,7 @@ from topics.learning.readouts import TARGET_LABELS, loss_text
 from topics.learning.training import Trajectory
 from topics.learning.view import View
 from ui import figures
+from ui import format as fmt
 from ui.figures import ACCENT, MUTED, SECOND, Chart, Relative, figure, layout, log_ticks
 from ui.weights import MODE_LABELS
 
@@ -156,7 +157,7 @@ def heatmap_specs(v: View, relative: Relative | None = None) -> dict[str, dict[s
     two weights matrices only (A and the target), never the signed scores."""
     t, f, c, d = v.settings.labels, v.settings.focus, v.cell_key, v.decimals
     n = len(t)
-    size = f"{n} queries by {n} keys"
+    size = fmt.size(n, n)
     at = f"{MODE_LABELS[v.settings.mode]}, step {v.step:,}"
     target = TARGET_LABELS[v.settings.target].lower()
     if v.settings.target == "token":

@@ -116,7 +116,7 @@ def focused(v: view.View) -> None:
         if row[0] == "learn_attention" and (hint := pale_hint(n, relative)):
             st.caption(hint)
         if row[0] == "learn_attention" and fq is not None and f.focus_context is not None:
-            context_note(T, fq, f.focus_context, weights=f.focus_weights, extra="W_v is not trained here.")
+            context_note(T, fq, f.focus_context, most=f.focus_most or "", extra="W_v is not trained here.")
     if f.cell is not None:
         cell_ui.panel(f.cell)
     else:

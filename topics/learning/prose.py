@@ -1,23 +1,21 @@
 """Learning to attend's sentences, written from the view's values (issue 24: every sentence true at
 every setting).
 
-Each sentence that states a number or a claim is built here from a field of
-:class:`topics.learning.view.View`; a claim with a condition is written only when the view says it
-holds, and its true counterpart otherwise. :func:`topics.learning.view.build` calls :func:`write`
-and keeps the result in ``View.prose``, so the page and the tests read the same words.
+Each sentence that states a number or a claim is built here from a field of the view's numbers
+(:class:`topics.learning.numbers.Numbers`); a claim with a condition is written only when the
+numbers say it holds, and its true counterpart otherwise. :func:`topics.learning.view.build` calls
+:func:`write` and keeps the result in ``View.prose``, so the page and the tests read the same words.
+This module reads the numbers and never the view, so nothing imports back (no import cycle).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from topics.learning.numbers import Numbers
 from topics.learning.reach import MAX_SEARCH_TOKENS, SEARCH, SEARCH_STARTS
 from topics.learning.training import MAX_LOSS, UNIFORM_TOL
 from ui import format as fmt
-
-if TYPE_CHECKING:
-    from topics.learning.view import View
 
 md = fmt.md  # a reader's word with every Markdown-active character escaped: shown as typed
 
@@ -38,7 +36,7 @@ class Prose:
     nearest: str | None = None  # the two tokens a key tells apart least
 
 
-def _word(v: View, i: int) -> str:
+def _word(v: Numbers, i: int) -> str:
     return f"“{md(v.settings.labels[i])}”"
 
 
@@ -46,7 +44,7 @@ def _of(k: int, n: int) -> str:
     return f"{k} of {n}"
 
 
-def lead(v: View) -> str:
+def lead(v: Numbers) -> str:
     tokens = "token" if v.n == 1 else f"{v.n} tokens"
     return (
         "The recap ended on a complaint: attention without weights has no dial for gradient descent to "
@@ -57,7 +55,7 @@ def lead(v: View) -> str:
     )
 
 
-def floor(v: View) -> str | None:
+def floor(v: Numbers) -> str | None:
     if v.floor <= 0:
         return None
     return (
@@ -66,7 +64,7 @@ def floor(v: View) -> str | None:
     )
 
 
-def right(v: View) -> str:
+def right(v: Numbers) -> str:
     if not v.single:
         return (
             "The uniform target has no single token per row, so a row is right when every weight is "
@@ -81,7 +79,7 @@ def right(v: View) -> str:
     return out + "."
 
 
-def step(v: View) -> tuple[str, str | None]:
+def step(v: Numbers) -> tuple[str, str | None]:
     """The heading's step, and why it differs from the step asked for when it does."""
     s, run = v.settings, v.runs[v.settings.mode]
     asked = min(max(s.step, 0), s.steps)
@@ -99,7 +97,7 @@ def step(v: View) -> tuple[str, str | None]:
     return f"at step {v.step}", note
 
 
-def _ties(v: View) -> str:
+def _ties(v: Numbers) -> str:
     """Which repeated words ask for several words, and what that costs in every mode."""
     parts = []
     for word, rows, wanted, kept in v.split_words:
@@ -115,7 +113,7 @@ def _ties(v: View) -> str:
     )
 
 
-def cycle(v: View) -> str:
+def cycle(v: Numbers) -> str:
     """What the Cauchy–Schwarz argument concludes for this target on this sentence."""
     n, bound = v.n, v.tied_bound
     if not v.single or bound is None:
@@ -145,7 +143,7 @@ def cycle(v: View) -> str:
     )
 
 
-def search(v: View) -> tuple[str, str | None]:
+def search(v: Numbers) -> tuple[str, str | None]:
     caption = (
         f"*This run*: the curves above. *Best found*: the most rows over this run and a seeded search "
         f"(Adam, {SEARCH.steps:,} steps at rate {SEARCH.lr}, from {SEARCH_STARTS} starts, the book's "
@@ -160,7 +158,7 @@ def search(v: View) -> tuple[str, str | None]:
     )
 
 
-def verdict(v: View) -> tuple[str, ...]:
+def verdict(v: Numbers) -> tuple[str, ...]:
     """Sentences from the evidence: where a run stalls, what width does, what separates the modes."""
     out = []
     n, width, d_in, lp = v.n, v.settings.width, v.d_in, v.reach
@@ -199,7 +197,7 @@ def verdict(v: View) -> tuple[str, ...]:
     return tuple(out)
 
 
-def nearest(v: View) -> str | None:
+def nearest(v: Numbers) -> str | None:
     """The two tokens a key tells apart least (``core.sentence.nearest_pair``), in words."""
     if v.nearest is None:
         return None
@@ -224,7 +222,7 @@ def nearest(v: View) -> str | None:
     )
 
 
-def write(v: View) -> Prose:
+def write(v: Numbers) -> Prose:
     at_step, step_note = step(v)
     caption, no_search = search(v)
     return Prose(

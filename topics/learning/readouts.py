@@ -34,8 +34,9 @@ OPTIMISER_LABELS = {"adam": "Adam", "gd": "Gradient descent"}
 
 
 def loss_text(v: float) -> str:
-    """4 decimals, or scientific below 1e-3: Adam drives easy targets to 1e-5 and below."""
-    return fmt.num(v) if v >= 1e-3 else fmt.sci(v, 1)
+    """4 decimals, or scientific below 1e-3: Adam drives easy targets to 1e-5 and below. A loss of
+    exactly 0 (one token: its one weight is its target) prints as 0.0000."""
+    return fmt.num(v) if v >= 1e-3 or v == 0 else fmt.sci(v, 1)
 
 
 def run_table(v: View) -> pd.DataFrame:
@@ -100,7 +101,8 @@ def limits_section(v: View, table: Any) -> None:
     st.caption(v.prose.search)
     if v.prose.no_search is not None:
         st.caption(v.prose.no_search)
-    st.markdown("\n\n".join(v.prose.verdict))
+    if v.prose.verdict:  # none at the uniform target, or past the search's token limit
+        st.markdown("\n\n".join(v.prose.verdict))
 
 
 def gradient_section() -> None:

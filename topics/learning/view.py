@@ -26,11 +26,14 @@ from core.attention import Mode
 from core.sentence import nearest_pair, weights_for
 from core.weights import WeightSet, init_weights
 from topics.learning import one_cell, prose, reach, script, training
-from topics.learning.one_cell import CellAtStep
+from topics.learning.numbers import Checks, Evidence, Numbers, Run, Settings
 from topics.learning.prose import Prose
 from topics.learning.reach import Found, Reach
-from topics.learning.training import Optimiser, Target, Trajectory
-from ui.cell_text import Panel, chosen_key
+from topics.learning.training import Optimiser as Optimiser  # the controls' types, as the tour names them
+from topics.learning.training import Target as Target
+from topics.learning.training import Trajectory
+from ui import format as fmt
+from ui.cell_text import chosen_key
 
 # The controls' ladders: what a reader (and the oracle's random settings) can pick.
 RATES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
@@ -43,115 +46,11 @@ Nudged = Callable[..., Mapping[Mode, Trajectory]]
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Every control of the page; the defaults are the page's. The sentence is its labels and
-    embeddings (the book's six tokens, 3 wide, unless the reader typed another)."""
+class View(Numbers):
+    """Every number Learning to attend shows (:class:`Numbers`), and every sentence written from
+    them (:attr:`prose`)."""
 
-    labels: tuple[str, ...] = tokens.TOKENS
-    embeddings: np.ndarray = field(default_factory=tokens.inputs)  # [n, d_in]
-    target: Target = "previous"
-    token: int = 0  # the picked token's position; only the "token" target reads it
-    mode: Mode = "three"  # the mode shown in the heatmaps
-    optimiser: Optimiser = "adam"
-    lr: float = 0.02
-    steps: int = 5_000
-    step: int = 5_000  # the step asked for, as the slider or the URL gives it (build snaps it)
-    width: int = 2  # d_out of W_q and W_k
-    weights: WeightSet = field(default_factory=weights.section_3_4)  # as the control gives it, d_in = 3
-    focus: int | None = None  # the focused query's row
-    cell: int | None = None  # the key of the cell panel's cell, or None: the focused query's largest weight
-
-
-@dataclass(frozen=True)
-class Run:
-    """One mode's row of the runs' table."""
-
-    mode: Mode
-    first_loss: float  # at step 0
-    last_loss: float  # at the last step
-    right: tuple[bool, ...]  # per row, at the last step: its largest weight on the target's token
-    diverged_at: int | None
-
-    @property
-    def rows(self) -> int:
-        return sum(self.right)
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """One mode's row of "What each mode can reach": this run, the best known, the proven bound."""
-
-    mode: Mode
-    this_run: int  # rows right at the end of the run on screen
-    best: int  # the most rows known: this run, the search, or the linear program's witness
-    found_by: str  # where ``best`` comes from
-    most: int | None  # the proven most rows, None when nothing is proven
-    proof: str  # why ``most`` holds ("" when nothing is proven)
-
-
-@dataclass(frozen=True)
-class Checks:
-    """The live side of "Checks against the sources", always on the book's six tokens: this run when
-    they are on screen, else the same settings trained on them."""
-
-    tied_score_error: float  # max |Ω − Ωᵀ| over the tied run's recorded steps: 0 exactly
-    none_score_error: float  # of XXᵀ
-    none_weight_error: float  # of softmax(XXᵀ/√2), section 3.4's weights giving d_k
-    affinity_journey_starts: float  # XXᵀ's journey–starts entry at the last step
-    attn_weights_2: np.ndarray  # [6] row 2 of section 3.4's attention weights, step 0
-
-
-@dataclass(frozen=True)
-class View:
-    """Every number Learning to attend shows, in the order the page shows them."""
-
-    settings: Settings
-    token: int  # the picked token's position, 0 unless the target is "token"
-    ws: WeightSet  # the starting W_q and W_k: the chosen set at the sentence's d_in and width d_out
-    target: np.ndarray  # [n, n] the pattern to learn
-    runs: dict[Mode, Trajectory]  # every mode, from the same start
-    floor: float  # the target's entropy: the lowest cross-entropy any attention reaches
-    table: tuple[Run, ...]  # the runs' table, one row per mode
-    every: int  # steps between recorded snapshots (the step slider's step)
-    step: int  # the step shown: the last recorded step at or before the one asked for, within the run
-    loss: float  # the shown mode's loss at the step shown
-    rows_right: int  # its rows right there
-    score_error: float  # max |Ω − Ωᵀ| there
-    attention: np.ndarray  # [n, n] A at the step shown
-    scores: np.ndarray  # [n, n] Ω at the step shown
-    asymmetry: np.ndarray  # [n, n] Ω − Ωᵀ
-    decimals: int  # the score heatmaps' decimals: trained scores grow into the thousands
-    focus_weights: np.ndarray | None  # [n] the focused query's row of A
-    focus_context: np.ndarray | None  # [d_v] its context vector, A times the untrained values
-    gradient: np.ndarray  # [n, n] ∂L/∂Ω at the step shown: the loss's pull on every score
-    cell_key: int | None  # the column of the cell the panel works out (None without a focus)
-    cell_at_step: CellAtStep | None  # that cell at the step shown, and its gradient
-    cell: Panel | None  # its arithmetic, step by step (None without a focus)
-    words: np.ndarray  # [n] each token's word: the first position with its embedding
-    repeats: bool  # a word repeats: its rows tie in every mode
-    split_words: tuple[tuple[int, int, tuple[int, ...], int], ...]  # repeated words whose rows ask
-    # for several words: (word, its rows, the words asked for, the most rows of it that can be right)
-    cycles: tuple[tuple[int, ...], ...]  # the cycles of the words' arrows (none when a word is split)
-    single: bool  # every target row has one largest entry, so the tied-weights proof applies
-    ties_bound: int | None  # the most rows any mode can get right: a repeated word's rows attend alike
-    tied_bound: int | None  # the proof's most rows for tied weights, ties included
-    found: dict[Mode, Found] | None  # the search's best per mode; None past MAX_SEARCH_TOKENS
-    reach: Reach | None  # the linear program's most rows over every M
-    evidence: tuple[Evidence, ...]  # one row per mode
-    nearest: tuple[int, int, float] | None  # the two closest embeddings and their distance
-    checks: Checks
-    prose: Prose = field(default_factory=Prose)  # every sentence, written from the fields above
-
-    @property
-    def n(self) -> int:
-        return len(self.settings.labels)
-
-    @property
-    def d_in(self) -> int:
-        return int(self.settings.embeddings.shape[1])
-
-    def evidence_of(self, mode: Mode) -> Evidence:
-        return next(e for e in self.evidence if e.mode == mode)
+    prose: Prose = field(default_factory=Prose)
 
 
 def widen(ws: WeightSet, width: int) -> WeightSet:
@@ -242,6 +141,7 @@ def focused(v: View, focus: int | None, cell: int | None) -> View:
         v,
         settings=s,
         focus_weights=v.attention[focus],
+        focus_most=fmt.most_weight(v.attention[focus], s.labels),
         focus_context=attention.mix(v.attention, values)[focus],
         cell_key=chosen.arithmetic.j,
         cell_at_step=chosen,
@@ -317,6 +217,7 @@ def base(s: Settings, *, fit: Fit = training.fit, limits: Limits = reach.limits)
         decimals=4 if big < 10 else 2 if big < 1_000 else 0,
         focus_weights=None,
         focus_context=None,
+        focus_most=None,
         gradient=training.score_gradient(a, target, int(ws.w_key.shape[-1])),
         cell_key=None,
         cell_at_step=None,

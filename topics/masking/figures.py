@@ -69,9 +69,7 @@ def stage_chart(
     weights = stage in WEIGHT_STAGES[path]
     n = len(labels)
     what = "attention weights" if weights else "scores"
-    name = (
-        f"{path.capitalize()} path, step {stage} of {STAGES}, {shown.name}: {what}, {n} queries by {n} keys"
-    )
+    name = f"{path.capitalize()} path, step {stage} of {STAGES}, {shown.name}: {what}, {fmt.size(n, n)}"
     fig = stage_heatmap(shown.matrix, labels, focus=focus, cell=cell, relative=relative if weights else None)
     cells = [[stage_value(x) for x in row] for row in np.asarray(shown.matrix, dtype=np.float64)]
     return Chart(fig, name, text_frame(cells, labels))
@@ -90,7 +88,7 @@ def difference_chart(
     """The difference grid (:func:`difference_grid`), named and with its cells as a table."""
     fig = difference_grid(diff, cells, labels, limit, title=title, focus=focus, cell=cell)
     n = len(labels)
-    return Chart(fig, f"{title}, {n} queries by {n} keys", text_frame(cells, labels))
+    return Chart(fig, f"{title}, {fmt.size(n, n)}", text_frame(cells, labels))
 
 
 def difference_grid(
@@ -161,7 +159,7 @@ def softmax_bars(logits: np.ndarray, probs: np.ndarray) -> go.Figure:
 def softmax_chart(logits: np.ndarray, probs: np.ndarray) -> Chart:
     """The box's bars (:func:`softmax_bars`), named, with each logit and its weight as a table."""
     n = len(probs)
-    name = f"Softmax of the {n} logit{'s' if n != 1 else ''} in the box: one bar per logit, its weight"
+    name = f"Softmax of the {fmt.count(n, 'logit')} in the box: one bar per logit, its weight"
     table = pd.DataFrame(
         {"logit": [logit_text(v) for v in logits], "softmax weight": [fmt.num(p) for p in probs]},
         index=pd.Index([f"x{i + 1}" for i in range(n)], name="entry"),

@@ -76,7 +76,7 @@ def focused(v: view.View) -> None:
     if hint := pale_hint(len(T), relative, causal=True):
         st.caption(hint)
     if (c := f.focus) is not None:
-        context_note(T, c.row, c.context, weights=c.weights, what="the masked A", extra=c.extra)
+        context_note(T, c.row, c.context, most=c.most, extra=c.extra)
     cell_ui.panel_or_hint(f.cell)
     m1, m2, m3 = st.columns(3)
     m1.metric("Naive path masks (first entry)", fmt.num(v.naive_first), help="A post-softmax weight.")

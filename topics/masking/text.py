@@ -168,7 +168,6 @@ def stage_prose(
         else "With the future filled by 0 instead of −∞, later tokens still get no weight here, but only "
         "because every e^(0 − score) underflows to 0 in float64"
     )
-    tokens = "token" if n == 2 else "tokens"
     row2 = f", and row 2 keeps {fmt.num(1 - future[1])} on the two tokens it may see" if n > 2 else ""
     if largest > limit:
         ending = f"The naive path still masks, so the two differ by up to {difference_text(largest, limit)}"
@@ -176,7 +175,7 @@ def stage_prose(
         ending = f"The naive path still masks, yet here the two {_agreement(largest, limit_text)}"
     return (
         f"{opening}: row 1 keeps {fmt.num(w[0, 0])} on the first token and hands {share_text(future[0])} "
-        f"to the {n - 1} {tokens} after it{row2}. {ending}{rest}."
+        f"to {_the(n - 1, 'token')} after it{row2}. {ending}{rest}."
     )
 
 
@@ -267,6 +266,11 @@ def cell_stage(p: CellPaths) -> str:
     )
 
 
+def _the(n: int, noun: str) -> str:
+    """``the one later key``, ``the 3 later keys``: never "the 1 keys" nor "the 1 key"."""
+    return f"the one {noun}" if n == 1 else f"the {fmt.count(n, noun)}"
+
+
 def cell_mask(c: Cell, p: CellPaths, qi: str, kj: str) -> str:
     """Why the mask makes this cell's weight exactly 0, or what it does to its row if it does not."""
     mask = "`torch.triu(ones, diagonal=1)`"
@@ -275,14 +279,14 @@ def cell_mask(c: Cell, p: CellPaths, qi: str, kj: str) -> str:
         if c.shift
         else ""
     )
-    seen = "key" if p.i == 0 else "keys"
+    seen = _the(p.i + 1, "key")
     if p.future:
         return (
             f"Why −∞, then exactly 0: {kj} is key {p.j + 1}, after {qi} (query {p.i + 1}), so the mask "
             f"{mask} holds 1 here and `masked_fill_` writes −∞ over the score {fmt.num(c.score)} before "
             "the division; −∞ / √d_k is still −∞. exp(−∞) is exactly 0 in float64, not a small number, "
             f"so this key adds nothing to the row's denominator ({sum_text(c.denominator)}, summed over "
-            f"the {p.i + 1} {seen} {qi} may see{shifted}) and its weight is 0 / "
+            f"{seen} {qi} may see{shifted}) and its weight is 0 / "
             f"{sum_text(c.denominator)} = 0."
         )
     if not p.later:
@@ -290,11 +294,11 @@ def cell_mask(c: Cell, p: CellPaths, qi: str, kj: str) -> str:
             f"{kj} is key {p.j + 1} and {qi} the last query: nothing comes after it, so the mask "
             f"{mask} changes nothing in this row."
         )
-    later = "key" if p.later == 1 else "keys"
+    later = _the(p.later, "later key")
     return (
         f"{kj} is key {p.j + 1}, not after {qi} (query {p.i + 1}), so the mask {mask} leaves this score "
-        f"alone. It still shapes the weight: the {p.later} later {later} {'gets' if p.later == 1 else 'get'} "
-        f"−∞ and exp(−∞) = 0, so the denominator sums only the {p.i + 1} {seen} {qi} may see."
+        f"alone. It still shapes the weight: {later} {'gets' if p.later == 1 else 'get'} "
+        f"−∞ and exp(−∞) = 0, so the denominator sums only {seen} {qi} may see."
     )
 
 
@@ -305,7 +309,7 @@ def cell_zero(c: Cell, p: CellPaths, qi: str) -> str:
             f"With the 0 fill nothing changes in this row: {qi} is the last token, with no later key to fill."
         )
     fill_exp = f"exp(0{_shifted(p.zero_shift)})"
-    later = "key" if p.later == 1 else "keys"
+    later = _the(p.later, "later key")
     before, after = sum_text(c.denominator), sum_text(p.zero_denominator)
     grows = (
         f"the row's denominator goes from {before} to {after}"
@@ -314,19 +318,20 @@ def cell_zero(c: Cell, p: CellPaths, qi: str) -> str:
     )
     if p.zero_fill_exp == 0:
         return (
-            f"With the 0 fill instead, the {p.later} later {later} {'scores' if p.later == 1 else 'score'} "
+            f"With the 0 fill instead, {later} {'scores' if p.later == 1 else 'score'} "
             f"0, but here {fill_exp} underflows to 0 in float64, so {grows} and this cell's weight is "
             f"{share_text(p.zero_weight)} on that path too."
         )
     if p.future:
         return (
             f"With the 0 fill instead (the shortcut), this score becomes 0, not −∞; ÷ √d_k it is still 0, "
-            f"and {fill_exp} = {exp_text(p.zero_fill_exp)}. A zero score is not a zero weight: each of the "
-            f"{p.later} later {later} adds {exp_text(p.zero_fill_exp)}, {grows}, and this cell gets "
+            f"and {fill_exp} = {exp_text(p.zero_fill_exp)}. A zero score is not a zero weight: "
+            f"{'' if p.later == 1 else 'each of '}{later} adds {exp_text(p.zero_fill_exp)}, {grows}, "
+            "and this cell gets "
             f"{exp_text(p.zero_exp)} / {sum_text(p.zero_denominator)} = **{share_text(p.zero_weight)}**."
         )
     return (
-        f"With the 0 fill instead, the {p.later} later {later} {'adds' if p.later == 1 else 'each add'} "
+        f"With the 0 fill instead, {later} {'adds' if p.later == 1 else 'each add'} "
         f"{fill_exp} = "
         f"{exp_text(p.zero_fill_exp)} to the denominator: {grows}, and this weight becomes "
         f"{exp_text(p.zero_exp)} / {sum_text(p.zero_denominator)} = {share_text(p.zero_weight)}."

@@ -71,6 +71,7 @@ class Focus:
     context: np.ndarray  # [d_out]
     filled: np.ndarray  # [d_out] its context vector with the fill the controls set
     extra: str
+    most: str  # where its row of weights goes (:func:`ui.format.most_weight`)
 
 
 @dataclass(frozen=True)
@@ -251,7 +252,8 @@ def focused(v: View, focus: int | None, cell: int | None) -> View:
     causal, efficient = r.causal[-1].matrix, r.efficient(v.fill)
     leak = attention.mix(efficient[-1].matrix, r.trace.values)[focus]
     extra = "" if v.fill == "-inf" else text.focus_extra(focus, n, float(v.future["zero"][focus]), leak)
-    row = Focus(focus, causal[focus], attention.mix(causal, r.trace.values)[focus], leak, extra)
+    most = fmt.most_weight(causal[focus], v.labels, "the masked A")
+    row = Focus(focus, causal[focus], attention.mix(causal, r.trace.values)[focus], leak, extra, most)
     j = chosen_key(cell, causal[focus])
     p = paths.of(
         r.naive,

@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 from topics.multihead.speed import Paired
 from topics.multihead.thinning import MAX_CELLS, Thinned, thinned
 from ui import colors, figures, theme
+from ui import format as fmt
 from ui.figures import Chart, Relative
 
 # Every hue a key of ui.theme.SERIES_DARK (the dark theme swaps it for its twin) and at least 4.5:1
@@ -258,13 +259,9 @@ def head_chart(
     n = len(labels)
     return Chart(
         head_heatmap(weights, labels, head, chosen=chosen, focus=focus, cell=cell, relative=relative),
-        f"Head {head + 1} of {heads}: attention weights, {n} queries by {n} keys, {SCALE_WORDS[relative]}",
+        f"Head {head + 1} of {heads}: attention weights, {fmt.size(n, n)}, {SCALE_WORDS[relative]}",
         figures.matrix_frame(weights, labels, labels),
     )
-
-
-def _count(k: int, noun: str, plural: str | None = None) -> str:
-    return f"{k:,} {noun}" if k == 1 else f"{k:,} {plural or noun + 's'}"
 
 
 def striped_table(t: Thinned, row_labels: Sequence[str] | None, *, row_title: str) -> pd.DataFrame:
@@ -284,10 +281,14 @@ def striped_name(what: str, t: Thinned, rows: tuple[str, str]) -> str:
     """A striped figure's accessible name: what it is, its size (``rows``: the rows' noun, singular
     and plural), its stripes, and whether the figure draws every cell or every k-th row and column."""
     heads = max(1, t.shape[1] // t.head_width)
-    size = f"{_count(t.shape[0], *rows)} by {_count(t.shape[1], 'column')}"
-    stripes = f", {heads} stripes of {_count(t.head_width, 'column')}, one per head" if heads > 1 else ""
+    size = f"{fmt.count(t.shape[0], *rows)} by {fmt.count(t.shape[1], 'column')}"
+    stripes = f", {heads} stripes of {fmt.count(t.head_width, 'column')}, one per head" if heads > 1 else ""
     drawn = len(t.rows) < t.shape[0] or len(t.cols) < t.shape[1]
-    thin = f"; drawn thinned, {len(t.rows)} rows by {len(t.cols)} columns" if drawn else ""
+    thin = (
+        f"; drawn thinned, {fmt.count(len(t.rows), 'row')} by {fmt.count(len(t.cols), 'column')}"
+        if drawn
+        else ""
+    )
     return f"{what}, {size}{stripes}; blue negative, red positive{thin}"
 
 

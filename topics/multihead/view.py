@@ -522,11 +522,11 @@ def exercise_note(b: Book) -> str:
 def describe(s: Settings) -> str:
     """One caption naming the weights and the inputs on screen."""
     cfg, n, width = s.config, len(s.labels), s.x.shape[1]
-    whose = "the book's six tokens" if _is_book(s) else f"your sentence's {_count(n, 'token')}"
+    whose = "the book's six tokens" if _is_book(s) else f"your sentence's {fmt.count(n, 'token')}"
     inputs = (
         f"{whose}, stacked twice (batch [{BATCH}, {n}, {width}])"
         if cfg.d_in == width
-        else f"{_count(n, 'stand-in embedding')} torch.rand({n}, {cfg.d_in}) after "
+        else f"{fmt.count(n, 'stand-in embedding')} torch.rand({n}, {cfg.d_in}) after "
         f"torch.manual_seed({mh.STAND_IN_SEED}), "
         f"stacked twice (d_in {cfg.d_in} is not the sentence's width, {width})"
     )
@@ -536,11 +536,6 @@ def describe(s: Settings) -> str:
         f"num_heads={cfg.num_heads}) with nn.Linear weights drawn after torch.manual_seed({s.seed}), "
         f"in the book's order. Inputs: {inputs}."
     )
-
-
-def _count(n: int, noun: str) -> str:
-    """``1 token``, ``9 tokens``."""
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _is_book(s: Settings) -> bool:

@@ -250,14 +250,14 @@ def block_charts(p: BlockParams, kv: KvCache, b: BlockConfig) -> dict[str, Chart
         "split": Chart(
             param_split(counts, SUBLAYER, title="Where one block's parameters sit"),
             f"Where one block's {p.total:,} parameters sit: a bar per component, coloured by sublayer "
-            f"(emb_dim {b.emb_dim:,}, {b.n_heads} heads)",
+            f"(emb_dim {b.emb_dim:,}, {fmt.count(b.n_heads, 'head')})",
             split,
         ),
         "kv": Chart(
             kv_curves(kv, context_length=b.context_length, title="KV cache against context length"),
             f"KV cache in bytes against tokens cached, both on log scales: {len(kv.curves)} configurations, "
-            f"the current one bold, the current blocks' weights as a level, and your setting, {kv.tokens:,} "
-            f"tokens, marked",
+            f"the current one bold, the current blocks' weights as a level, and your setting, "
+            f"{fmt.count(kv.tokens, 'token')}, marked",
             kv_table,
         ),
     }
@@ -274,8 +274,8 @@ def shuffle_charts(sh: Shuffle, relative: Relative | None = None) -> dict[str, C
             difference_heatmap(
                 result.difference, sh.rows, bound=sh.bound, title="P·f(X) − f(P·X)", focus=row
             ),
-            f"{key}: the gap P·f(X) − f(P·X), {n} positions of the shuffled sentence by {dims} "
-            "output dimensions",
+            f"{key}: the gap P·f(X) − f(P·X), {fmt.count(n, 'position')} of the shuffled sentence by "
+            f"{fmt.count(dims, 'output dimension')}",
             matrix_frame(
                 result.difference,
                 sh.rows,
@@ -286,7 +286,7 @@ def shuffle_charts(sh: Shuffle, relative: Relative | None = None) -> dict[str, C
         )
     out["next_weights"] = Chart(
         weights_heatmap(sh, title="Causal weights, shuffled order", relative=relative),
-        f"Causal attention weights of the shuffled sentence, {n} queries by {n} keys",
+        f"Causal attention weights of the shuffled sentence, {fmt.size(n, n)}",
         matrix_frame(sh.causal.weights, sh.rows, sh.rows),
     )
     return out

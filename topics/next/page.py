@@ -118,22 +118,22 @@ st.markdown(prose.first_token_text(v.first))
 st.header("The KV cache")
 k = st.columns(4)
 k[0].metric("Cache size", figures.binary_size(kv.bytes), help="Keys and values of every layer, every token")
-k[1].metric("Per token", fmt.integer(kv.per_token) + " bytes")
+k[1].metric("Per token", fmt.count(kv.per_token, "byte"))
 k[2].metric(
-    f"At the full context, {v.block.context_length:,} tokens",
+    f"At the full context, {fmt.count(v.block.context_length, 'token')}",
     figures.binary_size(kv.full),
     help="The most this model ever caches for one sequence: the context length caps the cache.",
 )
 k[3].metric(
     "Exceeds the blocks' weights from",
-    fmt.integer(kv.exceeds) + " tokens",
+    fmt.count(kv.exceeds, "token"),
     help=prose.exceeds_help(kv),
 )
 if kv.capped:
     st.warning(
-        f"{kv_tokens:,} tokens asked for, but this model attends to at most its context length, "
-        f"{v.block.context_length:,} tokens, so its cache stops there. Raise the context length in the "
-        "sidebar to cache more.",
+        f"{fmt.count(kv_tokens, 'token')} asked for, but this model attends to at most its context "
+        f"length, {fmt.count(v.block.context_length, 'token')}, so its cache stops there. Raise the "
+        "context length in the sidebar to cache more.",
         icon=":material/block:",
     )
 st.latex(

@@ -218,9 +218,9 @@ def exceeds_help(kv: KvCache) -> str:
             "holds more."
         )
     at = (
-        f"at {fmt.integer(before)} tokens the two are equal ({fmt.integer(kv.weight_bytes)} bytes each)"
+        f"at {fmt.count(before, 'token')} the two are equal ({fmt.integer(kv.weight_bytes)} bytes each)"
         if kv.equal_at is not None
-        else f"at {fmt.integer(before)} tokens the cache is still smaller"
+        else f"at {fmt.count(before, 'token')} the cache is still smaller"
     )
     return f"The blocks' weights stored with the same bytes per number as the cache; {at}."
 
@@ -233,23 +233,23 @@ def kv_text(v: View) -> str:
     sequences = "" if kv.batch == 1 else f" (for each of {kv.batch:,} sequences in the batch)"
     if kv.equal_at is not None:
         cross = (
-            f"At {fmt.integer(kv.equal_at)} tokens{sequences} the cache equals the blocks' weights "
-            f"({fmt.integer(kv.weight_bytes)} bytes each); from {fmt.integer(kv.exceeds)} tokens on it "
+            f"At {fmt.count(kv.equal_at, 'token')}{sequences} the cache equals the blocks' weights "
+            f"({fmt.integer(kv.weight_bytes)} bytes each); from {fmt.count(kv.exceeds, 'token')} on it "
             "exceeds them."
         )
     else:
         cross = (
-            f"From {fmt.integer(kv.exceeds)} tokens{sequences} on, the cache holds more bytes than the "
+            f"From {fmt.count(kv.exceeds, 'token')}{sequences} on, the cache holds more bytes than the "
             f"blocks' weights ({fmt.integer(kv.weight_bytes)} bytes)."
         )
     if kv.exceeds <= kv.context_length:
         reach = (
-            f"This model's context, {fmt.integer(kv.context_length)} tokens, gets there: at its full context "
+            f"This model's context, {fmt.count(kv.context_length, 'token')}, gets there: at its full context "
             f"the cache is {share_text(kv.full_share)} the blocks' weights."
         )
     else:
         reach = (
-            f"This model's context, {fmt.integer(kv.context_length)} tokens, stops short of it: at its full "
+            f"This model's context, {fmt.count(kv.context_length, 'token')}, stops short of it: at its full "
             f"context the cache is {share_text(kv.full_share)} the blocks' weights."
         )
     return (

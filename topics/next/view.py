@@ -214,9 +214,10 @@ def cell_notes(
     f0 = fmt.num(float(self_attention(x, ws).weights[q, k]))
     f1 = fmt.num(float(self_attention(x[list(p)], ws).weights[row, col]))
     both = f"is {f0} in both orders" if f0 == f1 else f"is {f0} and {f1}, equal up to rounding"
+    over = "its one key" if len(p) == 1 else f"all {len(p)} keys whatever their order"
     free = (
-        f"Without the mask this weight {both}: the same score, over all {len(p)} keys whatever their "
-        "order. The shuffle moves the cell; only the mask changes it."
+        f"Without the mask this weight {both}: the same score, over {over}. The shuffle moves the cell; "
+        "only the mask changes it."
     )
     return which, where, masked, free
 

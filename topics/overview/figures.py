@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from topics.overview.view import View
 from ui import figures
+from ui import format as fmt
 from ui.figures import Chart, Relative
 
 
@@ -12,7 +13,7 @@ def weights(v: View, relative: Relative | None = None) -> Chart:
     """The weights heatmap, the book's printed row outlined on the book's sentence; ``relative``
     colours it 0 to the largest weight, or to each row's (``ui.scale``)."""
     n = len(v.labels)
-    size = f"{n} quer{'y' if n == 1 else 'ies'} by {n} key{'s' * (n != 1)}"
+    size = fmt.size(n, n)
     return Chart(
         figures.heatmap(v.weights, v.labels, v.labels, title=v.title, focus=v.row, relative=relative),
         f"Attention weights A = softmax(QKᵀ/√d_k), {size}",

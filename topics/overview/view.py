@@ -78,7 +78,7 @@ def caption(s: Settings, ws: WeightSet, a: np.ndarray, row: int | None) -> str:
     """What the figure shows, and where the book prints it."""
     d_in, d_out = ws.w_query.shape
     n = len(s.labels)
-    whose = "the book's six tokens" if s.is_book else f"your sentence's {n} token{'s' * (n != 1)}"
+    whose = "the book's six tokens" if s.is_book else f"your sentence's {fmt.count(n, 'token')}"
     text = (
         f"Attention weights of {whose}, computed here with section 3.4's weights "
         f"(`torch.manual_seed(123)`, then `torch.rand({d_in}, {d_out})` for W_q, W_k and W_v). "

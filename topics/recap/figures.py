@@ -7,6 +7,7 @@ import pandas as pd
 
 from topics.recap.view import View
 from ui import figures
+from ui import format as fmt
 from ui.figures import Chart, Relative
 
 
@@ -14,7 +15,7 @@ def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:
     """The scores and the weights, by the widget key the page draws each under. ``relative``
     colours the weights only: the scores are not weights."""
     t, c, n = v.labels, v.collapse, len(v.labels)
-    size = f"{n} quer{'y' if n == 1 else 'ies'} by {n} key{'s' * (n != 1)}"
+    size = fmt.size(n, n)
     ops = (
         ("recap_scores", c.scores, "Scores Ω = XXᵀ", f"Scores Ω = XXᵀ, {size}", None),
         (

@@ -14,10 +14,6 @@ from ui import format as fmt
 from ui.sentence import md
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'s' * (n != 1)}"
-
-
 def factor(v: View) -> str:
     """:data:`NEAR_UNIFORM` as the prose writes it."""
     return f"{NEAR_UNIFORM:g}"
@@ -29,7 +25,7 @@ def lead(v: View) -> str:
     steps = (
         "Before any matrices, attention is three steps: score every pair of tokens with a dot product "
         "(Ω = XXᵀ), softmax each row into weights, and average the inputs with them. "
-        f"{_plural(v.dot_products, 'dot product')} and no parameters."
+        f"{fmt.count(v.dot_products, 'dot product')} and no parameters."
     )
     if v.n == 1:
         return f"{steps} With one token there is nothing to average: its output is its input."

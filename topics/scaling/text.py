@@ -1,7 +1,8 @@
 """The words and number formats of "Divide by √d_k": every sentence the page prints around its numbers.
 
-Each function formats numbers the view computed (:mod:`topics.scaling.view`); none computes one,
-and :func:`words` gathers them into the :class:`Words` the view holds. A Monte Carlo figure is
+Each function formats numbers the view computed (:class:`topics.scaling.numbers.Numbers`, read
+without importing the view, so nothing imports back); none computes one, and :func:`words`
+gathers them into the :class:`Words` the view holds. A Monte Carlo figure is
 printed with its standard error, rounded to the digits that error supports (:func:`estimate`).
 Jacobian entries reach 1e-56 and weights fall below float64's range, so a single draw's entry
 prints from its base-10 logarithm (:func:`small_log10`) and never as 0.0000. A sentence with a
@@ -13,16 +14,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from topics.scaling.monte_carlo import CUTOFFS, LIVE_THRESHOLD
+from topics.scaling.numbers import Numbers, Row
 from topics.scaling.quotes import POST
 from ui import format as fmt
-
-if TYPE_CHECKING:  # the view imports this module to build its words
-    from topics.scaling.view import Row, View
 
 
 def sci_from_log10(log10: float, digits: int = 1) -> str:
@@ -124,7 +122,7 @@ class Words:
 # --- the readouts and the notes around the study ---------------------------------------------------
 
 
-def readouts(v: View) -> tuple[Readout, ...]:
+def readouts(v: Numbers) -> tuple[Readout, ...]:
     """The readout panel: √d_k exactly, the study's figures at the chosen d_k with their errors, and
     the bar chart's one draw (a single draw's entry is exact: no error to carry)."""
     here, s = v.here, v.summary
@@ -165,7 +163,7 @@ def readouts(v: View) -> tuple[Readout, ...]:
     )
 
 
-def cutoffs_sentence(v: View) -> str:
+def cutoffs_sentence(v: Numbers) -> str:
     """The live share at each cut-off of :data:`topics.scaling.monte_carlo.CUTOFFS`, beside the readouts."""
     s = v.summary
     if s is None:
@@ -180,7 +178,7 @@ def cutoffs_sentence(v: View) -> str:
     )
 
 
-def capped_note(v: View) -> str:
+def capped_note(v: Numbers) -> str:
     """Why the study runs fewer draws than asked (draws × keys over the score budget)."""
     s = v.settings
     return (
@@ -190,7 +188,7 @@ def capped_note(v: View) -> str:
     )
 
 
-def brute_note(v: View) -> str:
+def brute_note(v: Numbers) -> str:
     """Where brute force stops on the grid, and why."""
     return (
         f"Brute force stops at d_k = {v.brute_stop:,} at these settings: beyond it one d_k would need more "
@@ -198,7 +196,7 @@ def brute_note(v: View) -> str:
     )
 
 
-def draws_caption(v: View) -> str:
+def draws_caption(v: Numbers) -> str:
     s = v.settings
     return (
         f"{v.draws:,} draws of one query and {s.n_keys} keys, {'÷√d_k' if s.divisor else 'no divisor'}; "
@@ -285,7 +283,7 @@ def reading(row: Row) -> str:
     return f"{verdict}: {percentile_text(row.percentile)}"
 
 
-def reference_caption(v: View) -> str:
+def reference_caption(v: Numbers) -> str:
     n_keys = v.settings.n_keys
     return (
         f"Quoted: the post this page follows, from its own run of a few hundred draws of six keys. "
@@ -298,7 +296,7 @@ def reference_caption(v: View) -> str:
     )
 
 
-def fold_sentence(v: View) -> str:
+def fold_sentence(v: Numbers) -> str:
     """The post's "four thousand-fold increases" against the grid's own ratio, and the true means."""
     (lo, hi) = v.fold
     means = [estimate(m, e) for m, e in zip(v.fold_means, v.fold_mean_ses, strict=True)]
@@ -309,7 +307,7 @@ def fold_sentence(v: View) -> str:
     )
 
 
-def scaled_sentence(v: View) -> str:
+def scaled_sentence(v: Numbers) -> str:
     """Where the post's "≈0.23 at every d_k" holds, computed from the reference."""
     quote = POST["median_scaled"]
     digits = fmt.decimals_of(quote)
@@ -328,7 +326,7 @@ def scaled_sentence(v: View) -> str:
     return f"With the divisor the true median is {parts}; {verdict}."
 
 
-def third_sentence(v: View) -> str:
+def third_sentence(v: Numbers) -> str:
     """Which cut-off makes the post's "about a third" live at its d_k true, from the reference.
 
     "About a third" is read as a share nearer 1/3 than 1/4 or 1/2 (:data:`topics.scaling.view.ABOUT_A_THIRD`).
@@ -353,7 +351,7 @@ def third_sentence(v: View) -> str:
     return f"The post's “{quote}” live ({bounds}) holds {where} at {at}, while {others}."
 
 
-def checks_note(v: View) -> str:
+def checks_note(v: Numbers) -> str:
     return (
         "Quoted: the post, from its own run of a few hundred draws. True: the reference in the table above. "
         f"Live: {v.post_draws} draws of six keys (the post's setting) at your seed and sampler, whatever "
@@ -364,7 +362,7 @@ def checks_note(v: View) -> str:
     )
 
 
-def words(v: View) -> Words:
+def words(v: Numbers) -> Words:
     """Every sentence and readout of the page at ``v``, each shown only where its condition holds."""
     here = v.here
     return Words(

@@ -9,6 +9,7 @@ import numpy as np
 
 from topics.three_matrices.view import View
 from ui import figures
+from ui import format as fmt
 from ui.figures import Chart, Relative
 
 KEYS = ("fig01_scores", "fig01_asym", "fig01_weights")  # the widget key each heatmap is drawn under
@@ -48,7 +49,7 @@ def heatmap(
         m, t, t, title=title, diverging=signed, focus=focus, cell=cell,
         relative=relative if key == "fig01_weights" else None,
     )  # fmt: skip
-    return Chart(fig, NAMES[key].format(size=f"{n} queries by {n} keys"), figures.matrix_frame(m, t, t))
+    return Chart(fig, NAMES[key].format(size=fmt.size(n, n)), figures.matrix_frame(m, t, t))
 
 
 def heatmaps(v: View, relative: Relative | None = None) -> dict[str, Chart]:

@@ -57,7 +57,7 @@ def focused(v: view.View) -> None:
     if hint := pale_hint(len(T), relative):
         st.caption(hint)
     if (c := f.focus) is not None:
-        context_note(T, c.row, c.context, extra=readouts.focus_sentence(f))
+        context_note(T, c.row, c.context, most=c.most, extra=readouts.MARKED)
     cell_ui.panel_or_hint(f.cell)
 
     st.header("All three modes at once")

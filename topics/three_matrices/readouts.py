@@ -19,7 +19,6 @@ weights, section 3.4's; ``SelfAttention_v2`` (``nn.Linear``, ``self.W_key(x)``) 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,20 +33,9 @@ from ui.weights import MODE_LABELS
 if TYPE_CHECKING:
     from topics.three_matrices.view import View
 
-WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 W_NAMES = ("W_q", "W_k", "W_v")
 E = "e^{\\omega_{ij}/\\sqrt{d_k}}"
 SCALE = "keys.shape[-1] ** 0.5"  # the book's divisor: the keys' width, d_k
-
-
-def count(n: int) -> str:
-    """``six``: a count in words up to ten, in figures past it."""
-    return WORDS[n] if n < len(WORDS) else f"{n:,}"
-
-
-def listing(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def den_text(log_z: float) -> str:
@@ -73,8 +61,8 @@ def distinct_text(a: np.ndarray) -> str:
 def count_text(matmuls: int, transposes: int) -> str:
     """``five matrix multiplications and a transpose``: the recorded operations in the post's words."""
     plural = "" if matmuls == 1 else "s"
-    tail = "a transpose" if transposes == 1 else f"{count(transposes)} transposes"
-    return f"{count(matmuls)} matrix multiplication{plural} and {tail}"
+    tail = "a transpose" if transposes == 1 else f"{fmt.in_words(transposes)} transposes"
+    return f"{fmt.in_words(matmuls)} matrix multiplication{plural} and {tail}"
 
 
 def lead(v: View) -> str:
@@ -125,14 +113,16 @@ def when_symmetric(v: View) -> str:
         return f"With one token, A is the 1 × 1 matrix [{weight}]: symmetric in every mode."
     dens = v.log_denominators
     low, high = den_text(dens.min()), den_text(dens.max())
-    spread = f"here all {count(v.n)} read {low}" if low == high else f"here they run from {low} to {high}"
+    spread = (
+        f"here all {fmt.in_words(v.n)} read {low}" if low == high else f"here they run from {low} to {high}"
+    )
     if v.score_error > 0:
         return (
             "With asymmetric scores, A = Aᵀ needs (ωᵢⱼ − ωⱼᵢ)/√d_k = log Zᵢ − log Zⱼ for every pair, "
             f"where Zᵢ is row i's denominator; {spread}."
         )
     return (
-        f"With symmetric scores, A = Aᵀ exactly when all {count(v.n)} row denominators Zᵢ are "
+        f"With symmetric scores, A = Aᵀ exactly when all {fmt.in_words(v.n)} row denominators Zᵢ are "
         f"equal; {spread}."
     )
 
@@ -151,7 +141,7 @@ def _denominators(v: View) -> str:
         f"$A_{{ji}} = {E}/Z_j$ (the scores are symmetric): the two agree exactly when $Z_i = Z_j$."
     )
     values = (
-        f"With no matrices the {count(n)} denominators are {dens_text(dens)}, {distinct_text(dens)}, "
+        f"With no matrices the {fmt.in_words(n)} denominators are {dens_text(dens)}, {distinct_text(dens)}, "
         f"so the weight error is {fmt.num(none.weight_error)}."
     )
     claim = "the post's “never symmetric, in any mode”"
@@ -164,11 +154,11 @@ def _denominators(v: View) -> str:
     symmetric = [MODE_LABELS[r.mode].lower() for r in v.modes if r.weight_error == 0]
     if symmetric:
         tail = (
-            f", and here the weights are symmetric with {listing(symmetric)}: {claim} does not hold "
+            f", and here the weights are symmetric with {fmt.listing(symmetric)}: {claim} does not hold "
             "for these tokens."
         )
     else:
-        tail = f": {claim} is a fact about these {count(n)} tokens, not about attention."
+        tail = f": {claim} is a fact about these {fmt.in_words(n)} tokens, not about attention."
     return (
         "With symmetric scores the weights are still not symmetric, and the reason is the softmax's "
         f"denominators. {how} {values} Inputs whose denominators were all equal would give a weight "
@@ -349,22 +339,13 @@ def ops_paragraph(v: View) -> str:
     return text + f" The post quotes Giles Thomas's count for three matrices, “{quote}”."
 
 
+MARKED = "Its row of Z = AV below is marked ▸."
+
+
 def focus_sentence(v: View) -> str:
-    """Where the focused query's weights go: one key, several tied keys, or every key alike."""
-    if v.focus is None:
-        return ""
-    w = v.focus.weights
-    top = np.flatnonzero(w == w.max())
-    names = [f"*{md(v.labels[i])}*" for i in top]
-    if len(w) == 1:
-        text = f"Its row of A is [{fmt.num(w[0])}]: the one key takes all the weight."
-    elif len(top) == len(w):
-        text = f"Its row of A weighs all {count(len(w))} keys alike ({fmt.num(w[0])} each)."
-    elif len(top) == 1:
-        text = f"Its row of A gives most weight to {names[0]} ({fmt.num(w[top[0]])})."
-    else:
-        text = f"Its row of A gives most weight, {fmt.num(w[top[0]])} each, to {listing(names)}."
-    return text + " Its row of Z = AV below is marked ▸."
+    """Where the focused query's weights go (the view's :func:`ui.format.most_weight` sentence:
+    one key, several tied keys, or every key alike), and where its output is marked."""
+    return "" if v.focus is None else f"{v.focus.most} {MARKED}"
 
 
 def ops_table(v: View) -> pd.DataFrame:

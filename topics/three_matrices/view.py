@@ -28,6 +28,7 @@ from core.attention import MODES, AttentionTrace, Mode, Op
 from core.sentence import weights_for
 from core.weights import WeightSet, section_3_4, section_3_5
 from ui import cell_text
+from ui import format as fmt
 from ui.cell_text import Panel, chosen_key
 
 # The post's pair for the modes table and the prose; a sentence without them uses these positions.
@@ -91,6 +92,7 @@ class Focus:
     row: int
     weights: np.ndarray  # [n] its row of A
     context: np.ndarray  # [d_v] its context vector, its row of Z = AV
+    most: str  # where its row of A goes (:func:`ui.format.most_weight`)
 
 
 @dataclass(frozen=True)
@@ -215,7 +217,9 @@ def focused(v: View, focus: int | None, cell: int | None) -> View:
     c = core_cell.cell(tr.queries, tr.keys, tr.values, focus, j, tr.divisor)
     return dataclasses.replace(
         v,
-        focus=Focus(focus, tr.weights[focus], tr.context[focus]),
+        focus=Focus(
+            focus, tr.weights[focus], tr.context[focus], fmt.most_weight(tr.weights[focus], v.labels)
+        ),
         cell_key=j,
         cell=cell_panel(c, v.labels, v.mode, v.d_k),
     )
