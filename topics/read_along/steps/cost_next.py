@@ -280,9 +280,9 @@ def the_end(s: Sentence) -> Step:
 
 
 STEPS: tuple[StepDef, ...] = (
-    StepDef("n_squared", "cost", "Every query scores every key", n_squared),
-    StepDef("frontier", "cost", "A frontier context window", frontier),
-    StepDef("shuffle", "next", "Shuffle the tokens", shuffle),
-    StepDef("kv_cache", "next", "What the cache costs per token", kv_cache),
+    StepDef("n_squared", "cost", "Every query scores every key", n_squared, asks=True),
+    StepDef("frontier", "cost", "A frontier context window", frontier, asks=True),
+    StepDef("shuffle", "next", "Shuffle the tokens", shuffle, asks=True),
+    StepDef("kv_cache", "next", "What the cache costs per token", kv_cache, asks=True),
     StepDef("the_end", "next", "What comes next", the_end),
 )

@@ -460,10 +460,10 @@ def one_big_projection(s: Sentence) -> Step:
 
 
 STEPS: tuple[StepDef, ...] = (
-    StepDef("dropout_factor", "dropout", "Why survivors grow", factor),
-    StepDef("dropout_one_draw", "dropout", "Does a row still sum to 1?", one_draw),
-    StepDef("dropout_average", "dropout", "Sums to 1 on average", average),
-    StepDef("heads_d_out", "multihead", "Which d_out is per head?", d_out_per_head),
-    StepDef("heads_shapes", "multihead", "Shapes after view and transpose", view_transpose),
-    StepDef("heads_same", "multihead", "One big projection, or one per head?", one_big_projection),
+    StepDef("dropout_factor", "dropout", "Why survivors grow", factor, asks=True),
+    StepDef("dropout_one_draw", "dropout", "Does a row still sum to 1?", one_draw, asks=True),
+    StepDef("dropout_average", "dropout", "Sums to 1 on average", average, asks=True),
+    StepDef("heads_d_out", "multihead", "Which d_out is per head?", d_out_per_head, asks=True),
+    StepDef("heads_shapes", "multihead", "Shapes after view and transpose", view_transpose, asks=True),
+    StepDef("heads_same", "multihead", "One big projection, or one per head?", one_big_projection, asks=True),
 )

@@ -473,11 +473,11 @@ def tied_limit(s: Sentence) -> Step:
 
 
 STEPS: tuple[StepDef, ...] = (
-    StepDef("weightless", "recap", "Attention without weights", weightless),
-    StepDef("huddle", "recap", "Why it cannot learn", huddle),
-    StepDef("projections", "three_matrices", "Three projections: Q, K and V", projections),
-    StepDef("asymmetry", "three_matrices", "The asymmetry two matrices buy", asymmetry),
+    StepDef("weightless", "recap", "Attention without weights", weightless, asks=True),
+    StepDef("huddle", "recap", "Why it cannot learn", huddle, asks=True),
+    StepDef("projections", "three_matrices", "Three projections: Q, K and V", projections, asks=True),
+    StepDef("asymmetry", "three_matrices", "The asymmetry two matrices buy", asymmetry, asks=True),
     StepDef("context", "three_matrices", "One context vector", context),
     StepDef("training", "learning", "Training turns the dials", training),
-    StepDef("tied_limit", "learning", "What tied weights cannot learn", tied_limit),
+    StepDef("tied_limit", "learning", "What tied weights cannot learn", tied_limit, asks=True),
 )

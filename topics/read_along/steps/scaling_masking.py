@@ -446,10 +446,10 @@ def two_ways(s: Sentence) -> Step:
 
 
 STEPS: tuple[StepDef, ...] = (
-    StepDef("which_width", "scaling", "The square root of which width?", which_width),
+    StepDef("which_width", "scaling", "The square root of which width?", which_width, asks=True),
     StepDef("saturation", "scaling", "Without the divisor, the softmax saturates", saturation),
-    StepDef("gradient", "scaling", "What the softmax's gradient does", gradient),
-    StepDef("which_triangle", "masking", "Which triangle is hidden?", which_triangle),
-    StepDef("zero_score", "masking", "Is a zero score a zero weight?", zero_score),
-    StepDef("two_ways", "masking", "Two ways to mask, one answer?", two_ways),
+    StepDef("gradient", "scaling", "What the softmax's gradient does", gradient, asks=True),
+    StepDef("which_triangle", "masking", "Which triangle is hidden?", which_triangle, asks=True),
+    StepDef("zero_score", "masking", "Is a zero score a zero weight?", zero_score, asks=True),
+    StepDef("two_ways", "masking", "Two ways to mask, one answer?", two_ways, asks=True),
 )
