@@ -31,16 +31,15 @@ st.markdown(step.text)
 
 def figure(f: Figure) -> None:
     drawn = draw(f)
-    if f.hide and f.covered:
-        st.caption(f"Until you answer: {f.covered}")
+    said = f"Until you answer, {f.covered}" if f.hide else f.highlight  # the highlight may name the answer
     if drawn.figure is not None:  # named for a screen reader, in the reader's theme
         figures.show(drawn.figure, key=f"read_along_{d.key}", name=drawn.name)
-        st.caption(f.highlight)
+        st.caption(said)
         if drawn.note:
             st.caption(drawn.note)
         figures.values(drawn.table, drawn.table_name or drawn.name, key=f"read_along_{d.key}")
     else:  # the table is the figure: an HTML table, its headers named, whole on a phone and in print
-        st.caption(f"{drawn.name}. {f.highlight}")
+        st.caption(f"{drawn.name}. {said}")
         st.table(drawn.table)
 
 
