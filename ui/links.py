@@ -95,7 +95,8 @@ def previous_and_next(pages: Sequence[PageInfo], current: PageInfo) -> None:
     before, after = neighbours(pages, current)
     st.divider()
     left, right = st.columns(2)
+    back, on = ("Page before", "Page after") if current.own_next else ("Previous", "Next")
     if before is not None:
-        left.page_link(before.path, label=f"Previous: {before.title}", icon=":material/arrow_back:")
+        left.page_link(before.path, label=f"{back}: {before.title}", icon=":material/arrow_back:")
     if after is not None:
-        right.page_link(after.path, label=f"Next: {after.title}", icon=":material/arrow_forward:")
+        right.page_link(after.path, label=f"{on}: {after.title}", icon=":material/arrow_forward:")

@@ -45,11 +45,15 @@ def drop_draw(f: Figure) -> Drawn:
             cells = [(int(i), int(j)) for i, j in zip(*np.nonzero(kept), strict=True)]
         m, text = covered(v.first, cells)
         title = f.name if d.sums else "One draw after dropout"
-        fig = figures.heatmap(m, T, T, title=title, text=text, zmin=0, zmax=1, focus=d.row, cell=d.cell)
+        relative = weights_scale(n)
+        fig = figures.heatmap(
+            m, T, T, title=title, text=text, zmin=0, zmax=1, focus=d.row, cell=d.cell, relative=relative
+        )
         table = covered_table(matrix_table(v.first, T, T), cells)
         if d.sums:
             table["row sum"] = "?"
-        return Drawn(fig, table, f"{title}: {n} queries by {n} keys")
+        name = scaled_name(f"{title}: {n} queries by {n} keys", relative)
+        return Drawn(fig, table, name, scale_note(n, relative))
     fig = dfig.dropped_heatmap(v.first, v.row_sums, T, title=f.name, focus=d.row, cell=d.cell)
     relative = weights_scale(n)
     if relative is not None:

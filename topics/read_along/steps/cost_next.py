@@ -61,7 +61,7 @@ def n_squared(s: Sentence) -> Step:
         f"scores, even those that section 3.5's mask later hides. Your sentence's {s.n} "
         f"token{' makes' if s.n == 1 else 's make'} {fmt.integer(here.row.scores)} "
         f"score{'' if here.row.scores == 1 else 's'}: {fmt.integer(here.row.nbytes)} bytes at {size} bytes a "
-        "score (bf16, the 16-bit number format models train in). GPT-2's context of "
+        f"score (bf16, a number format {size} bytes wide that models train in). GPT-2's context of "
         f"{fmt.integer(b.n)} tokens makes {fmt.integer(b.scores)} scores, "
         f"{fmt.integer(b.nbytes)} bytes."
     )

@@ -310,7 +310,8 @@ def asymmetry(s: Sentence) -> Step:
         )
         return Step(text, replace(figure, covered=""), None, link)
     text = (
-        f"{intro} Read the other way round, ω({b}, {a}) = q_{b} · k_{a} pairs two other vectors. Once you "
+        f"{intro} Read the other way round, ω({b}, {a}) pairs the query of {b} with the key of {a}: two "
+        "other vectors. Once you "
         "answer, the chart shows Ω − Ωᵀ: each score minus its reverse. Its largest size is the score "
         "error, max|Ω − Ωᵀ|."
     )
@@ -479,9 +480,9 @@ def tied_limit(s: Sentence) -> Step:
     ran = f"This run, {v.step} steps: tied {_rows(v, 'tied')} rows right, three matrices {_rows(v, 'three')}."
     if v.cycles:
         why = (
-            f"For {a} to attend most to {b}, q_{a} · q_{b} must beat q_{a} · q_{a}, which by Cauchy–Schwarz "
-            f"needs |q_{b}| > |q_{a}|; the reverse needs |q_{a}| > |q_{b}|. Both cannot hold, at any "
-            f"width. {ran}"
+            f"For {a} to attend most to {b}, q({a}) · q({b}) must beat q({a}) · q({a}), which by "
+            f"Cauchy–Schwarz needs |q({b})| > |q({a})|; the reverse needs |q({a})| > |q({b})|. Both cannot "
+            f"hold, at any width. {ran}"
         )
     else:
         why = f"{v.prose.cycle} {ran}"

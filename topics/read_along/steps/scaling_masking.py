@@ -328,10 +328,11 @@ def which_triangle(s: Sentence) -> Step:
             "reads itself only."
         )
         shown = f"Outlined: the only cell, {a} with itself; nothing is masked."
+    new, old = core_weights.section_3_5().seed, core_weights.section_3_4().seed
     text = (
         "From here the tour uses section 3.5's weights, `nn.Linear` layers drawn after "
-        "`torch.manual_seed(789)`, not section 3.4's `torch.rand` ones (seed 123): the scores differ "
-        "from earlier steps'. A model that predicts the next token must not read it, so section 3.5.1 "
+        f"`torch.manual_seed({new})`, not section 3.4's `torch.rand` ones (seed {old}): the scores "
+        "differ from earlier steps'. A model that predicts the next token must not read it, so section 3.5.1 "
         "writes −∞ into some of the scores Ω (row i: a query; column j: a key) with `masked_fill`; "
         "the softmax turns e^(−∞) into a weight of exactly 0."
     )
