@@ -30,16 +30,26 @@ ZOOM = 8  # the doubling chart spans the base length ÷ 8 to the doubled length 
 CHART_HEIGHT = 400  # the pages' charts are 440-480 px: a phone keeps the caption in view
 
 
+def _binary(b: int) -> str:
+    """A power of two in bytes as the cost page's axis writes it: ``4 MiB``."""
+    for unit, k in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if b >= 1 << k:
+            return f"{b >> k} {unit}"
+    return f"{b} B"
+
+
 def cost_doubling(f: Figure) -> Drawn:
     """The memory chart at the doubled length (its marker), with the base length marked too."""
     base: CostView = f.data.base
     doubled: CostView = f.data.doubled
     shown = base if f.hide else doubled  # before the reveal the line stops at the base length
     fig = cost_figures.memory_chart(shown, height=CHART_HEIGHT)
+    line = fig.data[0]  # the score matrices' curve
+    on = [i for i, n in enumerate(line.x) if not f.hide or n <= base.n]
+    line.update(
+        x=[line.x[i] for i in on], y=[line.y[i] for i in on], customdata=[line.customdata[i] for i in on]
+    )
     keep = [i for i, n in enumerate(doubled.ladder) if not f.hide or n <= base.n]
-    line = fig.data[0]
-    line.update(x=[line.x[i] for i in keep], y=[line.y[i] for i in keep])
-    line.update(customdata=[line.customdata[i] for i in keep] if line.customdata is not None else None)
     if not f.hide:
         fig.add_scatter(
             x=[base.n],
@@ -52,7 +62,10 @@ def cost_doubling(f: Figure) -> Drawn:
     # Zoomed to the two lengths (a factor 2 apart is 45 px here, not 10 on the page's 1 to 2M axis),
     # each marker labelled on its own side.
     lo, hi = base.n // ZOOM, doubled.n * ZOOM
-    fig.update_xaxes(range=[math.log10(lo), math.log10(hi)])
+    xs = [lo, base.n // 4, base.n, doubled.n, doubled.n * 4, hi]
+    fig.update_xaxes(range=[math.log10(lo), math.log10(hi)], tickvals=xs, ticktext=[f"{x:,}" for x in xs])
+    ys = [1 << k for k in range(10, 41, 2)]  # every 4×: KiB, MiB, GiB
+    fig.update_yaxes(tickvals=ys, ticktext=[_binary(y) for y in ys])
     fig.update_yaxes(
         range=[math.log10(lo * lo * base.cfg.bytes_per_score), math.log10(hi * hi * base.cfg.bytes_per_score)]
     )
