@@ -94,7 +94,7 @@ def n_squared(s: Sentence) -> Step:
                 f"The matrix is n × n. Doubling n doubles the rows; what happens to the columns, and so "
                 f"to the {fmt.integer(b.scores)} scores?"
             ),
-            secrets=(fmt.integer(d.nbytes), fmt.integer(d.scores)),
+            secrets=(fmt.integer(d.nbytes),),  # (its scores, 2²², are a tick of the chart's axis)
         ),
         link={"n": str(d.n)},
     )
