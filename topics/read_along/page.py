@@ -45,15 +45,13 @@ def figure(f: Figure) -> None:
 
 if q is None:
     figure(step.figure)
-elif answered:  # the verdict above the figure: on a phone it is in view after the reveal
-    predict.verdict(q, d.key)
-    figure(step.figure)
-else:  # side by side on a desktop, the figure first on a phone; only the answer's part covered
+else:  # side by side on a desktop, the figure first on a phone, with only the answer's part covered;
+    # the verdict takes the question's place, so on a phone it is where the reader tapped
     drawing, asking = st.columns([3, 2], gap="medium")
     with asking:
-        predict.ask(q, d.key)
+        (predict.verdict if answered else predict.ask)(q, d.key)
     with drawing:
-        figure(replace(step.figure, hide=True))
+        figure(step.figure if answered else replace(step.figure, hide=True))
 
 if number == t.total:  # the end: the six ideas, each with the step that taught it, and the misses
     end = view.summary(predict.tally())
