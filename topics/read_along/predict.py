@@ -15,6 +15,24 @@ import streamlit as st
 from topics.read_along.step import Question
 
 TALLY = "_read_along_tally"  # {step key: right at the first try}, one entry per prediction revealed
+REVEALS = "_read_along_reveals"  # how many reveals this session: each scrolls its verdict into view once
+
+# The verdict takes the question's place. A rerun that redraws the figure above it can leave the page
+# scrolled elsewhere (on a 390 px phone it was found 954 px down, below the fold, after a reveal), so a
+# Components v2 component just above the verdict brings its own box into view, once per reveal (its
+# ``data`` changes), unless it is in the top half of the screen already. It moves no other element.
+_IN_VIEW = st.components.v2.component(
+    "read_along_verdict_in_view",
+    html="<div></div>",
+    js="""export default function ({ parentElement, data }) {
+  const box = parentElement.host || parentElement;
+  const bring = () => {
+    const top = box.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight / 2) box.scrollIntoView({ block: "start" });
+  };
+  if (data) { requestAnimationFrame(bring); setTimeout(bring, 600); }
+}""",
+)
 
 
 def _said(key: str) -> str:
@@ -39,8 +57,13 @@ def _count(key: str, right: bool) -> None:
     st.session_state[TALLY] = {**tally(), key: tally().get(key, right)}
 
 
+def _revealed_now() -> None:
+    st.session_state[REVEALS] = st.session_state.get(REVEALS, 0) + 1
+
+
 def _show(key: str) -> None:
     """Reveal the answer, judging the last guess checked (or none, for "Show the answer")."""
+    _revealed_now()
     st.session_state[_said(key)] = st.session_state.get(_hint(key))
     st.session_state.pop(_hint(key), None)
     _count(key, False)
@@ -53,6 +76,7 @@ def _check(key: str, q: Question) -> None:
     right = q.right(g)
     _count(key, right)
     if right or _hint(key) in st.session_state:  # right, or the second wrong try: the answer
+        _revealed_now()
         st.session_state[_said(key)] = g
         st.session_state.pop(_hint(key), None)
     else:  # a wrong first try: a hint, then try again or see the answer
@@ -71,6 +95,7 @@ def revealed(key: str) -> bool:
 def verdict(q: Question, key: str) -> None:
     """The judged guess and the full explanation (drawn above the figure once revealed)."""
     j = q.judge(st.session_state[_said(key)])
+    _IN_VIEW(key=f"_read_along_in_view_{key}", data=st.session_state.get(REVEALS, 0), height=1)
     box = st.success if j.right else st.info if j.right is None else st.warning
     box(f"**{j.headline}** {j.explanation}")
     st.button("Predict again", key=f"_read_along_again_{key}", on_click=_again, args=(key,))
