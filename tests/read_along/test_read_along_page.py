@@ -79,12 +79,23 @@ def test_a_wrong_guess_gets_a_hint_then_the_answer_and_the_tally_counts_first_tr
     assert at.radio(key=guess).value is not None or not at.warning
 
 
-def test_the_last_step_sums_up_with_links_back():
+def test_after_every_prediction_the_last_step_shows_the_tally_and_the_summary():
+    from topics.read_along import view
+
+    asked = view.asking()
+    missed = asked[::4]
     at = open_page(PAGE, {"step": str(len(STEPS))})
+    at.session_state["_read_along_tally"] = {k: k not in missed for k in asked}  # every one answered
+    at.run()
     assert_clean(at)
-    assert any("six ideas" in h.value for h in at.subheader)
-    links = [link.proto.query_string for link in at.get("page_link")]
-    assert sum("step=" in q for q in links) >= 6
+    right = len(asked) - len(missed)
+    assert any(f"{right} of {len(asked)} predictions right" in c.value for c in at.caption)
+    assert any("six ideas" in h.value and f"{right} of {len(asked)}" in h.value for h in at.subheader)
+    links = [(link.proto.label, link.proto.query_string) for link in at.get("page_link")]
+    steps = [q for _, q in links if q.startswith("step=")]
+    assert len(steps) == 6 + len(missed)  # each idea, then each miss, links back to its step
+    number = {d.key: i for i, d in enumerate(STEPS, 1)}
+    assert steps[6:] == [f"step={number[k]}" for k in missed]
 
 
 @pytest.mark.parametrize("page", [PAGE, "topics/overview/page.py"])

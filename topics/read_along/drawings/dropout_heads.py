@@ -74,9 +74,7 @@ def drop_running(f: Figure) -> Drawn:
             v.running_at[:k], v.running_mean[:k], v.expectation, v.std, text=texts[:k], title=f.name
         )
         without(fig, "expectation")
-        fig.update_xaxes(
-            range=[0, float(np.log10(v.running_at[-1]))] if fig.layout.xaxis.type == "log" else None
-        )
+        fig.update_xaxes(type="log", range=[0, float(np.log10(v.running_at[-1]))])  # room for the rest
         table = pd.DataFrame(
             {"running mean row sum": v.running_mean[:k]}, index=pd.Index(v.running_at[:k], name="draws")
         )

@@ -133,7 +133,7 @@ def which_width(s: Sentence) -> Step:
             Widths(v, widths),
             "Spread of the scores q·k against d_k: measured, and the √d_k line",
             f"Circled: the spread measured at d_k = {d_k}, {spread_text(v)}, on the √d_k line at {root}.",
-            covered="the chart of the scores' spread; the table lists the three sizes in play.",
+            covered="the chart of the scores' spread is held back; the table lists the three sizes in play.",
         ),
         question=Question(
             prompt="The scores are divided by the square root of which width?",
