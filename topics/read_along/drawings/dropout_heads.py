@@ -94,7 +94,8 @@ def drop_running(f: Figure) -> Drawn:
         {"running mean row sum": v.running_mean, "mean ± one standard error": texts},
         index=pd.Index(v.running_at, name="draws"),
     )
-    name = f"{f.name} against the number of draws, 1 to {v.draws:,}, with its band of ± one standard error"
+    band = "the band of ± 2 standard errors around the expectation"
+    name = f"{f.name} against the number of draws, 1 to {v.draws:,}, and {band}"
     return Drawn(fig, printed(table.iloc[::-1]), name)  # the last count, the one marked, first
 
 

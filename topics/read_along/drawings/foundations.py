@@ -157,7 +157,7 @@ def tm_context(f: Figure) -> Drawn:
         v.trace.weights,
         t,
         t,
-        title="Weights A = softmax(Ω/√d_k)",
+        title="Weights A = softmax of the scaled scores",
         focus=v.focus_row,
         cell=v.cell_key,
         relative=relative,

@@ -479,7 +479,7 @@ def two_ways(s: Sentence) -> Step:
         figure=Figure(
             "masking_difference",
             Marked(v, i, j),
-            "Naive − −∞ way's weights, after each way's last stage",
+            "The naive way's weights minus the −∞ way's, after each way's last stage",
             shown,
             covered="only the −∞ way's weights are drawn; the naive way's, and the difference, are not.",
         ),
