@@ -153,8 +153,8 @@ def masking_stage(f: Figure) -> Drawn:
         fig = masking_figures.stage_heatmap(m, T, focus=d.row, cell=d.col)
         fig.update_layout(title=dict(text=title, x=0, xanchor="left", font=dict(size=15)), margin_t=40)
         return Drawn(fig, matrix_table(m, T, T), sized(title, n, n))
-    if f.hide:  # weights: the asked row's future covered
-        cells = [(d.row, j) for j in range(d.row + 1, n)]
+    if f.hide:  # weights: the future of every row covered (any row's would answer)
+        cells = [(i, j) for i in range(n) for j in range(i + 1, n)]
         shown, text = covered(m, cells)
         fig = figures.heatmap(shown, T, T, text=text, focus=d.row, cell=d.col)
         fig.update_layout(title=dict(text=f.name, x=0, xanchor="left", font=dict(size=15)), margin_t=40)

@@ -422,7 +422,7 @@ def zero_score(s: Sentence) -> Step:
             Marked(v, 0, 1),
             "Weights with the future filled with 0",
             f"Outlined: the row of {a} and its cell for {b}, a token it must not see.",
-            covered=f"the weights {a} gives the later tokens show ?.",
+            covered="every weight a token gives a later token shows ?.",
         ),
         question=Question(
             prompt=f"With the 0 fill, what weight does {a} give {b}, which comes after it?",
