@@ -119,7 +119,7 @@ def ask(q: Question, key: str) -> None:
                 f"Your prediction{f' ({q.unit[1]})' if q.unit[1] else ''}",
                 value=None,
                 step=1.0 if q.whole else None,
-                format="%g",  # as typed: 1.006 stays 1.006
+                format="%.10g",  # as typed: 1.006 stays 1.006, 36864 stays 36864
                 key=_guess(key),
             )
             st.caption(q.rule)

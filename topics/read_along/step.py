@@ -68,7 +68,9 @@ class Question:
 
     @property
     def rule(self) -> str:
-        """How close counts, said under the input."""
+        """How close counts, said under the input (a choice has no tolerance to say)."""
+        if self.is_choice:
+            return ""
         if self.whole:
             return "Only the exact whole number counts; a decimal is rounded to the nearest whole number."
         if self.relative:
