@@ -1,11 +1,13 @@
-"""The tour's controls: the step, bound to the URL as ``step``, and Back and Next.
+"""The tour's controls: the step, read from the URL's ``step``, and Back and Next.
 
 A link's ``step`` value that is not a step number falls back to the nearest step there is
-(``view.nearest``), with a message, before the control reads it: Streamlit alone would drop it and
-open step 1. Back and Next move as a page link does, with ``st.switch_page`` to this page and the
-next step in ``query_params`` (Streamlit 1.67's documented way to navigate with query parameters):
-each step is then a browser history entry, so the browser's Back and Forward walk the tour, the
-session (the tally) is kept, and ``?step=N`` stays the link.
+(``view.nearest``), with a message. The step is not a bound control: ``st.switch_page`` cannot set
+a bound key, and a bound control's change is written with ``replaceState`` (no history entry).
+Instead Back, Next and the sidebar's slider write ``st.query_params["step"]`` in their callback
+(``st.query_params``, Streamlit 1.67's documented way to set the URL), so the run they start reads
+the new step and Streamlit pushes the new address; ``ui.links`` keeps a push that changes ``step``
+as its own history entry. So the browser's Back and Forward walk the tour, a reload stays on the
+step, the session (the tally) is kept (no page reload), and ``?step=N`` stays the link.
 """
 
 from __future__ import annotations
