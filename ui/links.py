@@ -47,7 +47,9 @@ def upgrade_legacy_keys(info: PageInfo) -> None:
 #   a bad link value cleared) pushed an entry per step within one page.
 # This script keeps one history entry per page visit, holding that page's latest URL: a push to
 # the current path made while a switch to another page is under way (a click on a link to another
-# path of this app) is skipped, and any other push to the current path replaces the entry.
+# path of this app) is skipped, and any other push to the current path replaces the entry, except
+# one that changes Read along's ``step``: each tour step is an entry, so Back and Forward walk the
+# tour (topics/read_along/nav.py moves with st.switch_page and the step in query_params).
 _HISTORY_GUARD = """<script>
 (() => {
   if (window.__awwHistoryGuard) return;
@@ -67,6 +69,9 @@ _HISTORY_GUARD = """<script>
       return push(state, title, url);
     }
     if (switching && Date.now() - switching < 5000) return;
+    const step = (u) => new URLSearchParams(u.search).get("step");
+    const at = step(location), next = step(to);
+    if (at !== null && next !== null && at !== next) return push(state, title, url);  // a tour step
     return replace(state, title, url);
   };
 })();
@@ -90,7 +95,8 @@ def previous_and_next(pages: Sequence[PageInfo], current: PageInfo) -> None:
     before, after = neighbours(pages, current)
     st.divider()
     left, right = st.columns(2)
+    back, on = ("Page before", "Page after") if current.own_next else ("Previous", "Next")
     if before is not None:
-        left.page_link(before.path, label=f"Previous: {before.title}", icon=":material/arrow_back:")
+        left.page_link(before.path, label=f"{back}: {before.title}", icon=":material/arrow_back:")
     if after is not None:
-        right.page_link(after.path, label=f"Next: {after.title}", icon=":material/arrow_forward:")
+        right.page_link(after.path, label=f"{on}: {after.title}", icon=":material/arrow_forward:")

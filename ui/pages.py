@@ -45,6 +45,9 @@ class PageInfo:
     blurb: str  # one line for the Overview
     keys: tuple[str, ...] = ()  # every URL key the page's controls bind, conditional ones included
     legacy: Mapping[str, str] = field(default_factory=frozen)  # old URL key -> key in ``keys``
+    # The page has Back and Next of its own (a tour): its footer's page links then say "Page before"
+    # and "Page after", so "Next" on it means one thing only.
+    own_next: bool = False
 
     @property
     def follows_sentence(self) -> bool:

@@ -1,10 +1,14 @@
 """The read-along tour in Chromium, walked as a reader walks it: on a desktop with the keyboard
 (N for Next), on a phone with the Next button. Every step draws clean, shows its title, reveals its
-computed answer, keeps ``?step=`` in the address bar, and, on a phone, shows its figure within the
-first screen of the step once it is drawn."""
+computed answer, keeps ``?step=`` in the address bar; on a phone it shows its figure within the
+first screen before the guess, and the verdict within it after the reveal. The browser's Back
+returns to the previous step, and the dark theme's Next button is readable."""
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
 import pytest
 
 from tests.e2e.browser import Console, charts_drawn, exceptions, open_settled, settle_on, settled_now
@@ -24,17 +28,31 @@ def _step_in_url(page) -> str | None:
     return values[0] if values else None
 
 
-def _visit(page, number: int, shots: str | None, reveal_answer: bool = True) -> None:
+def _top(page, selector: str) -> float | None:
+    return page.evaluate(
+        "(s) => { const c = document.querySelector(s); return c ? c.getBoundingClientRect().top : null; }",
+        selector,
+    )
+
+
+def _visit(page, number: int, shots: str | None, reveal_answer: bool = True, screen: int = 0) -> None:
     """Check the step on screen, reveal its answer if it asks one (AppTest reveals every answer
-    too: the desktop walk leaves them), and screenshot it."""
+    too: the desktop walk leaves them), and screenshot it. With ``screen`` (a phone's height), the
+    figure is in the first screen before the guess and the verdict after the reveal."""
     assert exceptions(page) == [], number
     heads = page.locator("[data-testid='stMain'] h1").all_inner_texts()
     assert TITLES[number - 1] in " ".join(heads), (number, heads)
     reveal = page.get_by_role("button", name="Show the answer")
+    if screen:
+        chart = _top(page, "[data-testid='stMain'] [data-testid='stPlotlyChart'], [data-testid='stTable']")
+        assert chart is None or chart < screen, (number, chart)  # the figure before the guess
     if reveal_answer and reveal.count():
         reveal.first.click()
         page.get_by_text("The answer:").first.wait_for(timeout=60_000)
         settled_now(page)
+        if screen:
+            verdict = _top(page, "[data-testid='stMain'] [data-testid='stAlert']")
+            assert verdict is not None and 0 <= verdict < screen - 100, (number, verdict)
     total, drawn = charts_drawn(page)
     assert drawn == total, (number, total, drawn)
     assert exceptions(page) == [], number
@@ -65,17 +83,51 @@ def test_a_phone_reader_taps_next_through_every_step(server, browser):
         open_settled(page, f"{server.url}/read-along?step=1&text=the+cat+sat+on+the+mat")
         for number in range(1, len(STEPS) + 1):
             page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollTo(0, 0)")
-            _visit(page, number, "390" if number in (1, 2, len(STEPS)) else None)
-            top = page.evaluate(
-                "() => { const c = document.querySelector(\"[data-testid='stPlotlyChart']\"); "
-                "return c ? c.getBoundingClientRect().top : null; }"
-            )
-            assert top is None or top < PHONE["height"], (number, top)  # the figure in the first screen
+            _visit(page, number, "390" if number in (1, 2, len(STEPS)) else None, screen=PHONE["height"])
             if number < len(STEPS):
                 page.get_by_role("button", name="Next").tap()
                 settle_on(page, TITLES[number])
                 assert _step_in_url(page) == str(number + 1)
         assert "text=the+cat" in page.evaluate("location.href")  # the sentence stayed in the link
         assert console.errors == []
+    finally:
+        ctx.close()
+
+
+def test_the_browsers_back_returns_to_the_previous_step(server, context):
+    """Next, Next, then the browser's Back: each step is a history entry, the session kept."""
+    page = context.new_page()
+    open_settled(page, f"{server.url}/read-along?step=3")
+    page.get_by_role("button", name="Show the answer").first.click()
+    page.get_by_text("The answer:").first.wait_for(timeout=60_000)
+    for number in (4, 5):
+        page.get_by_role("button", name="Next").click()
+        settle_on(page, TITLES[number - 1])
+        assert _step_in_url(page) == str(number)
+    page.go_back()
+    settle_on(page, TITLES[3])
+    assert _step_in_url(page) == "4"
+    assert page.get_by_text("of 1 prediction right", exact=False).count() == 1  # the session kept
+    page.go_forward()
+    settle_on(page, TITLES[4])
+
+
+def test_the_dark_themes_next_button_reads_at_4_5_to_1(server, browser):
+    """White on the dark theme's primary colour, measured from the button's pixels."""
+    from PIL import Image
+
+    from ui.colors import contrast
+
+    ctx = browser.new_context(viewport=PHONE, color_scheme="dark", device_scale_factor=2)
+    try:
+        page = ctx.new_page()
+        open_settled(page, f"{server.url}/read-along?step=2")
+        button = page.get_by_role("button", name="Next")
+        shot = np.asarray(Image.open(io.BytesIO(button.screenshot())).convert("RGB"), dtype=np.float64) / 255
+        pixels = shot.reshape(-1, 3)
+        colours, counts = np.unique(np.round(pixels, 3), axis=0, return_counts=True)
+        fill = colours[np.argmax(counts)]  # the button's own colour: most of its pixels
+        ratios = contrast(pixels, fill)
+        assert float(ratios.max()) >= 4.5, float(ratios.max())  # its text's ink against its fill
     finally:
         ctx.close()

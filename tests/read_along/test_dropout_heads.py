@@ -81,7 +81,7 @@ def test_the_factor_step_shows_the_books_printed_draw():
     assert v.book_draw and np.allclose(v.first, v.checks.run, atol=1e-6)  # the tensor the book prints
     step = STEP["dropout_factor"].make(BOOK)
     assert "exactly the tensor section 3.5.2 prints" in step.text
-    assert "Your → Your, 1.0000 × 2 = 2.0000" in step.question.explanation  # type: ignore[union-attr]
+    assert "“Your” → “Your”, 1.0000 × 2 = 2.0000" in step.question.explanation  # type: ignore[union-attr]
     assert "exactly" in STEP["dropout_factor"].make(TWO).text and not book_draw(TWO).book_draw
 
 
@@ -101,7 +101,7 @@ def test_one_draw_names_the_books_dead_row():
     v = book_draw(BOOK)
     assert v.dead_rows == (2,)
     q = STEP["dropout_one_draw"].make(BOOK).question
-    assert q is not None and "Row 2, journey, lost every weight" in q.explanation
+    assert q is not None and "Row 2, “journey”, lost every weight" in q.explanation
     assert q.answer_text == "no: the sums run from 0.0000 to 2.0000"
 
 

@@ -77,7 +77,7 @@ def test_only_a_long_sentences_weights_change_scale(text):
 
 def test_the_dropout_sums_keep_their_own_scale_when_the_weights_are_recoloured():
     s = sentence.build(LONG)
-    f = STEPS[NUMBER["dropout_factor"] - 1].make(s).figure
+    f = STEPS[NUMBER["dropout_one_draw"] - 1].make(s).figure  # its sums, once revealed
     out = draw(f)
     assert out.figure is not None
     sums = [t for t in out.figure.data if t.type == "heatmap" and t.xaxis == "x2"]
@@ -133,7 +133,8 @@ def test_the_page_names_its_chart_and_tables_its_values_with_the_scale_said():
 def test_a_step_whose_table_is_the_figure_shows_an_html_table():
     key = "heads_d_out"
     at = open_page(PAGE, {"step": str(NUMBER[key])})
-    at.button(key=f"_read_along_check_{key}").click().run()  # the figure follows the prediction
+    assert len(at.table) == 1 and "?" in at.table[0].value.to_numpy()  # before the guess, covered
+    at.button(key=f"_read_along_show_{key}").click().run()
     assert_clean(at)
-    assert len(at.table) == 1 and not at.dataframe
+    assert len(at.table) == 1 and not at.dataframe and "?" not in at.table[0].value.to_numpy()
     assert at.table[0].value.index.name == "argument"

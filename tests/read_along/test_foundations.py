@@ -32,8 +32,9 @@ SPREAD = sentence.build("one two three", 3, "a900_b900_c900")  # long embeddings
 MIDDLE = sentence.build("one two three", 3, "a150_b150_c150")
 PAIR_CASES = (BOOK, sentence.build("the cat sat on the mat"), SAME, ONE, sentence.build("the cat the"))
 
-# Numbers a step writes that are not the view's: section numbers, the shapes' symbols, its settings.
-CONSTANTS = ("3.3", "3.4", "1", "0", "2", "3", "25%", "75%", str(f.TRAIN_STEPS), "0.02")
+# Numbers a step writes that are not the view's: section numbers, the shapes' symbols, its settings,
+# and the tour's step numbers it points to (8: which width; 10: the last step on section 3.4's weights).
+CONSTANTS = ("3.3", "3.4", "1", "0", "2", "3", "25%", "75%", str(f.TRAIN_STEPS), "0.02", "8", "10")
 
 
 def texts(step: Step) -> str:
@@ -122,7 +123,7 @@ def test_huddle_answers_from_the_recaps_spread(s, option):
 def test_huddle_at_the_book_is_the_posts_collapse():
     q = f.huddle(BOOK).question
     assert q is not None and "7.3%" in q.answer_text  # the post's recap: 7.3%
-    assert "that of starts" in q.explanation  # every output is nearest starts
+    assert "that of “starts”" in q.explanation  # every output is nearest starts
 
 
 @pytest.mark.parametrize("s", [SAME, ONE])
@@ -244,6 +245,9 @@ def check_three_steps(s: Sentence) -> None:
         tr.queries[j], tr.scores[[j, k]][:, [j, k]], vj.focus.weights if vj.focus is not None else 0
     )
     pool += entries(vj.trace.context[j])
+    if vj.focus is not None:  # what W_v buys: the same weights over the embeddings themselves
+        pool += entries(vj.focus.weights @ np.asarray(s.embeddings, dtype=np.float64))
+    pool += [str(x) for x in s.embeddings.shape]
     pool += formatted(tr.divisor, v.score_error, v.row("tied").score_error, tr.scores[j, k] - tr.scores[k, j])
     pool += [str(x) for x in (s.n, v.weight_set.seed, *v.weight_set.w_query.shape, *tr.keys.shape)]
     for step in (pr, asym, ctx):

@@ -22,22 +22,24 @@ def test_every_step_opens_from_its_link_and_reveals_its_answer(number):
     d = STEPS[number - 1]
     at = open_page(PAGE, {"step": str(number)})
     assert_clean(at)
-    assert at.slider(key="step").value == number
+    assert at.slider(key="_read_along_step").value == number
     assert [h.value for h in at.title] == [d.title]
-    check = f"_read_along_check_{d.key}"
-    if any(b.key == check for b in at.button):
-        at.button(key=check).click().run()
+    show = f"_read_along_show_{d.key}"
+    if any(b.key == show for b in at.button):
+        assert at.get("plotly_chart") or at.table  # the figure is there before the guess
+        at.button(key=show).click().run()
         assert_clean(at)
         assert any("answer" in (b.value or "") for b in (*at.info, *at.success, *at.warning))
 
 
 def test_back_and_next_move_the_step():
+    """Back and Next write the step into the link (a history entry in the browser: tests/e2e)."""
     at = open_page(PAGE, {"step": "2"})
     at.button(key="read_along_next").click().run()
-    assert at.slider(key="step").value == 3  # the browser writes it into the link (tests/e2e)
+    assert at.slider(key="_read_along_step").value == 3 and at.query_params["step"] in ("3", ["3"])
     at.button(key="read_along_back").click().run()
     at.button(key="read_along_back").click().run()
-    assert at.slider(key="step").value == 1
+    assert at.slider(key="_read_along_step").value == 1
     assert at.button(key="read_along_back").disabled
 
 
@@ -45,7 +47,7 @@ def test_back_and_next_move_the_step():
 def test_a_bad_step_falls_back_to_the_nearest_with_a_message(raw, expected):
     at = open_page(PAGE, {"step": raw})
     assert_clean(at)
-    assert at.slider(key="step").value == expected
+    assert at.slider(key="_read_along_step").value == expected
     assert any("step" in w.value for w in at.warning)
 
 
@@ -55,23 +57,45 @@ def test_the_readers_sentence_carries_into_the_steps():
     assert "cat" in shown_text(at) or any("cat" in str(c.proto) for c in at.get("plotly_chart"))
 
 
-def test_a_wrong_guess_is_told_so_and_the_reader_can_predict_again():
+def test_a_wrong_guess_gets_a_hint_then_the_answer_and_the_tally_counts_first_tries():
     number, d = next((i, d) for i, d in enumerate(STEPS, 1) if d.key == "weightless")
     at = open_page(PAGE, {"step": str(number)})
     q = d.make(sentence.book()).question
     assert q is not None
-    right = int(q.answer)
-    at.radio(key=f"_read_along_guess_{d.key}").set_value(1 - right).run()
-    assert at.button(key=f"_read_along_check_{d.key}").label == "Check my answer"
-    at.button(key=f"_read_along_check_{d.key}").click().run()
+    right, guess, check = int(q.answer), f"_read_along_guess_{d.key}", f"_read_along_check_{d.key}"
+    assert at.button(key=check).disabled  # nothing to check yet
+    at.radio(key=guess).set_value(1 - right).run()
+    at.button(key=check).click().run()
     assert_clean(at)
-    assert next(w.value for w in at.warning).startswith("**Not quite: you said")
-    assert not any(r.key == f"_read_along_guess_{d.key}" for r in at.radio)  # folded to the verdict
-    at.button(key=f"_read_along_again_{d.key}").click().run()
-    assert at.radio(key=f"_read_along_guess_{d.key}").value is None and not at.warning
-    at.radio(key=f"_read_along_guess_{d.key}").set_value(right).run()
-    at.button(key=f"_read_along_check_{d.key}").click().run()
+    hint = next(w.value for w in at.warning)
+    assert hint.startswith("**Not quite: you said") and q.hint in hint  # a hint, not the answer
+    assert q.answer_text not in " ".join(m.value for m in at.markdown)
+    assert at.button(key=check).label == "Try again"
+    at.radio(key=guess).set_value(right).run()
+    at.button(key=check).click().run()
     assert next(b.value for b in at.success).startswith("**Right:")
+    assert any("0 of 1 prediction right" in c.value for c in at.caption)  # the first try counts
+    at.button(key=f"_read_along_again_{d.key}").click().run()
+    assert at.radio(key=guess).value is not None or not at.warning
+
+
+def test_after_every_prediction_the_last_step_shows_the_tally_and_the_summary():
+    from topics.read_along import view
+
+    asked = view.asking()
+    missed = asked[::4]
+    at = open_page(PAGE, {"step": str(len(STEPS))})
+    at.session_state["_read_along_tally"] = {k: k not in missed for k in asked}  # every one answered
+    at.run()
+    assert_clean(at)
+    right = len(asked) - len(missed)
+    assert any(f"{right} of {len(asked)} predictions right" in c.value for c in at.caption)
+    assert any("six ideas" in h.value and f"{right} of {len(asked)}" in h.value for h in at.subheader)
+    links = [(link.proto.label, link.proto.query_string) for link in at.get("page_link")]
+    steps = [q for _, q in links if q.startswith("step=")]
+    assert len(steps) == 6 + len(missed)  # each idea, then each miss, links back to its step
+    number = {d.key: i for i, d in enumerate(STEPS, 1)}
+    assert steps[6:] == [f"step={number[k]}" for k in missed]
 
 
 @pytest.mark.parametrize("page", [PAGE, "topics/overview/page.py"])

@@ -228,6 +228,8 @@ def stated(s: Sentence) -> list[str]:
     out += [fmt.noise(causal.largest, causal.limit), fmt.vec(zero.logits, 1), *causal.cells[0]]
     w = zero.softmax.weights
     out += [fmt.num(x) for x in (w if w is not None else ())]
+    out += [part.weight_text(x) for x in causal.runs.naive[2].matrix.sum(axis=-1)]  # rows renormalised
+    out += [str(core_weights.section_3_5().seed), str(core_weights.section_3_4().seed)]
     return out
 
 

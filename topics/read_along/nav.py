@@ -1,9 +1,13 @@
-"""The tour's controls: the step, bound to the URL as ``step``, and Back and Next.
+"""The tour's controls: the step, read from the URL's ``step``, and Back and Next.
 
 A link's ``step`` value that is not a step number falls back to the nearest step there is
-(``view.nearest``), with a message, before the control reads it: Streamlit alone would drop it and
-open step 1. Back and Next change the bound control, so the address bar follows every move and is
-a link to the step on screen.
+(``view.nearest``), with a message. The step is not a bound control: ``st.switch_page`` cannot set
+a bound key, and a bound control's change is written with ``replaceState`` (no history entry).
+Instead Back, Next and the sidebar's slider write ``st.query_params["step"]`` in their callback
+(``st.query_params``, Streamlit 1.67's documented way to set the URL), so the run they start reads
+the new step and Streamlit pushes the new address; ``ui.links`` keeps a push that changes ``step``
+as its own history entry. So the browser's Back and Forward walk the tour, a reload stays on the
+step, the session (the tally) is kept (no page reload), and ``?step=N`` stays the link.
 """
 
 from __future__ import annotations
@@ -11,15 +15,17 @@ from __future__ import annotations
 import streamlit as st
 
 from topics.read_along.view import nearest
-from ui import controls
 
+PAGE = "topics/read_along/page.py"
 KEY = "step"
+SLIDER_KEY = "_read_along_step"
 NEXT_KEY, BACK_KEY = "read_along_next", "read_along_back"
 _PROBLEM = "_read_along_link_problem"  # what was wrong with the link, said on the run after
 
 
 def step_control(total: int) -> int:
-    """The step on screen (1-based, of ``total``): the sidebar's slider, bound to ``?step=``."""
+    """The step on screen (1-based, of ``total``), read from the link's ``step``; the sidebar's
+    slider jumps to any step as Next does, as a new history entry."""
     values = st.query_params.get_all(KEY)
     at, problem = 1, None
     if len(values) > 1:
@@ -33,20 +39,26 @@ def step_control(total: int) -> int:
     if (said := st.session_state.pop(_PROBLEM, None)) is not None:
         st.warning(said, icon=":material/link_off:")
     st.sidebar.header("Read along")
-    return int(
-        controls.slider(
-            "Step",
-            1,
-            total,
-            1,
-            key=KEY,
-            help="Jump to any step; Back and Next (keys B and N) walk one at a time.",
-        )
+    st.session_state[SLIDER_KEY] = at  # the slider shows the step the link holds
+    st.sidebar.slider(
+        "Step",
+        1,
+        total,
+        key=SLIDER_KEY,
+        on_change=_slid,
+        help="Jump to any step; Back and Next (keys B and N) walk one at a time.",
     )
+    return at
 
 
-def _move(by: int, total: int) -> None:
-    st.session_state[KEY] = min(max(int(st.session_state.get(KEY, 1)) + by, 1), total)
+def go(number: int) -> None:
+    """Move to step ``number``: a callback, so the run it starts reads the new step, and Streamlit
+    pushes the new address as a history entry (``ui.links`` keeps a step change as one)."""
+    st.query_params[KEY] = str(number)
+
+
+def _slid() -> None:
+    go(int(st.session_state[SLIDER_KEY]))
 
 
 def back_and_next(number: int, total: int) -> None:
@@ -55,21 +67,23 @@ def back_and_next(number: int, total: int) -> None:
     left.button(
         "Back",
         key=BACK_KEY,
+        on_click=go,
+        args=(number - 1,),
         icon=":material/arrow_back:",
-        on_click=_move,
-        args=(-1, total),
         disabled=number == 1,
         shortcut="B",
         width="stretch",
+        help="The previous step of the tour (key B)",
     )
     right.button(
         "Next",
         key=NEXT_KEY,
+        on_click=go,
+        args=(number + 1,),
         icon=":material/arrow_forward:",
-        on_click=_move,
-        args=(1, total),
         disabled=number == total,
         shortcut="N",
         type="primary",
         width="stretch",
+        help="The next step of the tour (key N)",
     )

@@ -1,13 +1,16 @@
 """Read along: chapter 3 in order, one step at a time, each with a live figure and, on most, a
-prediction before the reveal. Layout only: every number and sentence comes from ``view.build``."""
+prediction made beside the figure with only the answer covered. Layout only: every number and
+sentence comes from ``view.build`` and ``view.summary``."""
+
+from dataclasses import replace
 
 import streamlit as st
 
 from topics import page_of
-from topics.read_along import view
+from topics.read_along import predict, view
 from topics.read_along.drawings import draw
-from topics.read_along.nav import back_and_next, step_control
-from topics.read_along.predict import prediction
+from topics.read_along.nav import PAGE, back_and_next, step_control
+from topics.read_along.step import Figure
 from topics.read_along.steps import STEPS
 from ui import figures
 from ui.sentence import sentence_control
@@ -15,36 +18,51 @@ from ui.sentence import sentence_control
 s = sentence_control()
 number = step_control(len(STEPS))
 t = view.build(number, s)
-d, step = t.definition, t.step
+d, step, q = t.definition, t.step, t.step.question
 topic = page_of(d.topic)
+answered = q is not None and predict.revealed(d.key)
 
 st.title(d.title)
 st.progress(t.number / t.total, text=f"Read along: {t.progress}")
+if tally := predict.tally():  # from the first reveal on; in the session only, never in the link
+    st.caption(view.tally_text(tally, t.predictions), help="Counts each prediction's first try.")
 st.markdown(step.text)
 
 
-def figure() -> None:
-    drawn = draw(step.figure)
+def figure(f: Figure) -> None:
+    drawn = draw(f)
+    said = f"Until you answer, {f.covered}" if f.hide else f.highlight  # the highlight may name the answer
     if drawn.figure is not None:  # named for a screen reader, in the reader's theme
         figures.show(drawn.figure, key=f"read_along_{d.key}", name=drawn.name)
-        st.caption(step.figure.highlight)
+        st.caption(said)
         if drawn.note:
             st.caption(drawn.note)
         figures.values(drawn.table, drawn.table_name or drawn.name, key=f"read_along_{d.key}")
     else:  # the table is the figure: an HTML table, its headers named, whole on a phone and in print
-        st.caption(f"{drawn.name}. {step.figure.highlight}")
+        st.caption(f"{drawn.name}. {said}")
         st.table(drawn.table)
 
 
-if step.question is None:
-    figure()
-else:  # side by side on a desktop; on a phone the columns stack, so the figure comes first
+if q is None:
+    figure(step.figure)
+else:  # side by side on a desktop, the figure first on a phone, with only the answer's part covered;
+    # the verdict takes the question's place, so on a phone it is where the reader tapped
     drawing, asking = st.columns([3, 2], gap="medium")
     with asking:
-        shown = prediction(step.question, d.key)
-    if shown:
-        with drawing:
-            figure()
+        (predict.verdict if answered else predict.ask)(q, d.key)
+    with drawing:
+        figure(step.figure if answered else replace(step.figure, hide=True))
+
+if number == t.total:  # the end: the six ideas, each with the step that taught it, and the misses
+    end = view.summary(predict.tally())
+    st.subheader(end.heading)
+    for idea in end.ideas:
+        st.markdown(idea.text)
+        st.page_link(PAGE, label=idea.label, query_params={"step": str(idea.step)})
+    if end.missed:
+        st.markdown(end.missed_heading)
+        for miss in end.missed:
+            st.page_link(PAGE, label=miss.label, query_params={"step": str(miss.step)})
 
 st.caption("The whole page, at this step's settings:")
 st.page_link(

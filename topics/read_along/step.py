@@ -12,6 +12,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.sentence import Sentence
+from ui import format as fmt
+
+RELATIVE = 0.05  # a ratio or a size is right within 5% of the answer, on either side
+
+
+def token(label: str) -> str:
+    """A token named in prose, always quoted, whatever the word: "the", "cat" (Markdown-escaped,
+    so a reader's token is shown as typed)."""
+    return f"“{fmt.md(label)}”"
+
+
+def typed(x: float) -> str:
+    """A number as the reader typed it: 1.006, 2, 36864 (never rounded to two decimals)."""
+    return f"{float(x):.12g}"
 
 
 @dataclass(frozen=True)
@@ -25,11 +39,15 @@ class Judgement:
 
 @dataclass(frozen=True)
 class Question:
-    """A prediction, asked before the step's figure is shown.
+    """A prediction, asked beside the step's figure with the answer's part of it covered.
 
     A choice has ``options`` and ``answer`` is the index of the right one; a number has no
-    options, and a guess within ``tolerance`` of ``answer`` is right. ``answer_text`` is the
-    answer as the page prints it.
+    options. A number is right within ``tolerance`` of ``answer`` on either side: a share of the
+    answer when ``relative`` (a ratio or a size), else an absolute amount; a ``whole`` number (a
+    count) is rounded to the nearest whole number first and must then be exact. ``answer_text`` is
+    the answer as the page prints it; ``hint`` points at the element of the figure to look at after
+    a wrong first guess; ``secrets`` are the printed values that would give the answer away, which
+    nothing on screen shows before the reveal (``tests/read_along/test_no_spoilers.py``).
     """
 
     prompt: str
@@ -37,25 +55,52 @@ class Question:
     answer: float  # the right option's index, or the number
     answer_text: str
     explanation: str
-    tolerance: float = 0.0  # for a number: |guess - answer| <= tolerance is right
-    unit: str = ""  # for a number, after the input ("bytes")
-    whole: bool = False  # a number that counts (rows, bytes): the input takes integers only
+    hint: str = ""
+    tolerance: float = 0.0
+    relative: bool = False
+    unit: tuple[str, str] = ("", "")  # a number's unit, singular and plural ("byte", "bytes")
+    whole: bool = False  # a count (rows): rounded to the nearest whole number, then exact
+    secrets: tuple[str, ...] = ()
 
     @property
     def is_choice(self) -> bool:
         return bool(self.options)
 
+    @property
+    def rule(self) -> str:
+        """How close counts, said under the input (a choice has no tolerance to say)."""
+        if self.is_choice:
+            return ""
+        if self.whole:
+            return "Only the exact whole number counts; a decimal is rounded to the nearest whole number."
+        if self.relative:
+            return f"Within {self.tolerance:.0%} of the answer, either way, counts as right."
+        return f"Within ±{self.tolerance:g} of the answer counts as right."
+
+    def said(self, guess: float) -> str:
+        """The guess as typed, with its unit in the right number: "1 byte", "1.99 bytes"."""
+        one, many = self.unit
+        word = one if float(guess) == 1 else many
+        rounded = round(float(guess))
+        also = f" (rounded to {rounded})" if self.whole and rounded != float(guess) else ""
+        return f"{typed(guess)}{' ' + word if word else ''}{also}"
+
+    def right(self, guess: float) -> bool:
+        """Whether ``guess`` (an option's index, or a number) is right."""
+        if self.is_choice:
+            return int(guess) == int(self.answer)
+        g, a = float(guess), float(self.answer)
+        if self.whole:
+            return round(g) == round(a)
+        room = self.tolerance * abs(a) if self.relative else self.tolerance
+        return abs(g - a) <= room * (1 + 1e-12)  # symmetric; the factor keeps a float's edge fair
+
     def judge(self, guess: float | None) -> Judgement:
         """The verdict on ``guess`` (an option's index, or a number; None when none was given)."""
         if guess is None:
             return Judgement(None, f"The answer: {self.answer_text}.", self.explanation)
-        if self.is_choice:
-            right = int(guess) == int(self.answer)
-            said = self.options[int(guess)]
-        else:
-            right = abs(float(guess) - float(self.answer)) <= self.tolerance
-            said = f"{guess:g}{' ' + self.unit if self.unit else ''}"
-        if right:
+        said = self.options[int(guess)] if self.is_choice else self.said(guess)
+        if self.right(guess):
             return Judgement(True, f"Right: {self.answer_text}.", self.explanation)
         return Judgement(
             False, f"Not quite: you said {said}; the answer is {self.answer_text}.", self.explanation
@@ -72,6 +117,8 @@ class Figure:
     data: Any
     name: str
     highlight: str
+    covered: str = ""  # before the reveal: what is hidden, and how ("the asked cell shows ?")
+    hide: bool = False  # drawn before the reveal: the drawing covers the answer's part
 
 
 @dataclass(frozen=True)
@@ -93,3 +140,4 @@ class StepDef:
     topic: str  # the topic folder (``topics/<topic>``) whose page the step opens
     title: str
     make: Callable[[Sentence], Step]
+    asks: bool = False  # whether the step asks for a prediction (at every sentence)

@@ -4,41 +4,86 @@ each drawn by that page's own figure code."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from topics.cost import figures as cost_figures
 from topics.cost.view import View as CostView
 from topics.next import figures as next_figures
 from topics.next import view as next_view
-from topics.read_along.drawings.drawn import Draw, Drawn, matrix_table, sized
+from topics.read_along.drawings.drawn import (
+    Draw,
+    Drawn,
+    covered_table,
+    label_background,
+    matrix_table,
+    sized,
+    without,
+)
 from topics.read_along.step import Figure
+from ui import figures
 from ui.figures import FOCUS
 
 TABLE_FROM = 1 << 16  # the cost table's rows from 65,536 tokens: the current one stays in view on a phone
+ZOOM = 8  # the doubling chart spans the base length ÷ 8 to the doubled length × 8
 CHART_HEIGHT = 400  # the pages' charts are 440-480 px: a phone keeps the caption in view
+
+
+def _binary(b: int) -> str:
+    """A power of two in bytes as the cost page's axis writes it: ``4 MiB``."""
+    for unit, k in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if b >= 1 << k:
+            return f"{b >> k} {unit}"
+    return f"{b} B"
 
 
 def cost_doubling(f: Figure) -> Drawn:
     """The memory chart at the doubled length (its marker), with the base length marked too."""
     base: CostView = f.data.base
     doubled: CostView = f.data.doubled
-    fig = cost_figures.memory_chart(doubled, height=CHART_HEIGHT)
-    fig.add_scatter(
-        x=[base.n],
-        y=[base.row.nbytes],
-        mode="markers",
-        name=f"n = {base.n:,}",
-        marker=dict(color=FOCUS, size=10, symbol="diamond"),
-        hovertemplate=f"n = {base.n:,}<br>{base.row.nbytes:,} bytes<extra></extra>",
+    shown = base if f.hide else doubled  # before the reveal the line stops at the base length
+    fig = cost_figures.memory_chart(shown, height=CHART_HEIGHT)
+    line = fig.data[0]  # the score matrices' curve
+    on = [i for i, n in enumerate(line.x) if not f.hide or n <= base.n]
+    line.update(
+        x=[line.x[i] for i in on], y=[line.y[i] for i in on], customdata=[line.customdata[i] for i in on]
     )
+    keep = [i for i, n in enumerate(doubled.ladder) if not f.hide or n <= base.n]
+    if not f.hide:
+        fig.add_scatter(
+            x=[base.n],
+            y=[base.row.nbytes],
+            mode="markers",
+            name=f"n = {base.n:,}",
+            marker=dict(color=FOCUS, size=10, symbol="diamond"),
+            hovertemplate=f"n = {base.n:,}<br>{base.row.nbytes:,} bytes<extra></extra>",
+        )
+    # Zoomed to the two lengths (a factor 2 apart is 45 px here, not 10 on the page's 1 to 2M axis),
+    # each marker labelled on its own side.
+    lo, hi = base.n // ZOOM, doubled.n * ZOOM
+    xs = [lo, base.n // 4, base.n, doubled.n, doubled.n * 4, hi]
+    fig.update_xaxes(range=[math.log10(lo), math.log10(hi)], tickvals=xs, ticktext=[f"{x:,}" for x in xs])
+    ys = [1 << k for k in range(10, 41, 2)]  # every 4×: KiB, MiB, GiB
+    fig.update_yaxes(tickvals=ys, ticktext=[_binary(y) for y in ys])
+    fig.update_yaxes(
+        range=[math.log10(lo * lo * base.cfg.bytes_per_score), math.log10(hi * hi * base.cfg.bytes_per_score)]
+    )
+    for m, side in ((base, -1), *(() if f.hide else ((doubled, 1),))):
+        fig.add_annotation(
+            x=math.log10(m.n), y=math.log10(m.row.nbytes), text=f"n = {m.n:,}", showarrow=True, arrowhead=0,
+            ax=60 * side, ay=-30 * side, bgcolor=label_background(), font=dict(size=12),
+        )  # fmt: skip
     marks = {base.n: "the base length", doubled.n: "doubled"}
     table = pd.DataFrame(
         {
-            "bytes": [f"{b:,}" for b in doubled.ladder_bytes],
-            "marked": [marks.get(n, "") for n in doubled.ladder],
+            "bytes": [f"{doubled.ladder_bytes[i]:,}" for i in keep],
+            "marked": [marks.get(doubled.ladder[i], "") for i in keep],
         },
-        index=pd.Index([f"{n:,}" for n in doubled.ladder], name="n"),
+        index=pd.Index([f"{doubled.ladder[i]:,}" for i in keep], name="n"),
     )
+    if f.hide:
+        return Drawn(fig, table, f"{f.name}, up to the length {base.n:,}, marked")
     return Drawn(fig, table, f"{f.name}, the lengths {base.n:,} and {doubled.n:,} marked")
 
 
@@ -54,6 +99,8 @@ def cost_table(f: Figure) -> Drawn:
         },
         index=pd.Index([f"{r.n:,}" + (" (current)" if r.n == v.n else "") for r in rows], name="n"),
     )
+    if f.hide:  # the current row's cards are the question
+        return Drawn(None, covered_table(table, [(i, 1) for i, r in enumerate(rows) if r.n == v.n]))
     return Drawn(None, table)
 
 
@@ -62,6 +109,15 @@ def next_shuffle(f: Figure) -> Drawn:
     v: next_view.View = f.data
     sh = v.shuffle
     row = None if sh.focus is None else sh.focus.row
+    if f.hide:  # the outputs of the original order, moved with their tokens: P·f(X)
+        out = sh.free.permuted_outputs
+        dims = [f"dim {j + 1}" for j in range(out.shape[1])]
+        title = "P·f(X): each token's output in the original order, at its new position"
+        fig = figures.heatmap(
+            out, sh.rows, dims, title=title, x_title="dimension", y_title="position", focus=row
+        )
+        table = matrix_table(out, sh.rows, dims, row_title="position", col_title="dimension")
+        return Drawn(fig, table, sized(title, len(sh.rows), len(dims), "positions", "dimensions"))
     fig = next_figures.difference_heatmap(
         sh.free.difference, sh.rows, bound=sh.bound, title="Without the mask: P·f(X) − f(P·X)", focus=row
     )
@@ -77,8 +133,12 @@ def next_kv(f: Figure) -> Drawn:
     fig = next_figures.kv_curves(
         kv, title="KV cache against tokens cached", context_length=v.block.context_length, height=CHART_HEIGHT
     )
+    asked = next(c.name for c in kv.curves if c.current)
+    curves = [c for c in kv.curves if not (f.hide and c.current)]
+    if f.hide:  # the asked model's line and the reader's marker are the answer
+        without(fig, asked, "your setting")
     table = pd.DataFrame(
-        {c.name: [f"{b:,}" for b in c.bytes] for c in kv.curves},
+        {c.name: [f"{b:,}" for b in c.bytes] for c in curves},
         index=pd.Index([f"{n:,}" for n in kv.grid], name="tokens"),
     )
     table["blocks' weights"] = f"{kv.weight_bytes:,}"

@@ -147,3 +147,31 @@ def label_background(alpha: float = 0.85) -> str:
     """An annotation's box: the theme's background, mostly opaque, so its text keeps its contrast."""
     r, g, b = (round(c * 255) for c in colors.parse(theme.active().background))
     return f"rgba({r},{g},{b},{alpha})"
+
+
+COVER = "?"  # what a covered cell shows before the reveal
+
+
+def covered(m: np.ndarray, cells: Sequence[tuple[int, int]]) -> tuple[np.ndarray, list[list[str]]]:
+    """``m`` with ``cells`` left unfilled and printing "?", and every other cell's text as the
+    heatmap prints it: the figure is all there but the answer."""
+    out = np.asarray(m, dtype=np.float64).copy()
+    text = [[figures.cell_text(float(x)) for x in row] for row in out]
+    for i, j in cells:
+        out[i, j] = np.nan
+        text[i][j] = COVER
+    return out, text
+
+
+def covered_table(table: pd.DataFrame, cells: Sequence[tuple[int, int]]) -> pd.DataFrame:
+    """``table`` with ``cells`` (row, column positions) written as "?"."""
+    out = table.astype(object).copy()
+    for i, j in cells:
+        out.iat[i, j] = COVER
+    return out
+
+
+def without(fig: go.Figure, *names: str) -> go.Figure:
+    """``fig`` without the traces whose names start with any of ``names`` (the answer's traces)."""
+    fig.data = tuple(t for t in fig.data if not str(t.name or "").startswith(names))
+    return fig

@@ -4,6 +4,7 @@ stripes and shape trace."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from topics.dropout import figures as dfig
@@ -12,6 +13,8 @@ from topics.multihead import view as heads
 from topics.read_along.drawings.drawn import (
     Draw,
     Drawn,
+    covered,
+    covered_table,
     matrix_table,
     outline,
     printed,
@@ -19,11 +22,13 @@ from topics.read_along.drawings.drawn import (
     scale_note,
     scaled_name,
     weights_scale,
+    without,
 )
 from topics.read_along.step import Figure
 from topics.read_along.steps.dropout_heads import Classes, DropPick, Stripe, Trace
 from ui import figures
 
+EARLY = 5  # before the reveal, the running mean of the first draws only
 MARK = "▸ "  # marks the row or column a table step talks about (as ui.focus.marked does)
 
 
@@ -33,6 +38,22 @@ def drop_draw(f: Figure) -> Drawn:
     weights, near 2/n, were a pale square on the 0–1 scale."""
     d: DropPick = f.data
     v, T, n = d.view, d.view.labels, len(d.view.labels)
+    if not d.sums or f.hide:  # the row sums answer the next step's question, or this one's
+        cells = []
+        if not d.sums and f.hide:  # the survivors' new values are the question: covered
+            kept = np.tril(np.ones(v.first.shape, dtype=bool)) & v.first_keep
+            cells = [(int(i), int(j)) for i, j in zip(*np.nonzero(kept), strict=True)]
+        m, text = covered(v.first, cells)
+        title = f.name if d.sums else "One draw after dropout"
+        relative = weights_scale(n)
+        fig = figures.heatmap(
+            m, T, T, title=title, text=text, zmin=0, zmax=1, focus=d.row, cell=d.cell, relative=relative
+        )
+        table = covered_table(matrix_table(v.first, T, T), cells)
+        if d.sums:
+            table["row sum"] = "?"
+        name = scaled_name(f"{title}: {n} queries by {n} keys", relative)
+        return Drawn(fig, table, name, scale_note(n, relative))
     fig = dfig.dropped_heatmap(v.first, v.row_sums, T, title=f.name, focus=d.row, cell=d.cell)
     relative = weights_scale(n)
     if relative is not None:
@@ -47,6 +68,17 @@ def drop_running(f: Figure) -> Drawn:
     """The running mean row sum with its band, and a marker on the mean after every draw."""
     v = f.data.view
     texts = v.running_text
+    if f.hide:  # the first draws only, no band and no expectation: where it settles is the question
+        k = min(EARLY, len(v.running_at))
+        fig = dfig.running_mean_chart(
+            v.running_at[:k], v.running_mean[:k], v.expectation, v.std, text=texts[:k], title=f.name
+        )
+        without(fig, "expectation")
+        fig.update_xaxes(type="log", range=[0, float(np.log10(v.running_at[-1]))])  # room for the rest
+        table = pd.DataFrame(
+            {"running mean row sum": v.running_mean[:k]}, index=pd.Index(v.running_at[:k], name="draws")
+        )
+        return Drawn(fig, printed(table), f"{f.name}: the first {k} draws")
     fig = dfig.running_mean_chart(
         v.running_at, v.running_mean, v.expectation, v.std, text=texts, title=f.name
     )
@@ -62,7 +94,8 @@ def drop_running(f: Figure) -> Drawn:
         {"running mean row sum": v.running_mean, "mean ± one standard error": texts},
         index=pd.Index(v.running_at, name="draws"),
     )
-    name = f"{f.name} against the number of draws, 1 to {v.draws:,}, with its band of ± one standard error"
+    band = "the band of ± 2 standard errors around the expectation"
+    name = f"{f.name} against the number of draws, 1 to {v.draws:,}, and {band}"
     return Drawn(fig, printed(table.iloc[::-1]), name)  # the last count, the one marked, first
 
 
@@ -90,6 +123,8 @@ def heads_classes(f: Figure) -> Drawn:
             ["d_out given", "num_heads", "one head's width", MARK + "output shape"], name="argument"
         ),
     )
+    if f.hide:  # the widths are the question
+        return Drawn(None, covered_table(table.astype(str), [(r, k) for r in (2, 3) for k in (0, 1)]))
     return Drawn(None, table.astype(str))
 
 
@@ -99,6 +134,8 @@ def heads_trace(f: Figure) -> Drawn:
     assert t.view.trace is not None
     table = t.view.trace.copy()
     table["step"] = [MARK + s if i == t.row else s for i, s in enumerate(table["step"])]
+    if f.hide:  # the marked shape and every later one are the question
+        table["shape"] = [x if i < t.row else "?" for i, x in enumerate(table["shape"])]
     return Drawn(
         None, table.set_index("step")[["shape", "contiguous", "code"]]
     )  # the shape in view on a phone

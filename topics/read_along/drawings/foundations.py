@@ -11,6 +11,8 @@ from topics.learning.view import View as LearningView
 from topics.read_along.drawings.drawn import (
     Draw,
     Drawn,
+    covered,
+    covered_table,
     matrix_table,
     printed,
     scale_note,
@@ -28,8 +30,14 @@ PHONE_3D = 420  # the Recap draws its scatter 520 tall; a step keeps its figure 
 
 
 def recap_weights(f: Figure) -> Drawn:
+    """A = softmax(XXᵀ); before the reveal the scores Ω = XXᵀ it is made from, A not yet drawn."""
     v: RecapView = f.data
     T, n = v.labels, len(v.labels)
+    if f.hide:
+        om = v.collapse.scores
+        title = "Scores Ω = XXᵀ (A not drawn yet)"
+        fig = figures.heatmap(om, T, T, title=title, focus=v.query, cell=v.key)
+        return Drawn(fig, matrix_table(om, T, T), sized(title, n, n))
     relative = weights_scale(n)
     fig = figures.heatmap(
         v.collapse.weights, T, T, title=f.name, focus=v.query, cell=v.key, relative=relative
@@ -42,25 +50,47 @@ def recap_huddle(f: Figure) -> Drawn:
     """The Recap's scatter of inputs and outputs, the followed token's pair joined."""
     v: RecapView = f.data
     T, c = v.labels, v.collapse
-    fig = figures.scatter3d_tokens(
-        [("inputs X", v.inputs), ("outputs Z = AX", c.context)],
-        T,
-        title=f.name,
-        focus=v.query,
-        height=PHONE_3D,
-    )
+    groups = [("inputs X", v.inputs)] + ([] if f.hide else [("outputs Z = AX", c.context)])
+    title = "Inputs X (the outputs Z = AX not drawn yet)" if f.hide else f.name
+    fig = figures.scatter3d_tokens(groups, T, title=title, focus=v.query, height=PHONE_3D)
+    fig.data[0].textposition = label_spots(v.inputs[:, :3])
     dims = range(1, min(3, v.width) + 1)
+    outputs = {} if f.hide else {
+        **{f"z{d}": c.context[:, d - 1] for d in dims},
+        "nearest input to z": list(c.nearest),
+    }  # fmt: skip
     table = pd.DataFrame(
-        {
-            **{f"x{d}": v.inputs[:, d - 1] for d in dims},
-            **{f"z{d}": c.context[:, d - 1] for d in dims},
-            "nearest input to z": list(c.nearest),
-        },
+        {**{f"x{d}": v.inputs[:, d - 1] for d in dims}, **outputs},
         index=pd.Index(list(T), name="token"),
     )
     return Drawn(
         fig, printed(table), f"{f.name}, {len(T)} tokens each, in their first {len(dims)} dimensions"
     )
+
+
+LABEL_SPOTS = (
+    "top center", "bottom center", "middle right", "middle left", "top right", "bottom left", "top left",
+    "bottom right",
+)  # fmt: skip
+NEAR = 0.2  # labels of points closer than this on screen (a share of the cube's side) would overlap
+
+
+def label_spots(p: np.ndarray, eye: tuple[float, float, float] = (1.95, 1.95, 1.2)) -> list[str]:
+    """Where each point's token label sits: above it, unless a point drawn within :data:`NEAR` of
+    it on screen has that place already; then below, right, left, ... On the book's sentence
+    "journey", "starts" and "with" land on one spot of the screen (seen from the scene's camera,
+    ``ui.figures.scatter3d_tokens``' ``eye``), and their labels piled up."""
+    span = np.ptp(p, axis=0)
+    q = (p - p.min(axis=0)) / np.where(span > 0, span, 1.0)  # the cube the scene draws
+    e = np.asarray(eye, dtype=np.float64) / np.linalg.norm(eye)
+    right = np.cross(e, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    screen = np.column_stack([q @ right, q @ np.cross(right, e)])  # seen from the camera
+    spots: list[str] = []
+    for i in range(len(p)):
+        close = {spots[j] for j in range(i) if np.linalg.norm(screen[i] - screen[j]) < NEAR}
+        spots.append(next((x for x in LABEL_SPOTS if x not in close), LABEL_SPOTS[0]))
+    return spots
 
 
 def _dims(prefix: str, width: int) -> list[str]:
@@ -71,6 +101,15 @@ def tm_queries(f: Figure) -> Drawn:
     """Q, a row per token, the followed token's row outlined."""
     v: ThreeView = f.data
     q, T = v.trace.queries, v.labels
+    if f.hide:  # the matrix each embedding goes through: Q's shape is the question
+        w = v.weight_set.w_query
+        rows, cols = _dims("in", w.shape[0]), _dims("out", w.shape[1])
+        title = "W_q, the query matrix (Q = XW_q not drawn yet)"
+        fig = figures.heatmap(
+            w, rows, cols, title=title, x_title="output dimension", y_title="input dimension"
+        )
+        table = matrix_table(w, rows, cols, row_title="input", col_title="output")
+        return Drawn(fig, table, sized(title, len(rows), len(cols), "rows", "columns"))
     cols = _dims("q", q.shape[1])
     fig = figures.heatmap(q, T, cols, title=f.name, x_title="dimension", y_title="token", focus=v.focus_row)
     table = matrix_table(q, T, cols, row_title="token", col_title="dimension")
@@ -82,6 +121,14 @@ def tm_asymmetry(f: Figure) -> Drawn:
     one heatmap of its three, since a 32 × 32 heatmap takes tens of milliseconds to build)."""
     v: ThreeView = f.data
     t = v.labels
+    if f.hide:  # the scores Ω, the asked pair's two cells covered
+        j, k = v.focus_row or 0, v.cell_key or 0
+        pair = [(j, k), (k, j)]
+        om, text = covered(v.trace.scores, pair)
+        title = "Scores Ω = QKᵀ (the asked pair covered)"
+        fig = figures.heatmap(om, t, t, title=title, text=text, focus=v.focus_row, cell=v.cell_key)
+        table = covered_table(matrix_table(v.trace.scores, t, t), pair)
+        return Drawn(fig, table, sized(title, len(t), len(t)))
     fig = figures.heatmap(
         v.asymmetry, t, t, title="Ω − Ωᵀ", diverging=True, focus=v.focus_row, cell=v.cell_key
     )
@@ -110,7 +157,7 @@ def tm_context(f: Figure) -> Drawn:
         v.trace.weights,
         t,
         t,
-        title="Weights A = softmax(Ω/√d_k)",
+        title="Weights A = softmax of the scaled scores",
         focus=v.focus_row,
         cell=v.cell_key,
         relative=relative,
@@ -145,6 +192,13 @@ def learn_attention(f: Figure) -> Drawn:
     v: LearningView = f.data
     t, n = v.settings.labels, len(v.settings.labels)
     relative = weights_scale(n)
+    if f.hide:  # the contested rows, tokens 1 and 2, covered: how many rows are right is asked
+        rows = sorted({0, min(1, n - 1)})
+        cells = [(i, j) for i in rows for j in range(n)]
+        m, text = covered(v.attention, cells)
+        fig = figures.heatmap(m, t, t, title="Attention A (rows 1 and 2 covered)", text=text, zmin=0, zmax=1)
+        table = covered_table(matrix_table(v.attention, t, t), cells)
+        return Drawn(fig, table, sized(f.name, n, n))
     fig = figures.heatmap(  # as topics.learning.figures draws it, the one heatmap of its four
         v.attention,
         t,

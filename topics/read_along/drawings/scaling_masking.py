@@ -12,6 +12,8 @@ from topics.masking import figures as masking_figures
 from topics.read_along.drawings.drawn import (
     Draw,
     Drawn,
+    covered,
+    covered_table,
     label_background,
     matrix_table,
     outline,
@@ -21,9 +23,10 @@ from topics.read_along.drawings.drawn import (
     sized,
     text_table,
     weights_scale,
+    without,
 )
 from topics.read_along.step import Figure
-from topics.read_along.steps.scaling_masking import Marked, median_text, spread_text
+from topics.read_along.steps.scaling_masking import Marked, Widths, median_text, spread_text
 from topics.scaling import figures as scaling_figures
 from topics.scaling.view import View as ScalingView
 from ui import figures
@@ -69,7 +72,19 @@ def _circle(fig: go.Figure, x: float, y: float, label: str) -> go.Figure:
 
 
 def scaling_spread(f: Figure) -> Drawn:
-    v: ScalingView = f.data
+    """The spread of q·k against d_k; before the reveal, the three widths in play as a table (the
+    chart's axis would name the answer)."""
+    w: Widths = f.data
+    if f.hide:
+        table = pd.DataFrame(
+            {
+                "what it is": [what for _, _, what in w.widths],
+                "on your sentence": [n for _, n, _ in w.widths],
+            },
+            index=pd.Index([name for name, _, _ in w.widths], name="width"),
+        )
+        return Drawn(None, table.astype(str), "The three sizes in play")
+    v: ScalingView = w.view
     c, here = v.curves, v.here
     assert here is not None
     fig = scaling_figures.std_figure(
@@ -109,17 +124,19 @@ def scaling_jacobian(f: Figure) -> Drawn:
     )
     ticks = scaling_figures.DK_TICKS_NARROW  # the page's half-width ticks: level at 390 px too
     fig.update_xaxes(tickvals=list(ticks), ticktext=[f"{t:,}" for t in ticks])
-    summary = here.summary(s.divisor)
-    _circle(fig, s.d_k, summary.median, f"median {median_text(v)}")
-    table = pd.DataFrame(
-        {
-            "median, no divisor": c.median[False],
-            "mean, no divisor": c.mean[False],
-            "median, ÷√d_k": c.median[True],
-            "mean, ÷√d_k": c.mean[True],
-        },
-        index=pd.Index(c.d_k, name="d_k"),
-    )
+    columns = {
+        "median, no divisor": c.median[False],
+        "mean, no divisor": c.mean[False],
+        "median, ÷√d_k": c.median[True],
+        "mean, ÷√d_k": c.mean[True],
+    }
+    if f.hide:  # the curves with the divisor only: without it is the question
+        without(fig, "median, no divisor", "mean, no divisor")
+        columns = {k: x for k, x in columns.items() if "no divisor" not in k}
+    else:
+        summary = here.summary(s.divisor)
+        _circle(fig, s.d_k, summary.median, f"median {median_text(v)}")
+    table = pd.DataFrame(columns, index=pd.Index(c.d_k, name="d_k"))
     return Drawn(fig, printed(table))
 
 
@@ -130,6 +147,18 @@ def masking_stage(f: Figure) -> Drawn:
     d: Marked = f.data
     v, T, n = d.view, d.view.labels, len(d.view.labels)
     m = v.efficient.matrix
+    if f.hide and not (m >= 0).all():  # scores with −∞: before the reveal, the scores unmasked
+        m = v.runs.causal[0].matrix
+        title = "Scores Ω, before any cell is filled"
+        fig = masking_figures.stage_heatmap(m, T, focus=d.row, cell=d.col)
+        fig.update_layout(title=dict(text=title, x=0, xanchor="left", font=dict(size=15)), margin_t=40)
+        return Drawn(fig, matrix_table(m, T, T), sized(title, n, n))
+    if f.hide:  # weights: the future of every row covered (any row's would answer)
+        cells = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        shown, text = covered(m, cells)
+        fig = figures.heatmap(shown, T, T, text=text, focus=d.row, cell=d.col)
+        fig.update_layout(title=dict(text=f.name, x=0, xanchor="left", font=dict(size=15)), margin_t=40)
+        return Drawn(fig, covered_table(matrix_table(m, T, T), cells), sized(f.name, n, n))
     weights = bool(np.isfinite(m).all() and (m >= 0).all())
     relative = weights_scale(n) if weights else None
     if relative is None:
@@ -159,8 +188,14 @@ def masking_difference(f: Figure) -> Drawn:
     """The page's difference grid; the table holds the cells as the page prints them (a bound as ≈0)."""
     d: Marked = f.data
     v, T = d.view, d.view.labels
+    if f.hide:  # one way's weights; the other's, and their difference, are the question
+        m = v.runs.causal[-1].matrix
+        title = "The −∞ way's weights (the other way's not drawn yet)"
+        fig = figures.heatmap(m, T, T, title=title, focus=d.row, cell=d.col)
+        return Drawn(fig, matrix_table(m, T, T), sized(title, len(T), len(T)))
+    title = v.grid_title.replace("after step 4", "after each way's last stage")
     fig = masking_figures.difference_grid(
-        v.difference, v.cells, T, v.limit, title=v.grid_title, focus=d.row, cell=d.col
+        v.difference, v.cells, T, v.limit, title=title, focus=d.row, cell=d.col
     )
     return Drawn(fig, text_table(v.cells, T, T), sized(f.name, len(T), len(T)))
 

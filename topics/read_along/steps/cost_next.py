@@ -11,13 +11,12 @@ import numpy as np
 from core.sentence import Sentence
 from topics.cost import view as cost
 from topics.next import view as nxt
-from topics.read_along.step import Figure, Question, Step, StepDef
+from topics.read_along.step import RELATIVE, Figure, Question, Step, StepDef, token
 from ui import format as fmt
 
 BASE_N = 1_024  # GPT-2's context length: the doubling question starts here
 TIB = 1 << 40  # bytes in a tebibyte: the unit the cost page reads 2 TiB in
 CARD_BANDS = ((1, "1 card or fewer"), (9, "2 to 9 cards"), (99, "10 to 99 cards"))  # then "100 or more"
-KV_TOLERANCE = 0.025  # a per-token guess within 2.5% is right: "about 36,000 bytes" counts
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,8 @@ def n_squared(s: Sentence) -> Step:
         f"scores, even those that section 3.5's mask later hides. Your sentence's {s.n} "
         f"token{' makes' if s.n == 1 else 's make'} {fmt.integer(here.row.scores)} "
         f"score{'' if here.row.scores == 1 else 's'}: {fmt.integer(here.row.nbytes)} bytes at {size} bytes a "
-        f"score (bf16). GPT-2's context of {fmt.integer(b.n)} tokens makes {fmt.integer(b.scores)} scores, "
+        f"score (bf16, a number format {size} bytes wide that models train in). GPT-2's context of "
+        f"{fmt.integer(b.n)} tokens makes {fmt.integer(b.scores)} scores, "
         f"{fmt.integer(b.nbytes)} bytes."
     )
     return Step(
@@ -73,6 +73,7 @@ def n_squared(s: Sentence) -> Step:
             "Memory of the score matrices against the context length n, one head, one layer",
             f"Marked on the score-matrix curve: n = {fmt.integer(b.n)} ({fmt.integer(b.nbytes)} bytes) and "
             f"n = {fmt.integer(d.n)} ({fmt.integer(d.nbytes)} bytes). Both axes are logarithmic.",
+            covered=f"the curve stops at n = {fmt.integer(b.n)}; the doubled length is not drawn yet.",
         ),
         question=Question(
             prompt=f"Double the context, from {fmt.integer(b.n)} to {fmt.integer(d.n)} tokens. The score "
@@ -86,8 +87,14 @@ def n_squared(s: Sentence) -> Step:
                 f"{fmt.integer(d.nbytes)}: ×{factor:g}. Memory grows as the square of the context; more "
                 "heads or layers only multiply it."
             ),
-            tolerance=0.1,
-            unit="times",
+            tolerance=RELATIVE,
+            relative=True,
+            unit=("time", "times"),
+            hint=(
+                f"The matrix is n × n. Doubling n doubles the rows; what happens to the columns, and so "
+                f"to the {fmt.integer(b.scores)} scores?"
+            ),
+            secrets=(fmt.integer(d.nbytes),),  # (its scores, 2²², are a tick of the chart's axis)
         ),
         link={"n": str(d.n)},
     )
@@ -117,6 +124,7 @@ def frontier(s: Sentence) -> Step:
             v,
             f"The cost table: one head's score matrix at some context lengths, on {gpu} cards",
             f"The row marked “(current)” is GPT-4.1's window, {fmt.integer(r.n)} tokens.",
+            covered="the current row's cards show ?.",
         ),
         question=Question(
             prompt=f"How many {gpu} cards would this one matrix fill?",
@@ -128,6 +136,8 @@ def frontier(s: Sentence) -> Step:
                 f"and nobody sells part of a card: {r.cards_to_buy}. That is one head of one layer, before "
                 "the weights; every head and every layer adds a matrix of its own."
             ),
+            hint=f"Divide the current row's bytes by one {gpu} card's memory; the rows above show the scale.",
+            secrets=(fmt.num(float(r.cards), 2),),
         ),
         link={"n": str(r.n)},
     )
@@ -140,7 +150,7 @@ def shuffle(s: Sentence) -> Step:
     sh = v.shuffle
     f = sh.focus
     assert f is not None  # a focus was asked for
-    first = f"**{fmt.md(s.labels[0])}**"
+    first = token(s.labels[0])
     free_gap = float(np.max(np.abs(f.free - f.free_shuffled)))
     same = free_gap <= sh.limit
     a, b = fmt.vec(f.free), fmt.vec(f.free_shuffled)
@@ -178,9 +188,10 @@ def shuffle(s: Sentence) -> Step:
     )
     text = (
         "Chapter 3 never tells attention where a token sits: there are no position embeddings yet. "
-        f"Reverse your sentence, {moves}, and run section 3.4's self-attention on both orders, with its "
-        "weights and without the causal mask. The figure takes each token's output in the original "
-        "order minus its output in the reversed one."
+        f"Reverse your sentence, {moves}, and run section 3.4's self-attention f, without the causal "
+        "mask, on both orders. Write P for the reordering: P·f(X) is each token's output from the "
+        "original order, moved to its new position, and f(P·X) its output from the reversed sentence. "
+        "Their difference is P·f(X) − f(P·X)."
     )
     return Step(
         text=text,
@@ -189,8 +200,9 @@ def shuffle(s: Sentence) -> Step:
             v,
             "Without the mask: each token's output in the original order minus its output shuffled, "
             "P·f(X) − f(P·X), one row per position of the reversed sentence",
-            f"Outlined: the row of {s.labels[0]}, now at position {f.after}. A white cell "
+            f"Outlined: the row of {first}, now at position {f.after}. A white cell "
             "is no difference beyond rounding.",
+            covered="only P·f(X) is drawn; f(P·X), and the difference, are not.",
         ),
         question=Question(
             prompt=f"Without the causal mask, what happens to the output vector of {first}?",
@@ -199,6 +211,11 @@ def shuffle(s: Sentence) -> Step:
             answer_text=f"{'the same vector' if same else 'a different vector'}, {a} "
             + ("both ways" if a == b else f"and {b}"),
             explanation=f"{why} {mask}",
+            hint=(
+                "Every score is a dot product of two tokens' vectors, and a softmax adds up its terms "
+                "in any order. Does anything in f depend on where a token sits?"
+            ),
+            secrets=() if a == b else (b,),
         ),
         link={"perm": _order(sh.perm), "next_focus": s.labels[0]},
     )
@@ -213,9 +230,9 @@ def kv_cache(s: Sentence) -> Step:
     text = (
         "When a GPT writes text one token at a time, each new token's query needs the keys and values "
         "of every token before it. Recomputing them at every step is waste, so a KV cache keeps them: "
-        "every layer stores one key and one value vector per token, each d_model numbers wide. "
-        f"GPT-2 small has {layers} layers and d_model = {fmt.integer(width)}; store each number in "
-        f"{nbytes} bytes (bf16)."
+        "every layer stores one key and one value vector per token, each d_model numbers wide (d_model "
+        f"is the model's width, the length of a token's vector inside it). GPT-2 small has {layers} "
+        f"layers and d_model = {fmt.integer(width)}; store each number in {nbytes} bytes (bf16)."
     )
     tokens = f"{kv.tokens} token{'' if kv.tokens == 1 else 's'}"
     if kv.exceeds <= kv.context_length:
@@ -233,6 +250,7 @@ def kv_cache(s: Sentence) -> Step:
             "KV cache bytes against the tokens cached, GPT-2's four sizes, 2 bytes a number",
             f"Marked: your sentence's {tokens} on {name}'s bold line, {fmt.integer(kv.bytes)} bytes. "
             "The dashed level is the weights of its blocks.",
+            covered=f"{name}'s line and your sentence's marker are not drawn yet; the other sizes' are.",
         ),
         question=Question(
             prompt=f"How many bytes does {name}'s KV cache hold per token?",
@@ -246,9 +264,14 @@ def kv_cache(s: Sentence) -> Step:
                 f"{fmt.integer(kv.bytes)} bytes and GPT-2's "
                 f"full context of {fmt.integer(blk.context_length)} tokens {fmt.integer(kv.full)}; {outweigh}"
             ),
-            tolerance=float(round(KV_TOLERANCE * kv.per_token)),
-            unit="bytes",
-            whole=True,
+            tolerance=RELATIVE,
+            relative=True,
+            unit=("byte", "bytes"),
+            hint=(
+                "Per token, every layer keeps a key and a value, each d_model numbers of 2 bytes. "
+                "Multiply the four factors."
+            ),
+            secrets=(fmt.integer(kv.per_token),),
         ),
         link={"block": v.name, "kv_tokens": str(kv.tokens), "kv_bytes": str(nbytes)},
     )
@@ -262,9 +285,8 @@ def the_end(s: Sentence) -> Step:
         "That is chapter 3: attention without weights, trainable queries, keys and values, √d_k, the "
         "causal mask, dropout, heads, and what the n × n scores cost. Chapter 4 wraps the module in a GPT "
         "block with layer norms, shortcut connections and a feed-forward network, which holds "
-        f"{fmt.percent(v.ff_share)} of a {short(v.name)} block's {fmt.integer(p.total)} parameters. Open "
-        "What comes next below to size a block, or pick any page in the navigation to explore at your own "
-        "settings."
+        f"{fmt.percent(v.ff_share)} of a {short(v.name)} block's {fmt.integer(p.total)} parameters. "
+        "Below: the six ideas of the chapter, each with the step that taught it, and your predictions."
     )
     return Step(
         text=text,
@@ -280,9 +302,9 @@ def the_end(s: Sentence) -> Step:
 
 
 STEPS: tuple[StepDef, ...] = (
-    StepDef("n_squared", "cost", "Every query scores every key", n_squared),
-    StepDef("frontier", "cost", "A frontier context window", frontier),
-    StepDef("shuffle", "next", "Shuffle the tokens", shuffle),
-    StepDef("kv_cache", "next", "What the cache costs per token", kv_cache),
-    StepDef("the_end", "next", "What comes next", the_end),
+    StepDef("n_squared", "cost", "Every query scores every key", n_squared, asks=True),
+    StepDef("frontier", "cost", "A frontier context window", frontier, asks=True),
+    StepDef("shuffle", "next", "Shuffle the tokens", shuffle, asks=True),
+    StepDef("kv_cache", "next", "What the cache costs per token", kv_cache, asks=True),
+    StepDef("the_end", "next", "The six ideas, and what comes next", the_end),
 )

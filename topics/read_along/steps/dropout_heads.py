@@ -21,17 +21,15 @@ from core.config import AttentionConfig
 from core.sentence import Sentence, example_batch
 from topics.dropout import view as drop
 from topics.multihead import view as heads
-from topics.read_along.step import Figure, Question, Step, StepDef
+from topics.read_along.step import RELATIVE, Figure, Question, Step, StepDef, token
 from ui import format as fmt
-from ui.format import md
 
 # --- dropout ------------------------------------------------------------------------------
 
 BOOK_P, BOOK_DROPOUT_SEED = drop.BOOK_P, drop.BOOK_DROPOUT_SEED  # p = 0.5, torch.manual_seed(123)
 rate, worked_factor = drop.text.rate, drop.text.worked_factor  # the Dropout page's own wording
 ONE_DRAW = 1  # the first draw is the same however many follow, so a one-draw step draws one
-FACTOR_TOLERANCE = 0.01  # "2" and "2.0" are right; 1.5 or 0.5 are not
-MEAN_TOLERANCE = 0.05  # a guess of 1 is right; 0.5 (the average without the factor) is not
+EARLY_DRAWS = 5  # the running mean's first draws, shown before the reveal (drawings.dropout_heads)
 SUMS_TO_ONE = 1e-12  # |row sum − 1| at most this is a row that still sums to 1 (float64 rounding)
 
 
@@ -42,6 +40,7 @@ class DropPick:
     view: drop.View
     row: int
     cell: int | None = None
+    sums: bool = True  # the row sums are drawn (after the reveal); never on the factor's step
 
 
 def _dropout(s: Sentence, generator: drop.Generator, draws: int) -> drop.View:
@@ -91,7 +90,8 @@ def factor(s: Sentence) -> Step:
     else:
         i, j = at
         before = drop.operand(float(v.weights[i, j]), v.survivor_factor, float(v.first[i, j]))
-        cell = f"Outlined: {md(T[i])} → {md(T[j])}, {before} × {f} = {fmt.num(v.first[i, j])} in this draw."
+        after = fmt.num(v.first[i, j])
+        cell = f"Outlined: {token(T[i])} → {token(T[j])}, {before} × {f} = {after} in this draw."
         shown = at
     text = (
         "During training, `nn.Dropout` zeroes each attention weight at random, with probability p, so "
@@ -103,9 +103,10 @@ def factor(s: Sentence) -> Step:
         text=text,
         figure=Figure(
             "drop_draw",
-            DropPick(v, shown[0], shown[1]),
-            "One draw after dropout, row sums",
-            f"Outlined: the row of {md(T[shown[0]])} and its weight for {md(T[shown[1]])}.",
+            DropPick(v, shown[0], shown[1], sums=False),
+            "One draw after dropout",
+            f"Outlined: the row of {token(T[shown[0]])} and its weight for {token(T[shown[1]])}.",
+            covered="the weights that survived show ?; the zeros are the ones dropped.",
         ),
         question=Question(
             prompt=f"At p = {p}, about half of the weights are zeroed. What does `nn.Dropout` multiply "
@@ -117,7 +118,13 @@ def factor(s: Sentence) -> Step:
                 f"A weight survives with probability 1 − p = {v.keep:g} and is then multiplied by {f}, "
                 f"so on average it keeps its value: {v.keep:g} × {f} = 1. " + cell
             ),
-            tolerance=FACTOR_TOLERANCE,
+            tolerance=RELATIVE,
+            relative=True,
+            hint=(
+                f"A weight survives with probability 1 − p = {v.keep:g}. By what must a survivor be "
+                "multiplied so that, on average over many draws, it keeps its value?"
+            ),
+            secrets=("1/(1 − p)", fmt.num(v.first[shown[0], shown[1]])),
         ),
         link=_drop_link("torch", drop_focus=T[shown[0]], drop_cell=T[shown[1]]),
     )
@@ -131,6 +138,7 @@ def one_draw(s: Sentence) -> Step:
     all_one = bool(np.all(np.abs(sums - 1.0) <= SUMS_TO_ONE))
     row = v.dead_rows[0] - 1 if v.dead_rows else 0
     lo, hi = fmt.num(sums.min()), fmt.num(sums.max())
+    weights = {fmt.num(x) for x in v.first.ravel()}  # a row sum that is also a weight gives nothing away
     first = f"Row 1 holds a single weight, 1, so it ends as 0 or {f}: here {fmt.num(sums[0])}."
     if all_one:
         why = "Every row's kept weights happen to add up to 1 in this draw. " + first
@@ -138,14 +146,14 @@ def one_draw(s: Sentence) -> Step:
         why = f"Each row keeps a random subset of its weights, each multiplied by {f}. " + first
     if v.dead_rows:
         why += (
-            f" Row {row + 1}, {md(T[row])}, lost every weight: its context vector is the zero vector in "
+            f" Row {row + 1}, {token(T[row])}, lost every weight: its context vector is the zero vector in "
             "this draw."
         )
     text = (
         "Before dropout every row of causal weights sums to 1: the softmax makes it so. Dropout flips a "
         f"coin for each weight on its own, zeroing it with probability p = {p} and multiplying it by "
-        f"{f} otherwise. Below is one draw, each row's sum beside it (PyTorch's generator, seed "
-        f"{BOOK_DROPOUT_SEED}). " + _where(v)
+        f"{f} otherwise. The figure is one draw, with each row's sum beside it (PyTorch's generator, "
+        f"seed {BOOK_DROPOUT_SEED}). " + _where(v)
     )
     return Step(
         text=text,
@@ -153,8 +161,9 @@ def one_draw(s: Sentence) -> Step:
             "drop_draw",
             DropPick(v, row),
             "One draw after dropout, row sums",
-            f"Outlined: the row of {md(T[row])} and its sum"
+            f"Outlined: the row of {token(T[row])} and its sum"
             + (", a row dropped whole." if v.dead_rows else ", row 1."),
+            covered="the row sums show ?; the weights are all there to add up.",
         ),
         question=Question(
             prompt="In this one draw, does each row of weights still sum to 1?",
@@ -162,6 +171,10 @@ def one_draw(s: Sentence) -> Step:
             answer=0 if all_one else 1,
             answer_text="yes, every row" if all_one else f"no: the sums run from {lo} to {hi}",
             explanation=why,
+            hint=f"Add up the outlined row, or look for a row of zeros. Row 1 has one weight: 0 or {f}?",
+            secrets=tuple(
+                x for x in map(fmt.num, sums) if x not in weights and x not in ("0.0000", "1.0000")
+            ),
         ),
         link=_drop_link("torch", drop_focus=T[row]),
     )
@@ -177,7 +190,7 @@ def average(s: Sentence) -> Step:
         "One draw's row sums swing, but training runs thousands of draws. What does a row sum to on "
         f"average? Computed here: {draws:,} draws at p = {p} with the factor on, as `nn.Dropout` "
         f"applies it, from NumPy's generator (the fast one), seed {BOOK_DROPOUT_SEED}. The chart follows "
-        "the mean row sum as the draws add up."
+        "the mean row sum as the draws add up; before you answer it shows the first few draws only."
     )
     return Step(
         text=text,
@@ -186,7 +199,8 @@ def average(s: Sentence) -> Step:
             DropPick(v, 0),
             "Running mean row sum",
             f"Marked: the mean after all {draws:,} draws, {mean} (± one standard error); dashed: "
-            f"the expectation, {v.expectation:g}.",
+            f"the expectation, {v.expectation:g}, in a band of ± 2 standard errors.",
+            covered=f"the running mean over the first {EARLY_DRAWS} draws only, without the expectation.",
         ),
         question=Question(
             prompt=f"Averaged over many draws at p = {p}, what does a row of weights sum to after dropout?",
@@ -199,7 +213,13 @@ def average(s: Sentence) -> Step:
                 f"Without the factor it would average 1 − p = {keep}. The band in the chart is ± 2 standard "
                 "errors around the expectation."
             ),
-            tolerance=MEAN_TOLERANCE,
+            tolerance=RELATIVE,
+            relative=True,
+            hint=(
+                f"Each weight is kept with probability {keep} and then multiplied by {f}: what does "
+                "one weight average to? A row's weights summed to 1 before dropout."
+            ),
+            secrets=(mean,),
         ),
         link=_drop_link("numpy", drop_draws=str(draws)),
     )
@@ -283,6 +303,7 @@ def d_out_per_head(s: Sentence) -> Step:
             Classes(w, v),
             "The two multi-head classes at the same arguments",
             "Marked ▸: the output shape, whose last number is the output's width.",
+            covered="one head's width and each output shape show ?.",
         ),
         question=Question(
             prompt=f"Both classes get d_out = {c.d_out} and num_heads = {c.num_heads}. How wide is each "
@@ -296,6 +317,11 @@ def d_out_per_head(s: Sentence) -> Step:
                 f"`MultiHeadAttention` d_out is the total: it is cut into {c.num_heads} heads of head_dim = "
                 f"d_out / num_heads = {v.head_dim} and merged back to {narrow}."
             ),
+            hint=(
+                "The wrapper builds num_heads whole CausalAttention modules, each with this d_out, and "
+                "concatenates them; the split class cuts one d_out into num_heads pieces."
+            ),
+            secrets=(heads.shape(w.output_wrapper),),
         ),
         link=_heads_link(w, "wrapper", _heads_settings(s, "wrapper", BOOK_HEADS, BOOK_D_OUT).preset),
     )
@@ -355,6 +381,7 @@ def view_transpose(s: Sentence) -> Step:
             Trace(v, at),
             "The split class's shape trace, as it ran",
             "Marked ▸: the keys after `.transpose(1, 2)`.",
+            covered="the marked shape and the ones after it show ?.",
         ),
         question=Question(
             prompt="What shape do the keys have after `.view(b, num_tokens, num_heads, head_dim)` and then "
@@ -367,6 +394,8 @@ def view_transpose(s: Sentence) -> Step:
                 f"axes 1 and 2, so heads come first, {after}, and `queries @ keys.transpose(2, 3)` scores "
                 f"every head at once: {c.num_heads} matrices of {s.n} × {s.n} per batch item."
             ),
+            hint="`.transpose(1, 2)` swaps axes 1 and 2 (counting from 0): which two names trade places?",
+            secrets=(after,),
         ),
         link=_heads_link(v, "split", _heads_settings(s, "split", h, d).preset),
     )
@@ -421,14 +450,14 @@ def one_big_projection(s: Sentence) -> Step:
     v = heads.build(settings)
     c, hd = v.config, v.head_dim or 0
     last = c.num_heads - 1
-    cols = f"columns {last * hd + 1}–{c.num_heads * hd}"
+    cols = f"its last {hd} columns"
     same = sameness(s, settings)
     equal = same.gap <= same.limit
     gap = fmt.noise(same.gap, same.limit)
     text = (
         f"The split class multiplies the inputs by one W_q, {c.d_in} × {c.d_out}, and hands head "
-        f"{c.num_heads} the {cols} of the result (likewise for keys and values). The wrapper would instead "
-        f"give each head its own {c.d_in} × {hd} matrix. Below: this W_q, with its {c.num_heads} stripes "
+        f"{c.num_heads} {cols} of the result (likewise for keys and values). The wrapper would instead "
+        f"give each head its own {c.d_in} × {hd} matrix. The figure: this W_q, in {c.num_heads} stripes "
         f"of {hd} columns (d_out = {c.d_out}, num_heads = {c.num_heads}, on {_tokens(s)})."
     )
     if equal:
@@ -446,24 +475,27 @@ def one_big_projection(s: Sentence) -> Step:
             Stripe(v, last),
             f"W_q of MultiHeadAttention, {c.d_in} × {c.d_out}, in {c.num_heads} stripes",
             f"Outlined: head {c.num_heads}'s stripe, {cols} of W_q.",
+            covered="nothing: W_q is all there, and the answer is a difference it does not show.",
         ),
         question=Question(
-            prompt=f"Project the inputs with only W_q's {cols} (and the same columns of W_k and W_v), as a "
-            f"separate head would. Is that the split class's head {c.num_heads}?",
+            prompt="Project the inputs with only W_q's outlined stripe (and the same columns of W_k and "
+            f"W_v), as a separate head would. Is that the split class's head {c.num_heads}?",
             options=("Yes: the same numbers", "No: the big projection mixes the heads"),
             answer=0 if equal else 1,
             answer_text=f"{'yes' if equal else 'no'}: the largest difference is {gap}",
             explanation=why,
+            hint="Column j of XW_q is X times column j of W_q alone. Which columns does the stripe use?",
+            secrets=tuple(x for x in (gap,) if len(x) >= 5),
         ),
         link=_heads_link(v, "split", settings.preset),
     )
 
 
 STEPS: tuple[StepDef, ...] = (
-    StepDef("dropout_factor", "dropout", "Why survivors grow", factor),
-    StepDef("dropout_one_draw", "dropout", "Does a row still sum to 1?", one_draw),
-    StepDef("dropout_average", "dropout", "Sums to 1 on average", average),
-    StepDef("heads_d_out", "multihead", "Which d_out is per head?", d_out_per_head),
-    StepDef("heads_shapes", "multihead", "Shapes after view and transpose", view_transpose),
-    StepDef("heads_same", "multihead", "One big projection, or one per head?", one_big_projection),
+    StepDef("dropout_factor", "dropout", "Why survivors grow", factor, asks=True),
+    StepDef("dropout_one_draw", "dropout", "Does a row still sum to 1?", one_draw, asks=True),
+    StepDef("dropout_average", "dropout", "And on average, over many draws?", average, asks=True),
+    StepDef("heads_d_out", "multihead", "Which d_out is per head?", d_out_per_head, asks=True),
+    StepDef("heads_shapes", "multihead", "Shapes after view and transpose", view_transpose, asks=True),
+    StepDef("heads_same", "multihead", "One big projection, or one per head?", one_big_projection, asks=True),
 )

@@ -8,12 +8,14 @@ Every number a step states is read from the topic's own view at the reader's sen
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from core.attention import Mode
 from core.sentence import Sentence
 from topics.learning import view as learning
-from topics.read_along.step import Figure, Question, Step, StepDef
+from topics.read_along.step import Figure, Question, Step, StepDef, token
 from topics.recap import view as recap
 from topics.three_matrices import view as three
 from ui import format as fmt
@@ -31,6 +33,12 @@ MODE_LABELS = {"none": "No matrices", "tied": "Tied W_q = W_k", "three": "Three 
 def _gap(x: float) -> str:
     """A difference or a gap: 4 decimals, or scientific below 1e-4 in size, or 0."""
     return fmt.num(x) if abs(x) >= 1e-4 else fmt.sci(x) if x else "0"
+
+
+def _secrets(*values: str) -> tuple[str, ...]:
+    """The printed values that would give an answer away: those long enough to be told apart from
+    the other numbers on screen (a "0" or a "1" is everywhere)."""
+    return tuple(dict.fromkeys(x for x in values if len(x) >= 5))
 
 
 def _count(n: int, word: str) -> str:
@@ -70,7 +78,7 @@ def weightless(s: Sentence) -> Step:
         q, k = (int(i) for i in np.unravel_index(int(np.argmax(abs(w - w.T))), w.shape))
         v = _recap(s, q, k)
     T = v.labels
-    a, b = fmt.md(T[q]), fmt.md(T[k])
+    a, b = token(T[q]), token(T[k])
     if v.n == 1:
         both = f"ω({a}, {a}) is the only score, and one number is symmetric."
         why = f"A single token takes all of its own weight: A is the 1 × 1 matrix [{fmt.num(v.weight)}]."
@@ -104,7 +112,8 @@ def weightless(s: Sentence) -> Step:
             "recap_weights",
             v,
             "Attention weights A = softmax(XXᵀ), one row per query token",
-            f"Outlined: the row of {T[q]} and its cell for {T[k]}.",
+            f"Outlined: the row of {token(T[q])} and its cell for {token(T[k])}.",
+            covered="A is not drawn yet; the scores Ω = XXᵀ it is made from are.",
         ),
         question=Question(
             prompt="Ω is symmetric. Is A = softmax(Ω), taken row by row, symmetric too?",
@@ -112,6 +121,11 @@ def weightless(s: Sentence) -> Step:
             answer=0 if symmetric else 1,
             answer_text=f"{'yes' if symmetric else 'no'}, max|A − Aᵀ| = {_gap(gap)} here",
             explanation=why,
+            hint=(
+                f"Softmax divides each row by its own sum of exponentials. Look at the rows of {a} and "
+                f"{b} in Ω: do they hold the same numbers, and so the same sum?"
+            ),
+            secrets=_secrets(_gap(gap), fmt.num(float(w[q, k])), fmt.num(float(w[k, q]))),
         ),
         link={"query": T[q], "key": T[k]},
     )
@@ -139,12 +153,15 @@ def huddle(s: Sentence) -> Step:
         "for gradient descent to turn."
     )
     first = "" if v.width == 3 else f" (it draws the first 3 of {v.width} dimensions)"
-    chart = f"The chart puts the inputs X beside the outputs Z = AX, computed here{first}."
+    chart = (
+        f"The chart shows the inputs X{first}; the outputs Z = AX, computed here, join them once you answer."
+    )
     figure = Figure(
         "recap_huddle",
         v,
         "Inputs X and outputs Z = AX" + (f", dims 1–3 of {v.width}" if v.width > 3 else ""),
-        f"Enlarged and joined by a dashed line: the input of {T[q]} and its output z.",
+        f"Enlarged and joined by a dashed line: the input of {token(T[q])} and its output z.",
+        covered="the outputs Z = AX are not drawn yet; the inputs X are.",
     )
     link = {"query": T[q], "key": T[k]}
     if c.spread_share is None or c.spread_in is None or c.spread_out is None:
@@ -154,8 +171,12 @@ def huddle(s: Sentence) -> Step:
             else f"Every token here has the same embedding, so every weight is 1/{n} = {fmt.num(v.uniform)} "
             "and every output is that embedding"
         )
+        chart = f"The chart puts the inputs X beside the outputs Z = AX, computed here{first}."
         return Step(
-            f"Each output is a weighted average of the inputs. {alone}. {fixed} {chart}", figure, None, link
+            f"Each output is a weighted average of the inputs. {alone}. {fixed} {chart}",
+            replace(figure, covered=""),
+            None,
+            link,
         )
     text = (
         f"Each output z = Σⱼ aⱼ xⱼ is a weighted average of all {n} inputs, with weights from "
@@ -173,7 +194,7 @@ def huddle(s: Sentence) -> Step:
         )
         why = f"Averages that mix every input much alike land close together, {where}."
         if len(set(c.nearest)) == 1:
-            why += f" Every output's nearest input embedding is that of {fmt.md(c.nearest[0])}."
+            why += f" Every output's nearest input embedding is that of {token(c.nearest[0])}."
     else:
         why = (
             f"Weights this uneven (up to {fmt.num(v.heaviest)}) pull each output toward the inputs it weighs "
@@ -189,6 +210,11 @@ def huddle(s: Sentence) -> Step:
             answer=spread_option(share),
             answer_text=f"{fmt.percent(share)} of the inputs' spread",
             explanation=f"{said} {why}",
+            hint=(
+                f"Each output mixes all {n} inputs with weights between {fmt.num(v.lightest)} and "
+                f"{fmt.num(v.heaviest)}. How far can averages that much alike land from each other?"
+            ),
+            secrets=_secrets(fmt.percent(share), fmt.num(c.spread_out)),
         ),
         link,
     )
@@ -219,10 +245,11 @@ def projections(s: Sentence) -> Step:
         else f"drawn after torch.manual_seed({ws.seed})"
     )
     text = (
-        f"Section 3.4 adds three trainable matrices, W_q, W_k and W_v, each d_in × d_out, {drawn}. "
-        "Every token's embedding x goes through each: its query q = xW_q (what it looks for), its key "
-        "k = xW_k (what it offers) and its value v = xW_v (what it passes on). "
-        f"For {fmt.md(T[j])}, q = {fmt.vec(q[j])}."
+        "Section 3.4 adds three trainable matrices, W_q, W_k and W_v, each d_in × d_out: d_in is an "
+        "embedding's width, d_out the width chosen for queries, keys and values. They are "
+        f"{drawn} (section 3.4's weights, used through step 10). Each token's embedding x goes through "
+        "each: its query q = xW_q (what it looks for), its key k = xW_k (what it offers), its value "
+        "v = xW_v (what it passes on)."
     )
     shapes = shape_options(v.n, d_in, d_out)
     return Step(
@@ -231,7 +258,8 @@ def projections(s: Sentence) -> Step:
             "tm_queries",
             v,
             "Queries Q = XW_q, one row per token",
-            f"Outlined: the row of {T[j]}, its query q.",
+            f"Outlined: the row of {token(T[j])}, its query q = {fmt.vec(q[j])}.",
+            covered="Q is not drawn yet; W_q, the matrix each embedding goes through, is.",
         ),
         question=Question(
             prompt=(
@@ -244,8 +272,14 @@ def projections(s: Sentence) -> Step:
             explanation=(
                 f"A product of an n × d_in matrix and a d_in × d_out one is n × d_out: one row per token, "
                 f"{q.shape[1]} numbers each. The embedding's width, {d_in}, is summed away; K and V are "
-                f"{_shape(*v.trace.keys.shape)} and {_shape(*v.trace.values.shape)} too."
+                f"{_shape(*v.trace.keys.shape)} and {_shape(*v.trace.values.shape)} too. For "
+                f"{token(T[j])}, q = {fmt.vec(q[j])}."
             ),
+            hint=(
+                "In a matrix product the inner widths meet and vanish: (rows of X) × (columns of W_q). "
+                "Count W_q's columns in the figure."
+            ),
+            secrets=(_shape(*q.shape),),
         ),
         link={"focus": T[j]},
     )
@@ -256,27 +290,30 @@ def asymmetry(s: Sentence) -> Step:
     j, k = _pair(s.labels)
     v = _three(s, j, k)
     T, om = v.labels, v.trace.scores
-    a, b = fmt.md(T[j]), fmt.md(T[k])
+    a, b = token(T[j]), token(T[k])
     figure = Figure(
         "tm_asymmetry",
         v,
         "Ω − Ωᵀ: each score minus the score read the other way, three matrices",
-        f"Outlined: the row of {T[j]} and its cell for {T[k]}, ω({T[j]}, {T[k]}) − ω({T[k]}, {T[j]}).",
+        f"Outlined: the row of {a} and its cell for {b}, ω({a}, {b}) − ω({b}, {a}).",
+        covered=f"the scores Ω are drawn with the two asked cells, ω({a}, {b}) and ω({b}, {a}), covered.",
     )
     link = {"focus": T[j], "cell": T[k]}
     intro = (
-        f"Now a score is a query against a key, ω(a, b) = q_a · k_b, divided by √d_k = "
-        f"{fmt.num(v.trace.divisor)} before the softmax. W_q and W_k are two different matrices."
+        "Now a score is a query against a key, ω(a, b) = q_a · k_b (scaled down by a square root "
+        "before the softmax: step 8 asks which). W_q and W_k are two different matrices."
     )
     if v.n == 1:
         text = (
             f"{intro} With one token there is one score, its query against its own key: there is no other "
             "way round to read it."
         )
-        return Step(text, figure, None, link)
+        return Step(text, replace(figure, covered=""), None, link)
     text = (
-        f"{intro} Read the other way round, ω({b}, {a}) = q_{b} · k_{a} pairs two other vectors. The chart "
-        "shows Ω − Ωᵀ: how much each score differs from its reverse."
+        f"{intro} Read the other way round, ω({b}, {a}) pairs the query of {b} with the key of {a}: two "
+        "other vectors. Once you "
+        "answer, the chart shows Ω − Ωᵀ: each score minus its reverse. Its largest size is the score "
+        "error, max|Ω − Ωᵀ|."
     )
     forward, back = float(om[j, k]), float(om[k, j])
     equal = abs(forward - back) <= SYMMETRY_TOLERANCE * max(1.0, abs(forward))
@@ -311,6 +348,11 @@ def asymmetry(s: Sentence) -> Step:
             answer=0 if equal else 1,
             answer_text=(f"{'yes' if equal else 'no'}, ω({a}, {b}) − ω({b}, {a}) = {_gap(forward - back)}"),
             explanation=why,
+            hint=(
+                f"ω({a}, {b}) takes {a}'s row of Q and {b}'s row of K; ω({b}, {a}) takes the other "
+                "two rows. Compare the other mirrored pairs of cells in Ω: do they match?"
+            ),
+            secrets=_secrets(_gap(forward - back), fmt.num(back), _gap(err)),
         ),
         link,
     )
@@ -321,7 +363,7 @@ def context(s: Sentence) -> Step:
     j, _ = _pair(s.labels)
     v = _three(s, j)
     assert v.focus is not None and v.cell_key is not None  # a focus was given
-    T, a = v.labels, fmt.md(v.labels[j])
+    T, a = v.labels, token(v.labels[j])
     top = v.cell_key
     book = " (section 3.4's z⁽²⁾)" if s.is_book and T[j] == "journey" else ""
     d_in, d_out = v.weight_set.w_value.shape
@@ -331,20 +373,21 @@ def context(s: Sentence) -> Step:
         most = f"It weighs all {_count(v.n, 'token')} alike, {fmt.num(w[top])} each."
     else:
         others = "" if ties == 1 else f" and {_count(ties - 1, 'other')}"
-        most = f"Its largest weight, {fmt.num(w[top])}, goes to {fmt.md(T[top])}{others}."
+        most = f"Its largest weight, {fmt.num(w[top])}, goes to {token(T[top])}{others}."
+    plain = np.asarray(w, dtype=np.float64) @ np.asarray(s.embeddings, dtype=np.float64)
     text = (
-        f"Softmax turns the scores into weights, A = softmax(Ω/√d_k), row by row. The row of {a} then mixes "
-        f"every token's value: z = Σⱼ aⱼ vⱼ, with v = xW_v. Here z = {fmt.vec(v.focus.context)}{book}. "
-        f"{most} z has {d_out} numbers, like the values, not the embedding's {d_in}: W_v sets the output's "
-        "width."
+        f"Softmax turns the scaled scores into weights A, row by row. The row of {a} mixes every token's "
+        f"value: z = Σⱼ aⱼ vⱼ, with v = xW_v. {most} Here z = {fmt.vec(v.focus.context)}{book}. What W_v "
+        f"buys: with values = the embeddings, z would be Σⱼ aⱼ xⱼ = {fmt.vec(plain)}, an average inside "
+        f"the embeddings' own {d_in}-wide space; W_v lets training pick the space, here {d_out} wide."
     )
     return Step(
         text=text,
         figure=Figure(
             "tm_context",
             v,
-            "Weights A = softmax(Ω/√d_k), three matrices",
-            f"Outlined: the row of weights of {T[j]}, and its largest, on {T[top]}.",
+            "Weights A = softmax of the scaled scores, three matrices",
+            f"Outlined: the row of weights of {a}, and its largest, on {token(T[top])}.",
         ),
         link={"focus": T[j]},
     )
@@ -385,9 +428,10 @@ def training(s: Sentence) -> Step:
     run = {r.mode: r for r in v.table}
     none, tied, th = run["none"], run["tied"], run["three"]
     intro = (
-        "Matrices are dials that training can turn. Learning to attend picks a target pattern, here each "
-        "token attends to the one before it (the first to itself), and fits W_q and W_k to it by gradient "
-        f"descent, from the same start in each mode: Adam at rate {st.lr}, {st.steps} steps, computed here."
+        "Matrices are dials that training can turn. Learning to attend picks a target, here each token "
+        "attending to the one before it (the first to itself), and fits W_q and W_k to it by gradient "
+        f"descent: Adam at rate {st.lr}, {st.steps} steps, computed here. Every mode starts from one "
+        "seed's weights but scores with them its own way, so their first losses differ."
     )
     x = v.settings.embeddings
     if v.n == 1:
@@ -421,7 +465,7 @@ def tied_limit(s: Sentence) -> Step:
     cell = min(1, len(s.labels) - 1)
     v = _learn(s, "pair", "tied", 0, cell)
     T, n = v.settings.labels, v.n
-    a, b = fmt.md(T[0]), fmt.md(T[cell])
+    a, b = token(T[0]), token(T[cell])
     assert v.tied_bound is not None  # the pair target has one target token per row
     pair = (
         f"tokens 1 and 2, {a} and {b}, attend to each other and every other token to itself"
@@ -436,9 +480,9 @@ def tied_limit(s: Sentence) -> Step:
     ran = f"This run, {v.step} steps: tied {_rows(v, 'tied')} rows right, three matrices {_rows(v, 'three')}."
     if v.cycles:
         why = (
-            f"For {a} to attend most to {b}, q_{a} · q_{b} must beat q_{a} · q_{a}, which by Cauchy–Schwarz "
-            f"needs |q_{b}| > |q_{a}|; the reverse needs |q_{a}| > |q_{b}|. Both cannot hold, at any "
-            f"width. {ran}"
+            f"For {a} to attend most to {b}, q({a}) · q({b}) must beat q({a}) · q({a}), which by "
+            f"Cauchy–Schwarz needs |q({b})| > |q({a})|; the reverse needs |q({a})| > |q({b})|. Both cannot "
+            f"hold, at any width. {ran}"
         )
     else:
         why = f"{v.prose.cycle} {ran}"
@@ -448,7 +492,8 @@ def tied_limit(s: Sentence) -> Step:
             "learn_attention",
             v,
             f"Attention A of the tied run at step {v.step}",
-            f"Outlined: the row of {T[0]} and its cell for {T[cell]}, the weight the target wants largest.",
+            f"Outlined: the row of {a} and its cell for {b}, the weight the target wants largest.",
+            covered="the rows of tokens 1 and 2, the pair the target asks to attend to each other, show ?.",
         ),
         question=Question(
             prompt=(
@@ -458,8 +503,13 @@ def tied_limit(s: Sentence) -> Step:
             answer=float(v.tied_bound),
             answer_text=f"{v.tied_bound} of {n}",
             explanation=why,
-            unit="rows",
+            hint=(
+                f"Tied, ω(i, j) = q_i · q_j. For {a} to attend most to {b} and {b} most to {a}, which "
+                "query would have to be the longer one? Can both rows be right?"
+            ),
+            unit=("row", "rows"),
             whole=True,
+            secrets=(f"{v.tied_bound} of {n}",),
         ),
         link={
             "target": TARGET_LABELS["pair"],
@@ -473,11 +523,11 @@ def tied_limit(s: Sentence) -> Step:
 
 
 STEPS: tuple[StepDef, ...] = (
-    StepDef("weightless", "recap", "Attention without weights", weightless),
-    StepDef("huddle", "recap", "Why it cannot learn", huddle),
-    StepDef("projections", "three_matrices", "Three projections: Q, K and V", projections),
-    StepDef("asymmetry", "three_matrices", "The asymmetry two matrices buy", asymmetry),
+    StepDef("weightless", "recap", "Attention without weights", weightless, asks=True),
+    StepDef("huddle", "recap", "Why it cannot learn", huddle, asks=True),
+    StepDef("projections", "three_matrices", "Three projections: Q, K and V", projections, asks=True),
+    StepDef("asymmetry", "three_matrices", "The asymmetry two matrices buy", asymmetry, asks=True),
     StepDef("context", "three_matrices", "One context vector", context),
     StepDef("training", "learning", "Training turns the dials", training),
-    StepDef("tied_limit", "learning", "What tied weights cannot learn", tied_limit),
+    StepDef("tied_limit", "learning", "What tied weights cannot learn", tied_limit, asks=True),
 )

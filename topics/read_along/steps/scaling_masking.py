@@ -23,7 +23,7 @@ from core import weights as core_weights
 from core.masking import STAGES
 from core.sentence import Sentence, weights_for
 from topics.masking import view as masking
-from topics.read_along.step import Figure, Question, Step, StepDef
+from topics.read_along.step import Figure, Question, Step, StepDef, token
 from topics.scaling import view as scaling
 from topics.scaling.view import DkResult, Reference, Sampler
 from ui import format as fmt
@@ -87,6 +87,19 @@ def median_text(v: scaling.View) -> str:
     return readout(v, "Median largest |J|")
 
 
+@dataclass(frozen=True)
+class Widths:
+    """The √d_k study's view, and the three sizes in play on the reader's sentence (name, size,
+    what it is): the table shown before the reveal."""
+
+    view: scaling.View
+    widths: tuple[tuple[str, int, str], ...]
+
+
+def _secrets(*values: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(x for x in values if len(x) >= 5))
+
+
 def which_width(s: Sentence) -> Step:
     """The square root of which width: n, d_in or d_k."""
     d_k = key_width(s)
@@ -112,13 +125,15 @@ def which_width(s: Sentence) -> Step:
         "softmax from saturating as the model grows; the Divide by √d_k page samples random queries "
         "and keys to show why."
     )
+    text = text.replace("the Divide by √d_k page samples", "the next page samples")
     return Step(
         text=text,
         figure=Figure(
             "scaling_spread",
-            v,
+            Widths(v, widths),
             "Spread of the scores q·k against d_k: measured, and the √d_k line",
             f"Circled: the spread measured at d_k = {d_k}, {spread_text(v)}, on the √d_k line at {root}.",
+            covered="the chart of the scores' spread is held back; the table lists the three sizes in play.",
         ),
         question=Question(
             prompt="The scores are divided by the square root of which width?",
@@ -131,6 +146,11 @@ def which_width(s: Sentence) -> Step:
                 f"whatever n and d_in are: for random N(0, 1) queries and keys {d_k} wide the chart "
                 f"measures {spread_text(v)} over {v.draws:,} draws.{also}"
             ),
+            hint=(
+                "A score q·k adds up one product per entry of the query and key. Which row of the table "
+                "counts those entries?"
+            ),
+            secrets=_secrets(root),
         ),
         link=scaling_link(v),
     )
@@ -187,7 +207,9 @@ def gradient(s: Sentence) -> Step:
         "Training reaches the scores only through the softmax's Jacobian, J = diag(α) − ααᵀ: its "
         "largest entry says how far a nudge to the scores can still move the weights. The Divide by "
         f"√d_k page samples {v.draws:,} draws of one query and {v.settings.n_keys} keys at each d_k, "
-        "every entry N(0, 1), and takes the median draw's largest |J|, with the divisor and without."
+        "every entry N(0, 1), and takes the median draw's largest |J|, with the divisor and without. "
+        f"A draw is live when its largest |J| is at least {fmt.sci(v.threshold, 0)}: big enough for "
+        "training to move the weights."
     )
     return Step(
         text=text,
@@ -197,6 +219,7 @@ def gradient(s: Sentence) -> Step:
             "Median and mean largest entry of the softmax Jacobian against d_k, with and without the divisor",
             f"Circled: the median without the divisor at d_k = {GRADIENT_D_K:,}, {without}; the dotted "
             "line marks that d_k.",
+            covered="the curves without the divisor are not drawn yet; those with it are.",
         ),
         question=Question(
             prompt=(
@@ -215,6 +238,12 @@ def gradient(s: Sentence) -> Step:
                 "Dividing by √d_k holds the "
                 "scores' spread at 1 at every d_k, and the gradient with it."
             ),
+            hint=(
+                f"The previous step's draw at d_k = {GRADIENT_D_K:,}, without the divisor, gave one key "
+                "nearly all the weight. J's entries are α_i(δ_ij − α_j): what are they when one α is "
+                "nearly 1 and the rest nearly 0?"
+            ),
+            secrets=_secrets(without),
         ),
         link=scaling_link(v),
     )
@@ -284,7 +313,7 @@ def which_triangle(s: Sentence) -> Step:
     m = v.efficient.matrix  # the scores with the future filled
     hidden = np.isneginf(m)
     answer = next(i for i, (_, k) in enumerate(TRIANGLES) if np.array_equal(hidden, triangle_cells(n, k)))
-    a, b = fmt.md(T[0]), fmt.md(T[col])
+    a, b = token(T[0]), token(T[col])
     if n > 1:
         why = (
             f"Query i may read keys j ≤ i only, so `torch.triu(ones, diagonal=1)` marks the "
@@ -299,15 +328,23 @@ def which_triangle(s: Sentence) -> Step:
             "reads itself only."
         )
         shown = f"Outlined: the only cell, {a} with itself; nothing is masked."
+    new, old = core_weights.section_3_5().seed, core_weights.section_3_4().seed
     text = (
-        "A model that predicts the next token must not read it. Section 3.5.1 hides the future inside "
-        "the scores, before the softmax: `masked_fill` writes −∞ into some of your sentence's "
-        f"{n} × {n} scores Ω (row i: a query; column j: a key), and the softmax turns e^(−∞) into a "
-        "weight of exactly 0."
+        "From here the tour uses section 3.5's weights, `nn.Linear` layers drawn after "
+        f"`torch.manual_seed({new})`, not section 3.4's `torch.rand` ones (seed {old}): the scores "
+        "differ from earlier steps'. A model that predicts the next token must not read it, so section 3.5.1 "
+        "writes −∞ into some of the scores Ω (row i: a query; column j: a key) with `masked_fill`; "
+        "the softmax turns e^(−∞) into a weight of exactly 0."
     )
     return Step(
         text=text,
-        figure=Figure("masking_stage", Marked(v, 0, col), "Scores Ω with the future filled with −∞", shown),
+        figure=Figure(
+            "masking_stage",
+            Marked(v, 0, col),
+            "Scores Ω with the future filled with −∞",
+            shown,
+            covered="the scores are drawn as they are before any cell is filled.",
+        ),
         question=Question(
             prompt="Which cells get −∞?",
             options=tuple(o for o, _ in TRIANGLES),
@@ -315,6 +352,7 @@ def which_triangle(s: Sentence) -> Step:
             answer_text=TRIANGLES[answer][0].split(":")[0].lower()
             + ("" if n > 1 else ", which one token does not have"),
             explanation=why,
+            hint="Row i is the query at position i. Which keys j come after it in the sentence?",
         ),
         link=masking_link(T, 0, col, stage="2"),
     )
@@ -364,7 +402,7 @@ def zero_score(s: Sentence) -> Step:
     weight = float(v.masked[0, 1])
     leak = float(v.future["zero"][0])
     sealed = weight_text(float(v.future["-inf"][0]))
-    a, b = fmt.md(T[0]), fmt.md(T[1])
+    a, b = token(T[0]), token(T[1])
     if weight > 0:
         why = (
             f"A 0 is still a score: it gets e^0 = 1 over the row's sum, here {fmt.num(weight)}, and "
@@ -384,6 +422,7 @@ def zero_score(s: Sentence) -> Step:
             Marked(v, 0, 1),
             "Weights with the future filled with 0",
             f"Outlined: the row of {a} and its cell for {b}, a token it must not see.",
+            covered="every weight a token gives a later token shows ?.",
         ),
         question=Question(
             prompt=f"With the 0 fill, what weight does {a} give {b}, which comes after it?",
@@ -391,6 +430,8 @@ def zero_score(s: Sentence) -> Step:
             answer=int(weight > 0),
             answer_text=f"{'more than 0' if weight > 0 else 'exactly 0'}: {weight_text(weight)}",
             explanation=why,
+            hint=f"What is e^0? And does the weight {a} gives itself, uncovered, add up to 1 on its own?",
+            secrets=_secrets(weight_text(weight), weight_text(leak)),
         ),
         link=masking_link(T, 0, 1, fill=zero),
     )
@@ -417,13 +458,17 @@ def two_ways(s: Sentence) -> Step:
             f"that the naive path's full-row softmax loses the visible weights, in "
             f"{rows_text(v.broken)}: the largest difference is {bound}."
         )
+    kept = v.runs.naive[2].matrix.sum(axis=-1)  # each row's visible weights before renormalising
+    low = int(np.argmin(kept))
     text = (
         "Section 3.5.1 masks two ways. The naive way softmaxes each full row, zeroes the future with "
-        "`torch.tril` and divides each row by its new sum. The efficient way writes −∞ into the future "
-        "scores and softmaxes once. Half-way they look unrelated: one masks weights, the other scores."
+        "`torch.tril` and divides each row by its new sum. The −∞ way fills the future scores and "
+        "softmaxes once. The book prefers the −∞ way: one softmax, no second normalisation, and no "
+        f"division by a row sum that could reach 0; here the naive way divides the row of "
+        f"{token(T[low])} by {weight_text(float(kept[low]))}."
     )
     shown = (
-        f"Outlined: the cell where the paths differ most, {fmt.md(T[i])} → {fmt.md(T[j])}, {v.cells[i][j]}."
+        f"Outlined: the cell where the ways differ most, {token(T[i])} → {token(T[j])}, {v.cells[i][j]}."
         if v.largest
         else "Every cell is exactly 0; outlined: the first."
         if s.n > 1
@@ -432,24 +477,33 @@ def two_ways(s: Sentence) -> Step:
     return Step(
         text=text,
         figure=Figure(
-            "masking_difference", Marked(v, i, j), "Naive − efficient weights, after step 4", shown
+            "masking_difference",
+            Marked(v, i, j),
+            "The naive way's weights minus the −∞ way's, after each way's last stage",
+            shown,
+            covered="only the −∞ way's weights are drawn; the naive way's, and the difference, are not.",
         ),
         question=Question(
-            prompt="After the last step, do the two ways give the same weights?",
+            prompt="When both ways finish, do they give the same weights?",
             options=options,
             answer=0 if agree else 1,
             answer_text=f"{'yes' if agree else 'no'}: the largest difference is {bound}",
             explanation=why,
+            hint=(
+                "Write the naive way's weight as e^(x_j)/Σ_all, then divide by the visible part of that "
+                "row, Σ_visible e^(x_l)/Σ_all. What happens to Σ_all?"
+            ),
+            secrets=_secrets(bound),
         ),
         link=masking_link(T, i, j),
     )
 
 
 STEPS: tuple[StepDef, ...] = (
-    StepDef("which_width", "scaling", "The square root of which width?", which_width),
+    StepDef("which_width", "scaling", "The square root of which width?", which_width, asks=True),
     StepDef("saturation", "scaling", "Without the divisor, the softmax saturates", saturation),
-    StepDef("gradient", "scaling", "What the softmax's gradient does", gradient),
-    StepDef("which_triangle", "masking", "Which triangle is hidden?", which_triangle),
-    StepDef("zero_score", "masking", "Is a zero score a zero weight?", zero_score),
-    StepDef("two_ways", "masking", "Two ways to mask, one answer?", two_ways),
+    StepDef("gradient", "scaling", "What the softmax's gradient does", gradient, asks=True),
+    StepDef("which_triangle", "masking", "Which triangle is hidden?", which_triangle, asks=True),
+    StepDef("zero_score", "masking", "Is a zero score a zero weight?", zero_score, asks=True),
+    StepDef("two_ways", "masking", "Two ways to mask, one answer?", two_ways, asks=True),
 )
