@@ -141,18 +141,7 @@ def test_every_page_is_opened_at_its_edges():
     assert {p.path for p in PAGES} == {page_of(topic).path for topic in EDGES}
 
 
-# Steps of the tour that still count one token in the plural ("1 queries by 1 keys" in two chart
-# names, "1 tokens each", "all 1 token alike", "of the 1 row", "your sentence's 1 × 1 scores").
-# The tour is another change's (topics/read_along/drawings/drawn.py's ``sized`` and its steps'
-# prose); strict, so this list fails the day they are fixed and must shrink with them.
-TOUR_PENDING = {2, 4, 5, 7, 11}
-PENDING = pytest.mark.xfail(strict=True, reason="the tour's own wording, issue 38 item 2")
-
-
-@pytest.mark.parametrize(
-    "step",
-    [pytest.param(i, marks=PENDING) if i in TOUR_PENDING else i for i in range(1, len(tour_steps.STEPS) + 1)],
-)
+@pytest.mark.parametrize("step", range(1, len(tour_steps.STEPS) + 1))
 def test_every_step_of_the_tour_reads_right_at_one_token(step):
     at = open_page(page_of("read_along").path, {"text": ONE_TOKEN, "step": str(step)}, timeout=180)
     assert_clean(at)

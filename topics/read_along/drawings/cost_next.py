@@ -117,13 +117,13 @@ def next_shuffle(f: Figure) -> Drawn:
             out, sh.rows, dims, title=title, x_title="dimension", y_title="position", focus=row
         )
         table = matrix_table(out, sh.rows, dims, row_title="position", col_title="dimension")
-        return Drawn(fig, table, sized(title, len(sh.rows), len(dims), "positions", "dimensions"))
+        return Drawn(fig, table, sized(title, len(sh.rows), len(dims), "position", "dimension"))
     fig = next_figures.difference_heatmap(
         sh.free.difference, sh.rows, bound=sh.bound, title="Without the mask: P·f(X) − f(P·X)", focus=row
     )
     dims = [f"dim {j + 1}" for j in range(sh.free.difference.shape[1])]
     table = matrix_table(sh.free.difference, sh.rows, dims, row_title="position", col_title="dimension")
-    return Drawn(fig, table, sized(f.name, len(sh.rows), len(dims), "positions", "dimensions"))
+    return Drawn(fig, table, sized(f.name, len(sh.rows), len(dims), "position", "dimension"))
 
 
 def next_kv(f: Figure) -> Drawn:

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from topics.read_along.step import Figure
 from ui import colors, figures, theme
+from ui import format as fmt
 from ui.figures import Relative
 
 # On a sentence longer than this, weights near 1/n are a pale square on the fixed 0–1 scale: the
@@ -40,9 +41,10 @@ class Drawn:
 Draw = Callable[[Figure], Drawn]
 
 
-def sized(name: str, n_rows: int, n_cols: int, rows: str = "queries", cols: str = "keys") -> str:
-    """A heatmap's name with its size: "Attention weights A, 6 queries by 6 keys"."""
-    return f"{name}, {n_rows} {rows} by {n_cols} {cols}"
+def sized(name: str, n_rows: int, n_cols: int, rows: str = "query", cols: str = "key") -> str:
+    """A heatmap's name with its size: "Attention weights A, 6 queries by 6 keys" (``rows`` and
+    ``cols`` are singular nouns; ``ui.format.size`` makes one query one, not "1 queries")."""
+    return f"{name}, {fmt.size(n_rows, n_cols, rows, cols)}"
 
 
 def matrix_table(

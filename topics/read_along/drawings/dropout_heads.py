@@ -27,6 +27,7 @@ from topics.read_along.drawings.drawn import (
 from topics.read_along.step import Figure
 from topics.read_along.steps.dropout_heads import Classes, DropPick, Stripe, Trace
 from ui import figures
+from ui import format as fmt
 
 EARLY = 5  # before the reveal, the running mean of the first draws only
 MARK = "▸ "  # marks the row or column a table step talks about (as ui.focus.marked does)
@@ -52,7 +53,7 @@ def drop_draw(f: Figure) -> Drawn:
         table = covered_table(matrix_table(v.first, T, T), cells)
         if d.sums:
             table["row sum"] = "?"
-        name = scaled_name(f"{title}: {n} queries by {n} keys", relative)
+        name = scaled_name(f"{title}: {fmt.size(n, n)}", relative)
         return Drawn(fig, table, name, scale_note(n, relative))
     fig = dfig.dropped_heatmap(v.first, v.row_sums, T, title=f.name, focus=d.row, cell=d.cell)
     relative = weights_scale(n)
@@ -60,7 +61,9 @@ def drop_draw(f: Figure) -> Drawn:
         recolour(fig, v.first, relative)
     table = matrix_table(v.first, T, T)
     table["row sum"] = [figures.cell_text(x) for x in v.row_sums]
-    name = scaled_name(f"{f.name}: {n} queries by {n} keys, then a column of the {n} sums", relative)
+    name = scaled_name(
+        f"{f.name}: {fmt.size(n, n)}, then a column of {'its sum' if n == 1 else 'the row sums'}", relative
+    )
     return Drawn(fig, table, name, scale_note(n, relative))
 
 

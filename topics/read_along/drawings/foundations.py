@@ -24,6 +24,7 @@ from topics.read_along.step import Figure
 from topics.recap.view import View as RecapView
 from topics.three_matrices.view import View as ThreeView
 from ui import figures
+from ui import format as fmt
 from ui.weights import MODE_LABELS
 
 PHONE_3D = 420  # the Recap draws its scatter 520 tall; a step keeps its figure in a phone's view
@@ -64,7 +65,9 @@ def recap_huddle(f: Figure) -> Drawn:
         index=pd.Index(list(T), name="token"),
     )
     return Drawn(
-        fig, printed(table), f"{f.name}, {len(T)} tokens each, in their first {len(dims)} dimensions"
+        fig,
+        printed(table),
+        f"{f.name}, {fmt.count(len(T), 'token')} each, in their first {fmt.count(len(dims), 'dimension')}",
     )
 
 
@@ -109,11 +112,11 @@ def tm_queries(f: Figure) -> Drawn:
             w, rows, cols, title=title, x_title="output dimension", y_title="input dimension"
         )
         table = matrix_table(w, rows, cols, row_title="input", col_title="output")
-        return Drawn(fig, table, sized(title, len(rows), len(cols), "rows", "columns"))
+        return Drawn(fig, table, sized(title, len(rows), len(cols), "row", "column"))
     cols = _dims("q", q.shape[1])
     fig = figures.heatmap(q, T, cols, title=f.name, x_title="dimension", y_title="token", focus=v.focus_row)
     table = matrix_table(q, T, cols, row_title="token", col_title="dimension")
-    return Drawn(fig, table, sized(f.name, len(T), len(cols), "tokens", "dimensions"))
+    return Drawn(fig, table, sized(f.name, len(T), len(cols), "token", "dimension"))
 
 
 def tm_asymmetry(f: Figure) -> Drawn:

@@ -30,6 +30,7 @@ from topics.read_along.steps.scaling_masking import Marked, Widths, median_text,
 from topics.scaling import figures as scaling_figures
 from topics.scaling.view import View as ScalingView
 from ui import figures
+from ui import format as fmt
 
 LABEL_ROOM = 0.1  # a bar's outline reaches over its value label, so a bar of 0.03 is still seen
 
@@ -112,7 +113,7 @@ def scaling_bars(f: Figure) -> Drawn:
         {"score": v.scores, "weight α": printed_weights, "log10 weight": v.log10_weights},
         index=pd.Index([f"k{j}" for j in range(1, n + 1)], name="key"),
     )
-    return Drawn(fig, printed(table), f"{f.name}: the weights of {n} keys as bars")
+    return Drawn(fig, printed(table), f"{f.name}: the weights of {fmt.count(n, 'key')} as bars")
 
 
 def scaling_jacobian(f: Figure) -> Drawn:

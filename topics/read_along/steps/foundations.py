@@ -41,10 +41,6 @@ def _secrets(*values: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(x for x in values if len(x) >= 5))
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
-
-
 def _pair(labels: tuple[str, ...]) -> tuple[int, int]:
     """journey and starts on the book's sentence; else tokens 2 and 3, or 1 and 2 of two tokens
     (two different positions whenever the sentence has two)."""
@@ -263,7 +259,7 @@ def projections(s: Sentence) -> Step:
         ),
         question=Question(
             prompt=(
-                f"Your sentence has {_count(v.n, 'token')}, {d_in} wide, so X is {_shape(v.n, d_in)}, "
+                f"Your sentence has {fmt.count(v.n, 'token')}, {d_in} wide, so X is {_shape(v.n, d_in)}, "
                 f"and W_q is {_shape(d_in, d_out)}. What shape is Q = XW_q?"
             ),
             options=tuple(_shape(*x) for x in shapes),
@@ -368,18 +364,20 @@ def context(s: Sentence) -> Step:
     book = " (section 3.4's z⁽²⁾)" if s.is_book and T[j] == "journey" else ""
     d_in, d_out = v.weight_set.w_value.shape
     w = v.focus.weights
-    ties = int(np.sum(w == w[top]))
-    if ties == v.n:
-        most = f"It weighs all {_count(v.n, 'token')} alike, {fmt.num(w[top])} each."
+    ties = len(fmt.leaders(w))  # tied as the row prints, as every page decides
+    if v.n == 1:
+        most = f"Its one weight, {fmt.num(w[top])}, goes to {token(T[top])} itself."
+    elif ties == v.n:
+        most = f"It weighs all {fmt.count(v.n, 'token')} alike, {fmt.num(w[top])} each."
     else:
-        others = "" if ties == 1 else f" and {_count(ties - 1, 'other')}"
+        others = "" if ties == 1 else f" and {fmt.count(ties - 1, 'other')}"
         most = f"Its largest weight, {fmt.num(w[top])}, goes to {token(T[top])}{others}."
     plain = np.asarray(w, dtype=np.float64) @ np.asarray(s.embeddings, dtype=np.float64)
     text = (
         f"Softmax turns the scaled scores into weights A, row by row. The row of {a} mixes every token's "
         f"value: z = Σⱼ aⱼ vⱼ, with v = xW_v. {most} Here z = {fmt.vec(v.focus.context)}{book}. What W_v "
-        f"buys: with values = the embeddings, z would be Σⱼ aⱼ xⱼ = {fmt.vec(plain)}, an average inside "
-        f"the embeddings' own {d_in}-wide space; W_v lets training pick the space, here {d_out} wide."
+        f"buys: with values = the embeddings, z would be Σⱼ aⱼ xⱼ = {fmt.short_vec(plain, 4)}, an average "
+        f"inside the embeddings' own {d_in}-wide space; W_v lets training pick the space, here {d_out} wide."
     )
     return Step(
         text=text,
@@ -497,7 +495,8 @@ def tied_limit(s: Sentence) -> Step:
         ),
         question=Question(
             prompt=(
-                f"With tied weights, at most how many of the {_count(n, 'row')} can any training get right?"
+                f"With tied weights, at most how many of its {fmt.count(n, 'row')} "
+                "can any training get right?"
             ),
             options=(),
             answer=float(v.tied_bound),
