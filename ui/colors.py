@@ -6,8 +6,8 @@ from the colour scale, fades a row through its fill (never over its text), and p
 white text by WCAG 2.2 relative luminance, whichever contrasts more.
 
 Against any fill one of the two reaches at least 4.58:1, but only just: at luminance 0.179 both
-give 4.58:1, and a cell printed there measured 4.15-4.47:1 from the browser's pixels (issue 38,
-item 6; a glyph's anti-aliased edge is lighter than its colour). So every scale skips the
+give 4.58:1, and an audit measured cells printed there at 4.15-4.47:1 from the browser's pixels
+(issue 38, item 6; a glyph's anti-aliased edge is lighter than its colour). So every scale skips the
 luminances where neither black nor white reaches :data:`MARGIN` (:func:`legible`): it jumps
 over that narrow band of mid-tones, and every cell's text is computed at 5:1 or more, leaving room
 for the pixels to stay above WCAG AA's 4.5:1 (success criterion 1.4.3).
