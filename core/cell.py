@@ -6,11 +6,12 @@ over the row, and the context vector ``z_2`` as the weighted sum of the values. 
 the same for any cell ``(i, j)`` of any page's attention, from the matrices that page already
 computed, so a cell panel shows the very numbers of the heatmap beside it (issue #22).
 
-Every step is float64. The exponentials are shifted by the row's largest scaled score only when
-an unshifted one would overflow float64 (a score above about 709), or fall below its normal range
-(a score below about −708, where an exponential keeps fewer bits or rounds to 0: a trained run
-reaches both); the shift cancels in the
-weight, and the panel states it, so no inf or NaN reaches the page.
+Every step is float64, from the float32 numbers torch holds; the panel prints each to no more
+digits than float32 also holds (``ui.cell_text.held``, the README's "Precision"). The exponentials
+are shifted by the row's largest scaled score only when an unshifted one would overflow float64
+(a score above about 709), or fall below its normal range (a score below about −708, where an
+exponential keeps fewer bits or rounds to 0: a trained run reaches both); the shift cancels in
+the weight, and the panel states it, so no inf or NaN reaches the page.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class Cell:
     values: np.ndarray  # [n, d_v] every key's value vector
     terms: np.ndarray  # [n, d_v] a_ij' · v_j' for every key j'
     context: np.ndarray  # [d_v] z_i = Σ_j' a_ij' · v_j'
+    row_scaled: np.ndarray  # [n] the row's scaled scores, −inf where masked (what its exponentials take)
 
     @property
     def n_keys(self) -> int:
@@ -119,4 +121,5 @@ def cell(
         values=v,
         terms=terms,
         context=np.sum(terms, axis=0),
+        row_scaled=np.where(hidden, -math.inf, row),
     )

@@ -5,10 +5,18 @@ by √d_k, the softmax, z_2) before computing all of them at once. The panel doe
 cell a reader picks, with the very numbers the page's heatmaps print (4 decimals, as the book
 prints tensors). It is plain data and text, no Streamlit, so a view builds it and a test reads it;
 ``ui.cell`` draws it.
+
+Precision (the README's "Precision"): every step is computed in float64 from the float32 numbers
+torch holds, and printed to no more digits than float32 also holds, so the book's float32 code
+prints the same digits. Four decimals hold for every step but the exponential and the row's sum
+of them: ``e^s`` multiplies a float32 score's rounding (a part in 2²⁴ of ``s``) by ``s``, so
+``exp(6.6957)`` is 808.9200 in float64 and 808.9197 or 808.9201 in float32, by the kernel that
+summed the score. :func:`held` prints those to the digits float32 keeps (808.9).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,6 +25,10 @@ import numpy as np
 from core.cell import Cell
 from ui import format as fmt
 
+FLOAT32_ROUNDING = 2.0**-24  # float32's unit roundoff: a rounded number is off by at most this share
+HELD = 100  # a digit is printed when float32's error is at most this fraction of its unit (1/100)
+
+FEWER = "computed in float64; shown to the digits float32 holds too: e^s multiplies a score's rounding by s"
 SHOWN_KEYS = 8  # a longer row lists the chosen key and the row's largest weights, not every key
 SHOWN_DIMS = 16  # a wider score lists its largest products and sums the rest in one line
 TERM_WIDTH = 5  # a value vector in the terms table: its first entries, "…", its last (a phone row)
@@ -45,18 +57,59 @@ class Panel:
     notes: tuple[str, ...]  # what this page adds: a mask, a dropout draw, a head, a training step
 
 
-def exp_text(x: float) -> str:
-    """``3.5990``: an exponential as the book prints numbers, in scientific notation past 10⁵ or
-    below 10⁻⁴ (``2.718e+43``), so a large one never prints forty digits."""
+def exp_error(x: float) -> float:
+    """How far float32 can put ``x = e^s`` from its float64 value: ``|x| · (|s| + 1) · 2⁻²⁴``, the
+    score's own rounding multiplied by ``s``, and the exponential's, with ``s = ln x``. A row's
+    exponentials shifted by its largest score know their exponent better (:func:`row_errors`)."""
+    if x == 0 or not math.isfinite(x):
+        return 0.0
+    return abs(x) * (abs(math.log(abs(x))) + 1) * FLOAT32_ROUNDING
+
+
+def held(x: float, decimals: int, error: float, *, grouped: bool = False) -> str:
+    """``x`` to ``decimals``, or to fewer where float32's ``error`` reaches a hundredth of the last
+    digit (:data:`HELD`); in scientific notation (4 significant digits at most) past 10⁵ or where
+    not even the units are held. ``grouped``: thousands separated (``4,232``)."""
+    shown = decimals
+    if error > 0:
+        shown = min(decimals, math.floor(-math.log10(HELD * error)))
+    if shown >= 0 and abs(x) < 1e5:
+        return f"{x:,.{shown}f}" if grouped else fmt.num(x, shown)
+    digits = max(1, min(4, math.floor(math.log10(abs(x))) + 1 + shown))
+    return f"{x:.{digits - 1}e}"
+
+
+def exp_text(x: float, error: float | None = None) -> str:
+    """``3.5990``: an exponential to the book's 4 decimals where float32 holds them, fewer where its
+    ``error`` reaches them (by default :func:`exp_error` of ``x``; ``exp(6.6957)`` prints 808.9:
+    :func:`held`), in scientific notation past 10⁵ or below 10⁻⁴ (``2.718e+43``), so a large one
+    never prints forty digits."""
     if x == 0:
         return "0"
-    return fmt.num(x) if 1e-4 <= abs(x) < 1e5 else f"{x:.3e}"
+    if abs(x) < 1e-4:
+        return f"{x:.3e}"
+    return held(x, fmt.DECIMALS, exp_error(x) if error is None else error)
 
 
-def sum_text(x: float) -> str:
-    """``16.37``: a row's softmax denominator to 2 decimals (as the checks quote denominators), in
-    scientific notation past 10⁵."""
-    return f"{x:,.2f}" if abs(x) < 1e5 else f"{x:.3e}"
+def sum_text(x: float, error: float | None = None) -> str:
+    """``16.37``: a row's softmax denominator to 2 decimals (as the checks quote denominators),
+    fewer where float32's ``error`` reaches them (:func:`held`; by default :func:`exp_error` of
+    ``x``), in scientific notation past 10⁵."""
+    return held(x, 2, exp_error(x) if error is None else error, grouped=True)
+
+
+def row_errors(scaled: np.ndarray, shift: float = 0.0) -> tuple[np.ndarray, float]:
+    """How far float32 can put each exponential of a row, ``exp(s − shift)``, and their sum, from
+    float64: the exponent float32 rounds is ``|s| + |shift|`` (0 for the score the row was shifted
+    by: ``s − s`` is exactly 0 in any precision), and the sum gathers its terms' errors. Masked
+    keys (``−inf``) add nothing."""
+    s = np.asarray(scaled, dtype=np.float64)
+    visible = np.isfinite(s)
+    s = np.where(visible, s, shift)
+    reach = np.where((s == shift) & (shift != 0), 0.0, np.abs(s) + abs(shift))
+    exps = np.where(visible, np.exp(s - shift), 0.0)
+    errors = exps * (reach + 1) * FLOAT32_ROUNDING
+    return errors, float(np.sum(errors))
 
 
 def chosen_key(choice: int | None, row_weights: np.ndarray) -> int:
@@ -124,17 +177,20 @@ def panel(
         else:
             weight.append("This page divides by nothing: the softmax takes the raw score.")
         shifted = f" − {fmt.num(c.shift)}" if c.shift > 0 else f" + {fmt.num(-c.shift)}" if c.shift else ""
-        weight.append(f"exp({fmt.num(c.scaled)}{shifted}) = {exp_text(c.exp)}")
+        errors, total_error = row_errors(c.row_scaled, c.shift)
+        exp = exp_text(c.exp, float(errors[c.j]))
+        fewer = "" if exp == exp_text(c.exp, 0.0) else f" ({FEWER})"
+        weight.append(f"exp({fmt.num(c.scaled)}{shifted}) = {exp}{fewer}")
         if c.shift:
             weight.append(
                 f"(Every exponent of the row is shifted by its largest, {fmt.num(c.shift)}, so "
                 + ("none overflows" if c.shift > 0 else "they do not all round to 0")
                 + "; the shift cancels in the weight.)"
             )
-        weight.append(f"The row's denominator, Σ exp over its keys: {sum_text(c.denominator)}")
+        total = sum_text(c.denominator, total_error)
+        weight.append(f"The row's denominator, Σ exp over its keys: {total}")
         weight.append(
-            f"{weight_name}_{_sub(qi)},{_sub(kj)} = {exp_text(c.exp)} / {sum_text(c.denominator)} "
-            f"= **{fmt.num(c.softmax_weight)}**"
+            f"{weight_name}_{_sub(qi)},{_sub(kj)} = {exp} / {total} = **{fmt.num(c.softmax_weight)}**"
         )
     keys = list(range(c.n_keys)) if c.n_keys <= SHOWN_KEYS else sorted(c.largest(SHOWN_KEYS))
     terms = Table(

@@ -244,8 +244,8 @@ def grid(
     """A token heatmap a reader can click, whose every cell's text stays legible.
 
     - **Colour:** a heatmap trace on :func:`value_range`'s scale. With a ``focus`` row, the other
-      rows are drawn on the same scale moved toward white (``ui.colors.dim_scale``): they recede
-      through their own fills, with nothing laid over their text.
+      rows are drawn on the part of the same scale nearest the background (``ui.colors.dim_scale``):
+      they recede through their own fills, ranked as before, with nothing laid over their text.
     - **Text:** each printed cell is an annotation coloured black or white by WCAG luminance
       against that cell's own fill (``ui.colors.text_on``), so it reads at 4.5:1 or more.
       Annotations, not the heatmap's text: Plotly's own choice went down to 3.13:1, and a
@@ -302,10 +302,11 @@ def grid(
 
     bar = (not printed or bar_title is not None) if colorbar is None else colorbar
     traces = [layer(in_focus, scale, bar)]
+    faded = colors.dim_scale(scale, toward=pal.background)
     if focused:
-        traces.append(layer(~in_focus, colors.dim_scale(scale, toward=pal.background), False))
+        traces.append(layer(~in_focus, faded, False))
     fill = colors.fills(shade, scale, lo, hi)
-    fill[~in_focus] = colors.dimmed(fill[~in_focus], toward=pal.background)
+    fill[~in_focus] = colors.fills(shade, faded, lo, hi)[~in_focus]
     ink = colors.text_on(fill)
     annotations = []
     if printed:  # placed by position: a token such as "1" names a category, not the second cell

@@ -8,7 +8,8 @@ which one is on screen: ``st.context.theme.type`` says so on every rerun (:func:
 Every colour here is chosen for WCAG 2.2 AA against its theme's background: text at least 4.5:1
 (success criterion 1.4.3), lines and marks at least 3:1 (1.4.11). ``tests/app/test_theme.py``
 measures each pair. Heatmap cells are their own background: their text is picked per cell
-(``ui.colors.text_on``), in either theme.
+(``ui.colors.text_on``), in either theme, and each scale skips the mid-tones on which neither
+black nor white text reaches 5:1 (``ui.colors.legible``), so the pixels keep 4.5:1.
 
 A figure built for the light theme becomes a dark one through :func:`themed`, which swaps each
 series colour for its dark counterpart (``SERIES_DARK``) and sets the chart's chrome (titles,
@@ -25,11 +26,14 @@ from typing import Any, Literal
 import plotly.colors as pcolors
 import streamlit as st
 
+from ui.colors import legible
+
 Mode = Literal["light", "dark"]
 
 
 def _scale(colors: Sequence[str]) -> list[list[Any]]:
-    return [[i / (len(colors) - 1), c] for i, c in enumerate(colors)]
+    """Evenly spaced stops, less the mid-tones on which no text reaches 5:1 (``ui.colors.legible``)."""
+    return legible([[i / (len(colors) - 1), c] for i, c in enumerate(colors)])
 
 
 @dataclass(frozen=True)

@@ -244,7 +244,7 @@ def test_log_ticks_write_one_format():
         assert len(set(ticks["ticktext"])) == len(ticks["ticktext"])
 
 
-def test_focus_dims_the_other_rows_through_their_fills_and_every_cells_text_reads_at_4_5_to_1():
+def test_focus_fades_the_other_rows_through_their_fills_and_every_cells_text_reads_at_the_margin():
     rng = np.random.default_rng(3)
     scores = rng.normal(size=(6, 6)) * 2
     for matrix, div in ((np.abs(scores) / np.abs(scores).max(), False), (scores, True)):
@@ -259,9 +259,8 @@ def test_focus_dims_the_other_rows_through_their_fills_and_every_cells_text_read
         lo, hi = main["zmin"], main["zmax"]
         for note in spec["layout"]["annotations"]:
             i, j = int(note["y"]), int(note["x"])  # placed by position
-            fill = colors.fills(matrix[i, j], main["colorscale"], lo, hi)
-            fill = fill if i == 2 else colors.dimmed(fill)
-            assert colors.contrast(fill, np.array(colors.parse(note["font"]["color"]))) >= 4.5
+            fill = colors.fills(matrix[i, j], main["colorscale"] if i == 2 else dim["colorscale"], lo, hi)
+            assert colors.contrast(fill, np.array(colors.parse(note["font"]["color"]))) >= colors.MARGIN
         cell = [s for s in spec["layout"]["shapes"] if s["x1"] - s["x0"] == 1]
         assert {(s["x0"], s["y0"]) for s in cell} == {(3.5, 1.5)}  # the chosen cell, outlined
 

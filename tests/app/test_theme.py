@@ -33,15 +33,13 @@ def test_the_app_palette_is_all_swappable_and_annotations_in_it_read_as_text_on_
         assert _ratio(c, theme.LIGHT.background) >= 4.5, c
 
 
-def test_every_cell_of_the_dark_scales_dimmed_or_not_gets_text_at_4_5_to_1():
+def test_every_cell_of_the_dark_scales_faded_or_not_gets_text_at_the_margin():
     z = np.linspace(0, 1, 201)
     for scale, lo in ((theme.DARK.sequential, 0.0), (theme.DARK.diverging, -1.0)):
-        for fill in (
-            colors.fills(z, scale, lo, 1.0),
-            colors.dimmed(colors.fills(z, scale, lo, 1.0), toward="#0e1117"),
-        ):
+        for s in (scale, colors.dim_scale(scale, toward=theme.DARK.background)):
+            fill = colors.fills(z, s, lo, 1.0)
             ink = np.array([colors.parse(c) for c in colors.text_on(fill)])
-            assert colors.contrast(fill, ink).min() >= 4.5
+            assert colors.contrast(fill, ink).min() >= colors.MARGIN
 
 
 def test_a_dark_figure_swaps_its_series_and_sets_its_chrome_but_keeps_cell_ink():

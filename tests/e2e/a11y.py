@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,9 +85,19 @@ def app_violations(page) -> list[dict]:
 
 @dataclass(frozen=True)
 class TextContrast:
+    """One chart text's contrast with the pixels under it: ``ratio`` for its colour as styled,
+    ``drawn`` for its glyphs as drawn (the glyph pixel that contrasts most with the background: an
+    anti-aliased stroke's fullest pixel, which can fall short of the styled colour); ``None``
+    where the text left no pixel of its own (drawn over an identical colour)."""
+
     chart: int
     text: str
     ratio: float
+    drawn: float | None = None
+
+    @property
+    def least(self) -> float:
+        return self.ratio if self.drawn is None else min(self.ratio, self.drawn)
 
 
 _TEXTS = """() => {
@@ -118,12 +129,24 @@ def _rgb(css: str) -> np.ndarray:
     return np.array([float(p) for p in parts[:3]]) / 255
 
 
-def chart_text_contrasts(page) -> list[TextContrast]:
-    """Every chart text's contrast against the pixels under it (see the module's docstring)."""
+def _shot(plot) -> np.ndarray:
     from PIL import Image
 
+    return np.asarray(Image.open(io.BytesIO(plot.screenshot())).convert("RGB"), dtype=np.float64) / 255
+
+
+def chart_text_contrasts(page, glyphs: bool = False) -> list[TextContrast]:
+    """Every chart text's contrast against the pixels under it (see the module's docstring); with
+    ``glyphs``, each chart is photographed with its texts drawn too, and each text's glyph pixels
+    (those the text changed) give its contrast as drawn (:class:`TextContrast`)."""
     texts = page.evaluate(_TEXTS)
     plots = page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot").all()
+    shown: dict[int, np.ndarray] = {}
+    if glyphs:
+        for k, (plot, items) in enumerate(zip(plots, texts, strict=False)):
+            if items:
+                plot.scroll_into_view_if_needed()
+                shown[k] = _shot(plot)
     out: list[TextContrast] = []
     page.evaluate(_HIDE, True)
     try:
@@ -131,9 +154,7 @@ def chart_text_contrasts(page) -> list[TextContrast]:
             if not items:
                 continue
             plot.scroll_into_view_if_needed()
-            shot = (
-                np.asarray(Image.open(io.BytesIO(plot.screenshot())).convert("RGB"), dtype=np.float64) / 255
-            )
+            shot = _shot(plot)
             for t in items:
                 x0, y0 = max(0, int(t["x"])), max(0, int(t["y"]))
                 x1, y1 = (
@@ -142,9 +163,16 @@ def chart_text_contrasts(page) -> list[TextContrast]:
                 )
                 if x1 <= x0 or y1 <= y0:
                     continue
-                under = np.median(shot[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+                box = shot[y0:y1, x0:x1].reshape(-1, 3)
+                under = np.median(box, axis=0)
                 ratio = float(contrast(_rgb(t["fill"]), under))
-                out.append(TextContrast(k, t["text"], round(ratio, 2)))
+                drawn = None
+                if k in shown and shown[k].shape == shot.shape:
+                    ink = shown[k][y0:y1, x0:x1].reshape(-1, 3)
+                    changed = np.abs(ink - box).max(axis=1) > 1.5 / 255
+                    if changed.any():
+                        drawn = round(float(contrast(ink[changed], under).max()), 2)
+                out.append(TextContrast(k, t["text"], round(ratio, 2), drawn))
     finally:
         page.evaluate(_HIDE, False)
     return out
@@ -194,3 +222,83 @@ def audit(page, title: str) -> dict[str, list]:
         "title": [] if page.title() == f"{title} · Attention, with weights" else [page.title()],
         "headings": heading_skips(page),
     }
+
+
+# Every page that draws charts from the reader's sentence, and the URL key of its focused query:
+# a focus fades the other rows (ui.colors.dim_scale), so the faded fills are measured too.
+# Read along is not among them: its first step draws no chart (each step's figure is the page's own).
+FOCUS_KEYS: dict[str, str | None] = {
+    "overview": None,
+    "recap": "query",
+    "three-matrices": "focus",
+    "learning-to-attend": "learn_focus",
+    "masking": "mask_focus",
+    "dropout": "drop_focus",
+    "multi-head": "mh_focus",
+    "what-comes-next": "next_focus",
+}
+# The pages whose charts do not follow the sentence: measured once per theme.
+FIXED_PAGES: tuple[str, ...] = ("divide-by-sqrt-dk", "n-squared")
+WORDS = (
+    "the cat sat on a mat because it was warm and then one dog came by to sleep in sun while birds "
+    "sang over quiet green hills near old stone walls at dusk with rain"
+)
+BOOK = "Your journey starts with one step"
+
+
+def sentence_of(n: int) -> tuple[str, list[str]]:
+    """A sentence of ``n`` distinct words (the book's six at 6) and its labels, for the sweep."""
+    words = (BOOK if n == 6 else WORDS).split()[:n]
+    if len(words) < n:
+        raise ValueError(f"only {len(words)} distinct words for {n} tokens")
+    return " ".join(words), words
+
+
+def sweep_urls(base: str, counts: tuple[int, ...]) -> list[str]:
+    """Every page at every token count in ``counts``, with a middle token focused where the page
+    has a focus (so its other rows are faded), and each fixed page once."""
+    from urllib.parse import urlencode
+
+    urls = []
+    for n in counts:
+        text, words = sentence_of(n)
+        for path, key in FOCUS_KEYS.items():
+            query = {"text": text}
+            if key is not None:
+                query[key] = words[len(words) // 2]
+            urls.append(f"{base}/{path}?{urlencode(query)}")
+    urls += [f"{base}/{path}" for path in FIXED_PAGES]
+    return urls
+
+
+_NUMBER = re.compile(r"[-−]?[0-9][0-9.,]*(e[-+]?[0-9]+)?%?")
+
+
+def too_low(c: TextContrast, floor: float = 4.5) -> bool:
+    """Whether ``c`` reads under ``floor``:1: its colour against the pixels under it (WCAG 1.4.3's
+    measure), and, for a number (a heatmap cell's value), its glyphs as drawn too. A word's drawn
+    contrast is not held to it: a 10 px "in" fills no pixel whole, so its fullest pixel measures
+    the font's rasteriser (3.6:1 for a word styled at 7.5:1), not the colours."""
+    if c.ratio < floor:
+        return True
+    return c.drawn is not None and c.drawn < floor and _NUMBER.fullmatch(c.text) is not None
+
+
+def low_chart_texts(page, urls: list[str], floor: float = 4.5) -> list[tuple[str, TextContrast]]:
+    """Each chart text under ``floor``:1 from pixels (:func:`too_low`), with its page's URL, over
+    every URL in turn: one browser page, one server."""
+    from tests.e2e.browser import open_settled
+
+    lows = []
+    for url in urls:
+        open_settled(page, url)
+        # Glyphs only where cells print numbers (at most TEXT_MAX tokens): they cost a second
+        # photograph of every chart, and only a number's glyphs are held to the floor.
+        numbers = page.evaluate(_PRINTS_NUMBERS)
+        lows += [(url, c) for c in chart_text_contrasts(page, glyphs=numbers) if too_low(c, floor)]
+    return lows
+
+
+_PRINTS_NUMBERS = """() => Array.from(
+    document.querySelectorAll("[data-testid='stPlotlyChart'] .annotation-text")
+).some((t) => /^[-−]?[0-9]/.test(t.textContent.trim()))"""

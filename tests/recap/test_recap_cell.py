@@ -73,9 +73,10 @@ def test_the_panels_numbers_are_the_pages_matrices(s: view.Settings) -> None:
     top = c.scores[q].max()
     shift = top if top > EXP_LIMIT else 0.0
     exps = np.exp(c.scores[q] - shift)
+    errors, total = cell_text.row_errors(c.scores[q], shift)  # float32's, for the digits it holds
     assert last == (
-        f"a_{fmt.md(v.labels[q])},{fmt.md(v.labels[k])} = {cell_text.exp_text(exps[k])} / "
-        f"{cell_text.sum_text(exps.sum())} = **{fmt.num(c.weights[q, k])}**"
+        f"a_{fmt.md(v.labels[q])},{fmt.md(v.labels[k])} = {cell_text.exp_text(exps[k], errors[k])} / "
+        f"{cell_text.sum_text(exps.sum(), total)} = **{fmt.num(c.weights[q, k])}**"
     )
     assert fmt.num(c.weights[q, k]) == fmt.num(v.weight)
     # The context: the row's weights times the inputs, summed into the output the table prints.

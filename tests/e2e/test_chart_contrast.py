@@ -1,0 +1,32 @@
+"""Every chart text reads at 4.5:1 from the browser's pixels, on every page, at 1, 6, 12 and 32
+tokens, in both themes (issue 38, item 6).
+
+The cell colours and their text are chosen by computation (``ui.colors``: each scale skips the
+mid-tones where neither black nor white text reaches 5:1, and a focus fades the other rows along
+the same scale). This holds the result to what Chromium draws: each page opened with a middle
+token focused (so faded rows are measured too), every chart's texts hidden, the chart
+photographed, and each text's colour held against the pixels under it; a number's glyphs are
+measured as drawn as well (``tests.e2e.a11y.too_low``). Past 8 tokens the cells print no values
+(``ui.figures.TEXT_MAX``), so 12 and 32 measure the axes, the colour bars and the titles.
+
+One server and one browser page per theme visit every URL in turn: about 40 page loads a theme.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.a11y import low_chart_texts, sweep_urls
+
+COUNTS = (1, 6, 12, 32)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_chart_text_on_every_page_reads_at_4_5_to_1_from_pixels(server, browser, scheme):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)
+    try:
+        lows = low_chart_texts(context.new_page(), sweep_urls(server.url, COUNTS))
+    finally:
+        context.close()
+    assert not lows, "\n".join(f"{url}: {c}" for url, c in lows)
