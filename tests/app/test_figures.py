@@ -135,7 +135,9 @@ def token_heatmaps(at):
 
 # The Overview's heatmap is a preview of Three matrices' weights, whose focus it links to: the start
 # page has no controls but the sentence (and a focus key of its own would be one more to share).
-PREVIEWS = {"overview"}
+# Read along's steps each outline the row their question is about and link to the topic's page,
+# where the focus is a control: a focus of the reader's own would move the outline off the question.
+PREVIEWS = {"overview", "read-along"}
 
 
 def test_every_page_with_token_heatmaps_declares_a_focus_control():
