@@ -85,10 +85,7 @@ def picker(
     """
 
     def pick() -> None:
-        state = st.session_state.get(chart_key)
-        selection = getattr(state, "selection", None) or (state or {}).get("selection", {})
-        points = getattr(selection, "points", None) or (selection or {}).get("points", [])
-        cell = picked(points)
+        cell = picked(st.session_state.get(chart_key))
         if cell is None:
             return
         tile, i, j = cell

@@ -19,7 +19,7 @@ import html
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
@@ -28,10 +28,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
-from _plotly_utils.utils import is_homogeneous_array, is_skipped_key, to_typed_array_spec  # type: ignore[import-untyped]
-from streamlit import dataframe_util
 
-from ui import colors, theme
+from ui import chart, colors, theme
 
 # The light theme's scales; a figure built in a script run takes the active theme's (ui.theme).
 SEQUENTIAL = theme.LIGHT.sequential  # white (0) to dark blue (most)
@@ -352,14 +350,10 @@ def relative_colours(m: np.ndarray, relative: Relative) -> tuple[np.ndarray, flo
     return m, 0.0, largest, f"0 to {largest:.4f},<br>the largest"
 
 
-def picked(points: Sequence[Any]) -> tuple[int, int, int] | None:
-    """``(tile, i, j)`` of the cell a click picked on a :func:`grid`, from Streamlit's selection
-    points; None when the selection holds no cell (a click that cleared it)."""
-    for point in points:
-        data = point.get("customdata") if hasattr(point, "get") else None
-        if isinstance(data, (list, tuple)) and len(data) == 3:
-            return int(data[0]), int(data[1]), int(data[2])
-    return None
+def picked(state: Any) -> tuple[int, int, int] | None:
+    """``(tile, i, j)`` of the cell a click picked on a :func:`grid`, from its chart element's
+    state (``st.session_state[key]``, whose ``click`` the element sets); None when it holds none."""
+    return chart.clicked_cell(state)
 
 
 def _tick_size(count: int, large: int) -> int:
@@ -619,22 +613,21 @@ class Chart:
 @dataclass(frozen=True)
 class Built:
     """A :class:`Chart` made ready to draw (:func:`built`): its spec, in one theme's colours, written
-    as the JSON ``st.plotly_chart`` sends, its name and its table. Immutable plain data, so a bounded
-    resource cache (``ui.cache.resource``) can hand the same object to every reader, with no copy to
-    unpickle, and a rerun whose figure inputs have not changed draws the chart without building it
-    again: building a heatmap, copying its spec out of Plotly, writing it as
-    JSON (a 32-token heatmap's labels and hover text are thousands of strings) and turning its table
-    into Arrow for ``st.table`` were most of what a page's rerun cost.
+    once as JSON (what the chart element, ``ui.chart``, hands Plotly), its name and its table.
+    Immutable plain data, so a bounded resource cache (``ui.cache.resource``) can hand the same
+    object to every reader, with no copy to unpickle, and a rerun whose figure inputs have not
+    changed draws the chart without building it again: building a heatmap, copying its spec out of
+    Plotly and writing it as JSON (a 32-token heatmap's labels and hover text are thousands of
+    strings) were most of what a page's rerun cost.
 
     A cached builder of one takes the theme's mode (``ui.theme.active().mode``) as an argument, so
     each theme keeps its own entry; :func:`show` draws it as it stands, exactly as the Chart."""
 
-    json: str  # the spec as plotly.io.to_json writes it: what st.plotly_chart would send
+    json: str  # the spec as plotly.io.to_json writes it (validate=False: Plotly built it)
     name: str
-    table: Any = None  # the Chart's table as a pyarrow.Table, as st.table would convert it
-    index_hidden: bool = False  # whether st.table hides that table's index (a RangeIndex)
-    height: int | None = None  # the layout's height, which st.plotly_chart sizes the chart by
-    scene: bool = False  # whether it holds a 3-D scene (drawn on a canvas: see _config)
+    table: pd.DataFrame | None = None  # the Chart's table, shared, never changed
+    height: int | None = None  # the layout's height, which the element reserves before it draws
+    scene: bool = False  # whether it holds a 3-D scene (a named figure rather than an image)
 
     @property
     def spec(self) -> dict[str, Any]:
@@ -649,120 +642,25 @@ def built(chart: Chart) -> Built:
 
 
 def with_table(spec: dict[str, Any], name: str, table: pd.DataFrame | None) -> Built:
-    """A :class:`Built` of a spec already in the active theme's colours, its name and its table
-    (turned into Arrow here, as ``st.table`` would turn it)."""
-    height = spec.get("layout", {}).get("height")
-    encoded = Built(_plotly_to_json(spec, validate=False), name, height=height, scene=_has_scene(spec))
-    if table is None:
-        return encoded
-    return replace(encoded, table=arrow(table), index_hidden=dataframe_util.has_range_index(table))
+    """A :class:`Built` of a spec already in the active theme's colours, its name and its table."""
+    return Built(to_json(spec), name, table, spec.get("layout", {}).get("height"), _has_scene(spec))
 
 
-def arrow(table: pd.DataFrame) -> Any:
-    """``table`` as the ``pyarrow.Table`` that ``st.table`` and ``st.dataframe`` would turn it into
-    (about a millisecond for a small table of strings): a cache keeps this, and either element
-    draws it as it would the DataFrame."""
-    return dataframe_util.convert_pandas_df_to_arrow_table(table)
+def to_json(spec: dict[str, Any]) -> str:
+    """A spec as JSON, by Plotly's own writer (typed arrays, NaN as null). Not validated again: every
+    spec drawn here comes from a figure Plotly built (``themed`` only recolours it)."""
+    written: str = pio.to_json(spec, validate=False)
+    return written
 
 
 def spec_of(fig: go.Figure | dict[str, Any]) -> dict[str, Any]:
-    """A figure as its plain ``{"data", "layout"}`` spec, in the active theme's colours.
-
-    A ``go.Figure``'s own ``to_dict`` deep-copies every array; the theme changes only the dicts
-    around them, so those are copied and the arrays shared, then packed as Plotly packs them
-    (typed arrays in base64), which is what ``to_dict`` would have given."""
-    if isinstance(fig, go.Figure):
-        spec = {"data": _dicts(list(fig._data)), "layout": _dicts(fig._layout)}
-        _pack(spec)
-    else:
-        spec = {"data": [], "layout": {}, **fig}
+    """A figure as its plain ``{"data", "layout"}`` spec, in the active theme's colours."""
+    spec = fig.to_dict() if isinstance(fig, go.Figure) else {"data": [], "layout": {}, **fig}
     return theme.themed(spec, theme.active())
-
-
-def _pack(obj: Any) -> None:
-    """Plotly's ``convert_to_base64``, in place: every array a dict holds becomes a typed-array
-    spec. Plotly's version calls itself on every number and string of every list (a 32-token
-    heatmap's hover layer alone holds thousands); this one steps into containers only."""
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if is_skipped_key(key):
-                continue
-            if is_homogeneous_array(value):
-                obj[key] = to_typed_array_spec(value)
-            elif isinstance(value, (dict, list, tuple)):
-                _pack(value)
-    elif isinstance(obj, (list, tuple)):
-        for value in obj:
-            if isinstance(value, (dict, list, tuple)):
-                _pack(value)
-
-
-def _dicts(obj: Any) -> Any:
-    """``obj`` with every dict copied (and every list holding one), everything else shared."""
-    if isinstance(obj, dict):
-        return {k: _dicts(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)) and any(isinstance(v, dict) for v in obj):
-        return [_dicts(v) for v in obj]
-    return obj
-
-
-class _Checked(go.Figure):
-    """A spec that Plotly has already checked, handed to ``st.plotly_chart`` as it is.
-
-    ``st.plotly_chart`` builds a ``go.Figure`` from a plain dict to check it, then turns it back
-    into a dict: about 40 ms a chart on this machine, most of a page's rerun. Every spec drawn here
-    comes from :func:`spec_of`, from a figure Plotly checked when it was built (``themed`` only
-    recolours it), so the second check finds nothing; a ``go.Figure`` is passed on through its
-    ``to_dict``, which this one answers with the spec itself, or with a :class:`_Written`.
-    """
-
-    def __init__(self, spec: dict[str, Any]) -> None:  # no super().__init__: nothing to check again
-        object.__setattr__(self, "_checked_spec", spec)
-
-    def to_dict(self) -> dict[str, Any]:
-        spec: dict[str, Any] = self._checked_spec
-        return spec
-
-
-class _Written(dict[str, Any]):
-    """A :class:`Built` chart on its way through ``st.plotly_chart``: its layout's height (all the
-    element reads of a spec) and its JSON, which :func:`_to_json` hands over as Plotly wrote it
-    when the chart was built, instead of writing it again on every rerun."""
-
-    def __init__(self, chart: Built) -> None:
-        super().__init__(layout={"height": chart.height} if chart.height else {})
-        self.json = chart.json
-
-
-_plotly_to_json = pio.to_json
-
-
-def _to_json(fig: Any, *args: Any, **kwargs: Any) -> str:
-    """``plotly.io.to_json``, which ``st.plotly_chart`` calls: a :class:`_Written` chart's own JSON
-    (what this function wrote for it when it was built), anything else as Plotly writes it."""
-    if isinstance(fig, _Written):
-        return fig.json
-    return _plotly_to_json(fig, *args, **kwargs)
-
-
-pio.to_json = _to_json  # the one place Plotly's writer is wrapped; everything else passes through
 
 
 def _has_scene(spec: dict[str, Any]) -> bool:
     return any(t.get("type") == "scatter3d" for t in spec.get("data", []))
-
-
-def _config(scene: bool, name: str | None) -> dict[str, Any]:
-    """``PLOTLY_CONFIG``, with Plotly's own image button on a 3-D scene: the app's PNG and SVG
-    buttons (``ui.chart_dom``) copy a chart's SVG, and a scene is drawn on a canvas instead."""
-    if not scene:
-        return PLOTLY_CONFIG
-    return {
-        **PLOTLY_CONFIG,
-        "displayModeBar": True,
-        "modeBarButtons": [["toImage"]],
-        "toImageButtonOptions": {"format": "png", "filename": slug(name or "chart"), "scale": 2},
-    }
 
 
 def slug(name: str) -> str:
@@ -782,47 +680,39 @@ def show(
     """Draw a figure at full width, in the reader's theme, named for a screen reader, with its
     values as a table.
 
-    - ``name`` says what the chart shows ("Attention weights, 6 queries by 6 keys"). It goes to
-      Streamlit as the chart's ``alt``, and ``ui.chart_dom`` makes it the plot's accessible name
-      (``role="img"``, ``aria-label``) and adds the chart's PNG and SVG download buttons. Before,
-      it travelled in a hidden HTML element beside the chart; on a first visit Streamlit drew that
-      element as a 40 px placeholder until its code arrived, then hid it, and the chart moved up.
+    - The chart is drawn by the app's chart element (``ui.chart``), which keeps its place across
+      reruns under ``key`` and updates in place (``Plotly.react``); without a key, the chart's name
+      stands for one.
+    - ``name`` says what the chart shows ("Attention weights, 6 queries by 6 keys"): the plot's
+      accessible name (``role="img"``, ``aria-label``), and the name of its PNG and SVG files.
     - ``table`` holds the chart's numbers; it is shown under "Values as a table" (:func:`values`),
       where a screen reader can read them and a reader of a chart too large to print its values
       finds them, with a CSV download.
-    - With ``pick`` (and a ``key``), a click on one of the figure's points selects it and runs
-      ``pick`` before the rerun (see ``ui.cell.picker``).
+    - With ``pick`` (and a ``key``), a click on a heatmap cell runs ``pick`` before the rerun, with
+      the cell in the element's state (``ui.cell.picker``).
 
     A :class:`Chart` brings its own name and table; so does a :class:`Built`, whose spec is drawn as
     it stands (a cache built it from a Chart, in the reader's theme).
     """
-    if isinstance(fig, Built):
-        name, scene = fig.name, fig.scene
-        checked: go.Figure | dict[str, Any] = _Checked(_Written(fig))
-    else:
+    if not isinstance(fig, Built):
         if isinstance(fig, Chart):
             fig, name, table = fig.figure, fig.name, fig.table
         spec = spec_of(fig)
-        checked, scene = _Checked(spec) if isinstance(fig, go.Figure) else spec, _has_scene(spec)
-    config = _config(scene, name)
-    with st.container():  # the chart's own block, where ui.chart_dom puts its PNG and SVG buttons
-        if pick is None:
-            st.plotly_chart(checked, width="stretch", config=config, key=key, alt=name)
-        else:
-            st.plotly_chart(
-                checked,
-                width="stretch",
-                config=config,
-                key=key,
-                on_select=pick,
-                selection_mode="points",
-                alt=name,
-            )
-    if isinstance(fig, Built):
-        if fig.table is not None:
-            _values(fig.table, fig.index_hidden, partial(_arrow_csv, fig.table), fig.name, key=key)
-    elif table is not None:
-        values(table, name or "the chart", key=key)
+        fig = with_table(spec, name or "Chart", table)
+    name = fig.name
+    chart.draw(
+        fig.json,
+        name=name,
+        height=fig.height or 450,
+        key=key or f"chart_{slug(name)}",
+        file=slug(name),
+        config=PLOTLY_CONFIG,
+        scene=fig.scene,
+        background=theme.active().background,
+        pick=pick,
+    )
+    if fig.table is not None:
+        values(fig.table, name, key=key)
 
 
 def matrix_frame(
@@ -850,27 +740,14 @@ def _csv(table: pd.DataFrame) -> bytes:
     return table.to_csv().encode()
 
 
-def _arrow_csv(table: Any) -> bytes:
-    """A :class:`Built` chart's table (Arrow) as the CSV its DataFrame writes."""
-    return _csv(table.to_pandas())
-
-
 def values(table: pd.DataFrame, name: str, *, key: str | None = None) -> None:
     """A chart's numbers under "Values as a table": an HTML table with named row and column
     headers (a screen reader reads it cell by cell, and it prints whole), and a CSV download."""
-    _values(table, None, partial(_csv, table), name, key=key)
-
-
-def _values(
-    table: Any, index_hidden: bool | None, csv: Callable[[], bytes], name: str, *, key: str | None
-) -> None:
-    """:func:`values` for a DataFrame or, from a :class:`Built`, the same table already in Arrow
-    (with ``index_hidden`` as st.table would decide it from the DataFrame)."""
     with st.expander(f"Values as a table: {name}"):
-        st.table(table, hide_index=index_hidden)
+        st.table(table)
         st.download_button(
             "Download as CSV",
-            csv,  # written when a reader asks for it, not on every rerun
+            partial(_csv, table),  # written when a reader asks for it, not on every rerun
             file_name=f"{slug(name)}.csv",
             mime="text/csv",
             key=f"csv_{key or slug(name)}",

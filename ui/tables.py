@@ -12,7 +12,6 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ui import cache
 from ui.cache import KB
-from ui.figures import arrow
 
 
 def matrix(
@@ -49,4 +48,4 @@ def _worst() -> list[tuple[object, ...]]:
 def matrix_arrow(a: np.ndarray, rows: tuple[str, ...] | None) -> Any:
     """:func:`matrix_frame` as the Arrow table ``st.dataframe`` would turn it into, kept: building a
     DataFrame and converting it cost most of a small table's rerun (issue 25)."""
-    return arrow(matrix_frame(a, rows))
+    return matrix_frame(a, rows)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from core import tokens
-from tests.app.conftest import assert_clean, open_page
+from tests.app.conftest import assert_clean, charts, open_page
 from tests.app.test_sentence import chart_strings
 from topics import PAGES
 from ui import colors, figures
@@ -28,7 +28,7 @@ def _fast(info) -> dict[str, str]:
 
 
 def specs(at) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [json.loads(c.proto.spec) for c in charts(at)]
 
 
 def values(trace: dict) -> np.ndarray:
@@ -95,18 +95,18 @@ def test_a_heatmap_whose_cells_print_no_values_has_a_colour_bar(info):
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
-def test_no_chart_shows_the_plotly_toolbar_but_a_3d_scene_its_image_button(info):
-    """The toolbar sat over titles and cells (and never hides on a touch screen). A 3-D scene is a
-    canvas the app's SVG/PNG buttons cannot copy, so it keeps one button, Plotly's image download,
-    which the style sheet hides on phones."""
+def test_no_chart_shows_the_plotly_toolbar_and_each_is_named_with_its_image_files(info):
+    """The toolbar sat over titles and cells (and never hides on a touch screen). Every chart, a
+    3-D scene too, gets its PNG and SVG from its own element's buttons (``ui.chart``), named after
+    the chart; a scene is named as a figure, the rest as images."""
     at = open_page(info.path, _fast(info))
-    for chart in at.get("plotly_chart"):
-        config = json.loads(chart.proto.config)
+    for chart in charts(at):
+        head = chart.proto.head
+        assert head["config"].get("displayModeBar") is False
+        assert chart.proto.alt.strip() and head["file"] == figures.slug(chart.proto.alt)
         scene = any(t.get("type") == "scatter3d" for t in json.loads(chart.proto.spec)["data"])
-        if scene:
-            assert config.get("modeBarButtons") == [["toImage"]]
-        else:
-            assert config.get("displayModeBar") is False
+        assert head["scene"] is scene
+        assert head["height"] == json.loads(chart.proto.spec)["layout"]["height"]
 
 
 # The focus control of each page: "focus" on Three matrices, page-prefixed keys elsewhere, and on
@@ -267,9 +267,10 @@ def test_focus_dims_the_other_rows_through_their_fills_and_every_cells_text_read
 
 
 def test_a_click_on_a_cell_reads_back_as_its_tile_row_and_column():
-    assert figures.picked([{"customdata": [0, 2, 4], "x": "with", "y": "starts"}]) == (0, 2, 4)
-    assert figures.picked([]) is None
-    assert figures.picked([{"x": 1, "y": 2}]) is None
+    """What the chart element keeps in ``st.session_state[key]`` after a click (``ui.chart``)."""
+    assert figures.picked({"click": [0, 2, 4]}) == (0, 2, 4)
+    assert figures.picked({"click": None}) is None  # no click since the last rerun
+    assert figures.picked({}) is None and figures.picked(None) is None
 
 
 def test_a_cell_prints_its_value_at_its_own_position_when_tokens_are_numbers():

@@ -17,7 +17,7 @@ import pytest
 import streamlit as st
 
 from bench.controls import random_setting, read_controls
-from tests.app.conftest import assert_clean, metrics, open_page
+from tests.app.conftest import assert_clean, charts, metrics, open_page
 from topics import PAGES
 
 MB = 2**20
@@ -95,5 +95,5 @@ def test_no_computation_allocates_more_than_about_50_mb_at_once(path, query):
     finally:
         tracemalloc.stop()
     assert_clean(at)
-    assert at.get("plotly_chart"), "the heavy view drew nothing: the test measured nothing"
+    assert charts(at), "the heavy view drew nothing: the test measured nothing"
     assert peak < 50 * MB, f"{peak / MB:.1f} MB at once"

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from core import multihead as mh
 from core import sentence as sent
-from tests.app.conftest import assert_clean, open_page, panel_text, widget
+from tests.app.conftest import assert_clean, charts, open_page, panel_text, widget
 from topics.multihead import figures as mf
 from topics.multihead import view
 from ui import format as fmt
@@ -154,11 +154,11 @@ def test_a_link_with_the_three_cell_keys_shows_that_heads_cell():
     for note in f.cell.notes:
         assert note in shown, note
     # Every head's heatmap is clickable; W_q's stripes and the output are not token heatmaps.
-    charts = at.get("plotly_chart")
-    assert [bool(c.proto.selection_mode) for c in charts] == [False, True, True, False]
+    drawn = charts(at)
+    assert [c.proto.head["pick"] for c in drawn] == [False, True, True, False]
     tiles = [
         {d[0] for t in json.loads(c.proto.spec)["data"] if "customdata" in t for d in t["customdata"]}
-        for c in charts[1:3]
+        for c in drawn[1:3]
     ]
     assert tiles == [{0}, {1}]
 
@@ -191,7 +191,7 @@ def _clicked(head: int, point: dict) -> None:
     from ui.focus import focus_control
 
     labels = ("Your", "journey", "starts", "with")
-    st.session_state[pick.chart_key(head)] = {"selection": {"points": [point]}}
+    st.session_state[pick.chart_key(head)] = {"click": point.get("customdata")}
     if not st.session_state.get("done"):
         st.session_state["done"] = True
         pick.picker(head)()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core import sentence
-from tests.app.conftest import assert_clean, open_page
+from tests.app.conftest import assert_clean, charts, open_page
 from topics.read_along.steps import STEPS
 
 PAGE = "topics/read_along/page.py"
@@ -52,7 +52,7 @@ def test_a_bad_step_falls_back_to_the_nearest_with_a_message(raw, expected):
 def test_the_readers_sentence_carries_into_the_steps():
     at = open_page(PAGE, {"step": "1", "text": "the cat sat on the mat"})
     assert_clean(at)
-    assert "cat" in shown_text(at) or any("cat" in str(c.proto) for c in at.get("plotly_chart"))
+    assert "cat" in shown_text(at) or any("cat" in str(c.proto) for c in charts(at))
 
 
 def test_a_wrong_guess_is_told_so_and_the_reader_can_predict_again():

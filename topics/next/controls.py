@@ -202,10 +202,7 @@ def row_picker(chart_key: str, focus_key: str, tokens: Sequence[int]) -> Callabl
     since a column there is a dimension, not a key (``ui.cell.picker`` sets both)."""
 
     def pick() -> None:
-        state = st.session_state.get(chart_key)
-        selection = getattr(state, "selection", None) or (state or {}).get("selection", {})
-        points = getattr(selection, "points", None) or (selection or {}).get("points", [])
-        cell = picked(points)
+        cell = picked(st.session_state.get(chart_key))
         if cell is not None:
             st.session_state[focus_key] = tokens[cell[1]]
 
