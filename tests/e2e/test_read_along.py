@@ -67,7 +67,7 @@ def test_a_phone_reader_taps_next_through_every_step(server, browser):
             page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollTo(0, 0)")
             _visit(page, number, "390" if number in (1, 2, len(STEPS)) else None)
             top = page.evaluate(
-                "() => { const c = document.querySelector(\"[data-testid='stPlotlyChart']\"); "
+                '() => { const c = document.querySelector(".aww-chart"); '
                 "return c ? c.getBoundingClientRect().top : null; }"
             )
             assert top is None or top < PHONE["height"], (number, top)  # the figure in the first screen

@@ -4,7 +4,8 @@
 // Python sends `data` as bytes: one line of JSON (the chart's name, its height, whether a click
 // picks a cell, the page's background) and then the spec's JSON, as Plotly wrote it. The element
 // holds the plot (role="img", or a named figure for a 3-D scene, with the chart's name) and a row
-// of two buttons, PNG and SVG, drawn by Plotly's own toImage.
+// of two buttons, PNG and SVG, drawn by Plotly's own toImage. While a spec waits for Plotly (its
+// first load, or an update), the element carries data-drawing="true".
 
 const PLOTLY_URL = new URL("./plotly.min.js", import.meta.url).href;
 const ROW = "aww-export";
@@ -130,7 +131,6 @@ function draw(P, c) {
         c.plot.on("plotly_click", (event) => clicked(c, event));
         c.listening = true;
       }
-      c.root.dataset.drawn = "true";
     })
     .catch((e) => console.error(e))
     .finally(() => {
@@ -138,6 +138,8 @@ function draw(P, c) {
       if (c.again) {
         c.again = false;
         draw(P, c);
+      } else {
+        delete c.root.dataset.drawing;
       }
     });
 }
@@ -150,6 +152,7 @@ export default function (component) {
     charts.set(parentElement, c);
   }
   Object.assign(c, decode(data), { trigger: setTriggerValue });
+  c.root.dataset.drawing = "true"; // until Plotly has drawn this spec (a test's or a bench's sign)
   name(c);
   plotly()
     .then((P) => draw(P, c))
