@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
+import pyarrow as pa  # type: ignore[import-untyped]
 import streamlit as st
 
 from ui import chart, colors, theme
@@ -212,10 +213,10 @@ def prints_values(n_rows: int, n_cols: int) -> bool:
 
 @dataclass(frozen=True)
 class Grid:
-    """One token heatmap's pieces, for a figure that places them (:func:`grid`)."""
+    """One token heatmap's pieces, for a figure that places them (:func:`grid`): its traces (the
+    fills, the printed values as text layers, then the clickable markers, last) and its outlines."""
 
     traces: list[dict[str, Any]]
-    annotations: list[dict[str, Any]]
     shapes: list[dict[str, Any]]
 
 
@@ -238,16 +239,20 @@ def grid(
     y0: float = 0,
     tile: int = 0,
     relative: Relative | None = None,
+    printed: bool | None = None,
 ) -> Grid:
     """A token heatmap a reader can click, whose every cell's text stays legible.
 
     - **Colour:** a heatmap trace on :func:`value_range`'s scale. With a ``focus`` row, the other
       rows are drawn on the same scale moved toward white (``ui.colors.dim_scale``): they recede
       through their own fills, with nothing laid over their text.
-    - **Text:** each printed cell is an annotation coloured black or white by WCAG luminance
-      against that cell's own fill (``ui.colors.text_on``), so it reads at 4.5:1 or more.
-      Annotations, not the heatmap's text: Plotly's own choice went down to 3.13:1, and a
-      scatter's text is dimmed to 20% opacity once a point is selected.
+    - **Text:** each printed cell is coloured black or white by WCAG luminance against that cell's
+      own fill (``ui.colors.text_on``), so it reads at 4.5:1 or more (Plotly's own choice went down
+      to 3.13:1). A heatmap's text takes one colour (plotly.js 4's ``textfont.color`` is no array),
+      so the values are drawn as one transparent heatmap per ink, each printing its cells
+      (``texttemplate``) and leaving the others blank (:func:`text_layers`). They cost the browser
+      about half what one annotation per cell did (README, "Benchmarks"). ``printed`` overrides
+      whether the cells print (``TEXT_MAX``).
     - **Clicks:** Plotly heatmaps report no selection to Streamlit 1.67 (streamlit issues 8760 and
       8933), so a transparent marker sits on every cell's centre, carrying ``[tile, i, j]`` as
       its customdata; with ``hoverdistance = -1`` a click anywhere in a cell picks that cell's
@@ -265,7 +270,7 @@ def grid(
     m = np.asarray(matrix, dtype=np.float64)
     n_rows, n_cols = m.shape
     finite = np.isfinite(m)
-    printed = prints_values(n_rows, n_cols)
+    printed = prints_values(n_rows, n_cols) if printed is None else printed
     if text is None:
         text = [[cell_text(v, decimals) for v in row] for row in m]
     pal = theme.active()
@@ -305,17 +310,11 @@ def grid(
     fill = colors.fills(shade, scale, lo, hi)
     fill[~in_focus] = colors.dimmed(fill[~in_focus], toward=pal.background)
     ink = colors.text_on(fill)
-    annotations = []
-    if printed:  # placed by position: a token such as "1" names a category, not the second cell
+    if printed:
         longest = max((len(t) for r in text for t in r), default=0)
         size = 11 if longest <= 5 and n_cols <= 6 else 10
-        for i in range(n_rows):
-            for j in range(n_cols):
-                if text[i][j]:
-                    annotations.append(
-                        {"x": x0 + j, "y": y0 + i, "xref": xref, "yref": yref, "text": plain(text[i][j]),
-                         "showarrow": False, "font": {"size": size, "color": str(ink[i, j])}}
-                    )  # fmt: skip
+        gaps = {"xgap": traces[0]["xgap"], "ygap": traces[0]["ygap"]}
+        traces += text_layers(text, ink, xs, ys, xref=xref, yref=yref, size=size, **gaps)
     hover = [text[i][j] or "undefined" for i in range(n_rows) for j in range(n_cols)]
     traces.append(
         {
@@ -331,7 +330,64 @@ def grid(
         }
     )  # fmt: skip
     shapes = focus_shapes(focus, n_rows, n_cols, xref=xref, yref=yref, x0=x0, y0=y0, cell=cell)
-    return Grid(traces, annotations, shapes)
+    return Grid(traces, shapes)
+
+
+_CLEAR = [[0, "rgba(0, 0, 0, 0)"], [1, "rgba(0, 0, 0, 0)"]]
+
+
+def text_layers(
+    text: Sequence[Sequence[str]],
+    ink: np.ndarray,
+    xs: Sequence[Any],
+    ys: Sequence[Any],
+    *,
+    xref: str,
+    yref: str,
+    size: int,
+    xgap: int,
+    ygap: int,
+) -> list[dict[str, Any]]:
+    """A heatmap's printed values, one transparent heatmap layer per ink colour: the cells of that
+    ink print their text (``texttemplate``), every other cell prints nothing. Drawn over the fills,
+    on the same cells, never hovered."""
+    zeros = [[0] * len(xs) for _ in ys]
+    layers = []
+    for colour in sorted({str(c) for c in np.asarray(ink).ravel()}):
+        mine = [[plain(t) if t and str(ink[i, j]) == colour else "" for j, t in enumerate(row)]
+                for i, row in enumerate(text)]  # fmt: skip
+        if not any(t for row in mine for t in row):
+            continue
+        layers.append(
+            {"type": "heatmap", "z": zeros, "x": list(xs), "y": list(ys), "xaxis": xref, "yaxis": yref,
+             "text": mine, "texttemplate": "%{text}", "textfont": {"color": colour, "size": size},
+             "colorscale": _CLEAR, "zmin": 0, "zmax": 1, "showscale": False, "hoverinfo": "skip",
+             "xgap": xgap, "ygap": ygap}
+        )  # fmt: skip
+    return layers
+
+
+def cell_notes(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every printed cell of a spec's token heatmaps (:func:`text_layers`), as
+    ``{"x", "y", "xref", "yref", "text", "color", "size"}``, ``x``/``y`` the cell's column and row
+    positions (a tile's offset included), each heatmap's row by row: what a reader sees printed."""
+    found: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for trace in spec.get("data", []):
+        if trace.get("type") != "heatmap" or "texttemplate" not in trace:
+            continue
+        xs, ys = trace["x"], trace["y"]
+        x0 = xs[0] if isinstance(xs[0], (int, float)) else 0
+        y0 = ys[0] if isinstance(ys[0], (int, float)) else 0
+        refs = (trace.get("xaxis") or "x", trace.get("yaxis") or "y")
+        font = trace.get("textfont", {})
+        for i, row in enumerate(trace["text"]):
+            for j, t in enumerate(row):
+                if t:
+                    note = {"x": x0 + j, "y": y0 + i, "xref": refs[0], "yref": refs[1], "text": t}
+                    found.setdefault(refs, []).append(
+                        {**note, "color": font.get("color"), "size": font.get("size")}
+                    )
+    return [n for notes in found.values() for n in sorted(notes, key=lambda n: (n["y"], n["x"]))]
 
 
 def relative_colours(m: np.ndarray, relative: Relative) -> tuple[np.ndarray, float, float, str]:
@@ -487,7 +543,6 @@ def heatmap(
     spec = layout(title, heatmap_height(len(rows), height), xaxis=xaxis, yaxis=yaxis)
     spec["margin"].update(l=0, r=2)  # a third of a page is ~300 px: every pixel goes to the cells
     spec["shapes"] = g.shapes
-    spec["annotations"] = g.annotations
     spec["hovermode"] = "closest"
     spec["hoverdistance"] = -1  # a click anywhere in a cell picks its marker (see grid)
     return figure(g.traces, spec)
@@ -625,7 +680,8 @@ class Built:
 
     json: str  # the spec as plotly.io.to_json writes it (validate=False: Plotly built it)
     name: str
-    table: pd.DataFrame | None = None  # the Chart's table, shared, never changed
+    table: Any = None  # the Chart's table as a pyarrow.Table (:func:`arrow`)
+    index_hidden: bool = False  # whether st.table hides that table's index (a RangeIndex)
     height: int | None = None  # the layout's height, which the element reserves before it draws
     scene: bool = False  # whether it holds a 3-D scene (a named figure rather than an image)
 
@@ -642,8 +698,20 @@ def built(chart: Chart) -> Built:
 
 
 def with_table(spec: dict[str, Any], name: str, table: pd.DataFrame | None) -> Built:
-    """A :class:`Built` of a spec already in the active theme's colours, its name and its table."""
-    return Built(to_json(spec), name, table, spec.get("layout", {}).get("height"), _has_scene(spec))
+    """A :class:`Built` of a spec already in the active theme's colours, its name and its table
+    (turned into Arrow here, as ``st.table`` would turn it)."""
+    height, scene = spec.get("layout", {}).get("height"), _has_scene(spec)
+    if table is None:
+        return Built(to_json(spec), name, height=height, scene=scene)
+    hidden = isinstance(table.index, pd.RangeIndex)  # st.table's own rule for a DataFrame
+    return Built(to_json(spec), name, arrow(table), hidden, height, scene)
+
+
+def arrow(table: pd.DataFrame) -> Any:
+    """``table`` as a ``pyarrow.Table`` (pyarrow's public ``Table.from_pandas``, what ``st.table``
+    and ``st.dataframe`` turn a DataFrame into before sending it): a cache keeps this, smaller
+    than the DataFrame's Python strings, and either element draws it without converting it again."""
+    return pa.Table.from_pandas(table)
 
 
 def to_json(spec: dict[str, Any]) -> str:
@@ -697,8 +765,9 @@ def show(
     if not isinstance(fig, Built):
         if isinstance(fig, Chart):
             fig, name, table = fig.figure, fig.name, fig.table
-        spec = spec_of(fig)
-        fig = with_table(spec, name or "Chart", table)
+        fig = with_table(spec_of(fig), name or "Chart", None)
+    else:
+        table = None
     name = fig.name
     chart.draw(
         fig.json,
@@ -712,7 +781,9 @@ def show(
         pick=pick,
     )
     if fig.table is not None:
-        values(fig.table, name, key=key)
+        _values(fig.table, fig.index_hidden, partial(_arrow_csv, fig.table), name, key=key)
+    elif table is not None:
+        values(table, name, key=key)
 
 
 def matrix_frame(
@@ -740,14 +811,27 @@ def _csv(table: pd.DataFrame) -> bytes:
     return table.to_csv().encode()
 
 
+def _arrow_csv(table: Any) -> bytes:
+    """A :class:`Built` chart's table (Arrow) as the CSV its DataFrame writes."""
+    return _csv(table.to_pandas())
+
+
 def values(table: pd.DataFrame, name: str, *, key: str | None = None) -> None:
     """A chart's numbers under "Values as a table": an HTML table with named row and column
     headers (a screen reader reads it cell by cell, and it prints whole), and a CSV download."""
+    _values(table, None, partial(_csv, table), name, key=key)
+
+
+def _values(
+    table: Any, index_hidden: bool | None, csv: Callable[[], bytes], name: str, *, key: str | None
+) -> None:
+    """:func:`values` for a DataFrame or, from a :class:`Built`, the same table already in Arrow
+    (with ``index_hidden`` as st.table would decide it from the DataFrame)."""
     with st.expander(f"Values as a table: {name}"):
-        st.table(table)
+        st.table(table, hide_index=index_hidden)
         st.download_button(
             "Download as CSV",
-            partial(_csv, table),  # written when a reader asks for it, not on every rerun
+            csv,  # written when a reader asks for it, not on every rerun
             file_name=f"{slug(name)}.csv",
             mime="text/csv",
             key=f"csv_{key or slug(name)}",

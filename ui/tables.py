@@ -12,6 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ui import cache
 from ui.cache import KB
+from ui.figures import arrow
 
 
 def matrix(
@@ -48,4 +49,4 @@ def _worst() -> list[tuple[object, ...]]:
 def matrix_arrow(a: np.ndarray, rows: tuple[str, ...] | None) -> Any:
     """:func:`matrix_frame` as the Arrow table ``st.dataframe`` would turn it into, kept: building a
     DataFrame and converting it cost most of a small table's rerun (issue 25)."""
-    return matrix_frame(a, rows)
+    return arrow(matrix_frame(a, rows))

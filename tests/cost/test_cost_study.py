@@ -7,7 +7,7 @@ import pytest
 
 from topics.cost import arithmetic, figures, study, table, time_models, view
 from topics.cost.view import Settings
-from ui.figures import built
+from ui.figures import arrow, built
 
 SETTINGS = [
     Settings(),
@@ -34,5 +34,5 @@ def test_the_kept_charts_are_the_charts_of_the_settings_on_screen(s):
 def test_the_kept_tables_are_the_tables_of_the_settings_on_screen(s):
     v = view.build(s)
     bill, data, times = study.tables(s)
-    assert bill.equals(table.frame(v)) and data == table.csv(table.frame(v))
-    assert times.equals(time_models.frame(v))
+    assert bill.equals(arrow(table.frame(v))) and data == table.csv(table.frame(v))
+    assert times.equals(arrow(time_models.frame(v)))

@@ -20,6 +20,7 @@ from topics.dropout import script, view
 from topics.dropout.view import Settings
 from ui import checks as checks_ui
 from ui import format as fmt
+from ui.figures import cell_notes
 
 PAGE = "topics/dropout/page.py"
 
@@ -54,7 +55,7 @@ def test_the_default_page_draws_its_view(default):
     specs = [json.loads(c.proto.spec) for c in charts(default)]
     assert len(specs) == 4
     _, dropped, running, zero = specs
-    sums = [a["text"] for a in dropped["layout"]["annotations"] if a["xref"] == "x2"]
+    sums = [a["text"] for a in cell_notes(dropped) if a["xref"] == "x2"]
     assert sums == [f"{s:.4f}" for s in v.row_sums]  # each printed in its cell, legible on its fill
     assert dropped["data"][-1]["hovertext"] == sums  # and on hover
     assert running["data"][2]["y"] == v.running_mean.tolist()
@@ -126,7 +127,7 @@ def test_the_page_opens_on_pytorch_at_seed_123_the_books_draw_and_says_so(query)
     m = metrics(at)
     assert m["Row 1 sum in this draw"] == "2.0000" and m["Zero rows in this draw"] == "1 of 6"
     assert "This is the draw the book prints" in " ".join(c.value for c in at.caption)
-    dropped = json.loads(charts(at)[1].proto.spec)["layout"]["annotations"]
+    dropped = cell_notes(json.loads(charts(at)[1].proto.spec))
     cells = [a["text"] for a in dropped if a["xref"] == "x"]
     assert ["[" + ", ".join(cells[6 * i : 6 * i + 6]) + "]" for i in range(6)] == list(
         book.FIGURE_04["book_dropped"]

@@ -86,8 +86,8 @@ def test_in_the_dark_theme_each_cell_text_reads_on_the_fill_the_browser_draws(mo
     spec = figures.spec_of(dfig.charts(v)["fig04_weights"].figure)
     cells = spec["data"][0]
     assert cells["colorscale"] == theme.DARK.sequential
-    for note in spec["layout"]["annotations"]:
+    for note in figures.cell_notes(spec):
         i, j = int(note["y"]), int(note["x"])  # placed by position
         fill = colors.fills(np.array(v.weights[i, j]), cells["colorscale"], cells["zmin"], cells["zmax"])
-        ink = np.array(colors.parse(note["font"]["color"]))
+        ink = np.array(colors.parse(note["color"]))
         assert colors.contrast(fill, ink) >= 4.5, note["text"]

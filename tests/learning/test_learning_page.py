@@ -16,6 +16,7 @@ from core import weights
 from tests.app.conftest import APP, all_match, assert_clean, charts, metrics, open_page, widget
 from topics import page_at
 from topics.learning import readouts, script, training, view
+from ui.figures import cell_notes
 from ui.format import short_vec
 from ui.pages import SHARED_KEYS
 
@@ -94,7 +95,7 @@ def test_the_picked_token_is_what_every_row_learns_to_attend_to():
     widget(at, "token").set_value("one").run()
     assert_clean(at)
     assert table(at).loc["Three matrices", "rows right"] == "6 of 6"
-    notes = json.loads(charts(at)[2].proto.spec)["layout"]["annotations"]
+    notes = cell_notes(json.loads(charts(at)[2].proto.spec))
     target_cells = [[a["text"] for a in notes[6 * i : 6 * i + 6]] for i in range(6)]  # row by row
     assert target_cells == [["0.0000"] * 4 + ["1.0000", "0.0000"]] * 6
 

@@ -20,6 +20,7 @@ from core import sentence as sent
 from tests.app.conftest import assert_clean, charts, open_page, panel_text, widget
 from topics.multihead import figures as mf
 from topics.multihead import view
+from ui import figures
 from ui import format as fmt
 
 PAGE = "topics/multihead/page.py"
@@ -217,7 +218,7 @@ def test_a_click_on_a_heads_cell_sets_the_query_the_key_and_the_head():
 
 
 def _texts(fig) -> list[str]:
-    return [a["text"] for a in fig.layout.annotations]
+    return [a["text"] for a in figures.cell_notes(fig.to_dict())]
 
 
 def test_every_heads_heatmap_is_legible_and_only_the_chosen_head_outlines_the_cell():
@@ -240,5 +241,5 @@ def test_past_eight_tokens_a_heads_heatmap_prints_no_values_and_keeps_a_colour_b
     labels = tuple(f"t{i}" for i in range(9))
     w = np.full((2, 9, 9), 1 / 9)
     for fig in mf.head_heatmaps(w, labels, focus=None, cell=None, head=0):
-        assert not fig.layout.annotations
+        assert not figures.cell_notes(fig.to_dict())
         assert any(t.type == "heatmap" and t.showscale for t in fig.data)

@@ -40,7 +40,7 @@ def chart(at) -> dict:
 
 def cells(spec: dict) -> list[str]:
     """The printed cells of a heatmap, row by row."""
-    return [a["text"] for a in spec["layout"]["annotations"]]
+    return [a["text"] for a in figures.cell_notes(spec)]
 
 
 def test_the_notation_holds_the_book_toys_values():

@@ -16,7 +16,7 @@ from typing import Any
 from topics.cost import figures, table, time_models, view
 from ui import cache
 from ui.cache import KB
-from ui.figures import Built, built
+from ui.figures import Built, arrow, built
 
 _LARGEST = view.Settings(n=2_097_152, heads=view.MAX_HEADS, layers=view.MAX_LAYERS, d_in=view.D_INS[-1])
 
@@ -61,4 +61,4 @@ def tables(s: view.Settings) -> tuple[Any, bytes, Any]:
     (:func:`topics.cost.time_models.frame`) as Arrow, at ``s``: built once per setting."""
     v = view.build(s)
     bill = table.frame(v)
-    return bill, table.csv(bill), time_models.frame(v)
+    return arrow(bill), table.csv(bill), arrow(time_models.frame(v))

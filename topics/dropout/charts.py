@@ -17,7 +17,7 @@ from topics.dropout import figures as dfig
 from topics.dropout import view
 from ui import cache
 from ui.cache import KB
-from ui.figures import Built, Relative, built
+from ui.figures import Built, Relative, arrow, built
 from ui.theme import Mode
 
 
@@ -77,7 +77,7 @@ def _worst_rows() -> list[tuple[object, ...]]:
 def rows_built(settings: view.Settings, _v: view.View) -> Any:
     """:func:`topics.dropout.figures.rows_table` of ``_v`` (whose settings are ``settings``), as the
     Arrow table ``st.dataframe`` would turn it into."""
-    return dfig.rows_table(_v)
+    return arrow(dfig.rows_table(_v))
 
 
 def rows(v: view.View) -> Any:

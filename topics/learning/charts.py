@@ -24,7 +24,7 @@ from topics.learning import figures, readouts, view
 from topics.learning.figures import heatmap_specs, one_heatmap
 from ui import cache
 from ui.cache import KB
-from ui.figures import Built, Relative, built, spec_of, with_table
+from ui.figures import Built, Relative, arrow, built, spec_of, with_table
 from ui.theme import Mode
 from ui.weights import MODE_LABELS
 
@@ -126,7 +126,7 @@ def _worst_tables() -> list[tuple[object, ...]]:
 def run_tables_built(settings: view.Settings, _v: view.View) -> tuple[Any, Any]:
     """The runs' table and the evidence table of ``_v`` (whose settings, step aside, are
     ``settings``), as the Arrow tables ``st.dataframe`` would turn them into."""
-    return readouts.run_table(_v), readouts.evidence_table(_v)
+    return arrow(readouts.run_table(_v)), arrow(readouts.evidence_table(_v))
 
 
 def run_tables(v: view.View) -> tuple[Any, Any]:

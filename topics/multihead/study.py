@@ -20,7 +20,7 @@ from topics.multihead import figures as mf
 from topics.multihead import speed, view
 from ui import budget, cache
 from ui.cache import KB
-from ui.figures import Built, Chart, Relative, built
+from ui.figures import Built, Chart, Relative, arrow, built
 
 
 def _run_worst() -> list[tuple[object, ...]]:
@@ -72,9 +72,9 @@ def tables(s: view.Settings) -> tuple[Any, Any, Any]:
     """The view's three tables (:func:`view_of`: the shape trace, the matched widths, exercise 3.2)
     as the Arrow tables ``st.dataframe`` would turn them into, None where the view has none."""
     v = view_of(s)
-    trace = None if v.trace is None else v.trace
-    comparison = None if v.comparison is None else v.comparison
-    return trace, comparison, v.exercise
+    trace = None if v.trace is None else arrow(v.trace)
+    comparison = None if v.comparison is None else arrow(v.comparison)
+    return trace, comparison, arrow(v.exercise)
 
 
 def _charts_worst() -> list[tuple[object, ...]]:

@@ -18,7 +18,7 @@ import numpy as np
 from topics.three_matrices import figures, readouts, view
 from ui import cache
 from ui.cache import KB
-from ui.figures import Built, Relative, built
+from ui.figures import Built, Relative, arrow, built
 from ui.theme import Mode
 
 
@@ -88,7 +88,7 @@ def _worst_tables() -> list[tuple[object, ...]]:
 def tables_built(settings: view.Settings, _v: view.View) -> tuple[Any, Any]:
     """:func:`topics.three_matrices.readouts.modes_table` and ``ops_table`` of ``_v`` (whose
     settings are ``settings``), as the Arrow tables ``st.dataframe`` would turn them into."""
-    return readouts.modes_table(_v), readouts.ops_table(_v)
+    return arrow(readouts.modes_table(_v)), arrow(readouts.ops_table(_v))
 
 
 def tables(s: view.Settings, v: view.View) -> tuple[Any, Any]:
