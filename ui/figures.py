@@ -9,8 +9,9 @@ centred on zero, so white always means 0. Past ``TEXT_MAX`` tokens the cells sto
 and a colour bar reads the scale instead. Any heatmap can pick out one query's row (``focus``).
 
 Builders write the figure as a plain Plotly spec and wrap it without validating it
-(``figure``): ``st.plotly_chart`` validates every figure once anyway, and building through
-graph_objects' ``update_*`` calls cost tens of milliseconds a figure, most of a page's rerun.
+(``figure``): building through graph_objects' ``update_*`` calls cost tens of milliseconds a
+figure, most of a page's rerun. :func:`show` draws it through the app's chart element
+(``ui.chart``), which updates a chart in place when its spec changes.
 """
 
 from __future__ import annotations
@@ -46,14 +47,15 @@ FONT = dict(family="Inter, system-ui, sans-serif", size=13)
 
 # No Plotly toolbar. On a touch screen it never hides, and it sat over chart titles and the first
 # row of the masking heatmaps; on a desktop it covered titles on every hover. What it offered stays
-# reachable without it: drag to zoom, double-click to reset, hover for values, and Streamlit's own
-# full-screen button on every chart. A download button was the one thing lost.
+# reachable without it: drag to zoom, double-click to reset, hover for values, and the chart
+# element's own PNG and SVG buttons (ui.chart).
 PLOTLY_CONFIG = {"displayModeBar": False, "displaylogo": False}
 
 
 def layout(title: str | None, height: int, **extra: Any) -> dict[str, Any]:
-    """The app's layout: left-aligned title, tight margins, one font. No named template:
-    Streamlit's own theme is what ``st.plotly_chart`` renders with."""
+    """The app's layout: left-aligned title, tight margins, one font. No named template: the
+    chart element draws on a transparent background, over the page's, and ``ui.theme`` colours
+    the rest."""
     base: dict[str, Any] = {
         "font": FONT,
         "height": height,
@@ -132,7 +134,7 @@ def _fine_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
 
 
 def figure(data: list[dict[str, Any]], layout_spec: dict[str, Any]) -> go.Figure:
-    """Wrap a spec as a Figure without validating it here (``st.plotly_chart`` validates it)."""
+    """Wrap a spec as a Figure without validating it: every builder writes the spec Plotly reads."""
     return go.Figure({"data": data, "layout": layout_spec}, _validate=False)
 
 
@@ -253,10 +255,12 @@ def grid(
       (``texttemplate``) and leaving the others blank (:func:`text_layers`). They cost the browser
       about half what one annotation per cell did (README, "Benchmarks"). ``printed`` overrides
       whether the cells print (``TEXT_MAX``).
-    - **Clicks:** Plotly heatmaps report no selection to Streamlit 1.67 (streamlit issues 8760 and
-      8933), so a transparent marker sits on every cell's centre, carrying ``[tile, i, j]`` as
+    - **Clicks:** a transparent marker sits on every cell's centre, carrying ``[tile, i, j]`` as
       its customdata; with ``hoverdistance = -1`` a click anywhere in a cell picks that cell's
-      marker (the nearest centre of a regular grid is the cell's own). It also carries the hover.
+      marker (the nearest centre of a regular grid is the cell's own), and the chart element
+      (``ui.chart``) sends its customdata back. It also carries the hover. (Markers, not the
+      heatmap's own points: under ``st.plotly_chart`` a heatmap reported no selection to Streamlit
+      1.67, streamlit issues 8760 and 8933.)
     - **Marks:** the focused row and the chosen ``cell`` are outlined (:func:`focus_shapes`).
 
     - **Scale:** in the active theme's colours (``ui.theme``). With ``relative``, non-negative
