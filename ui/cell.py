@@ -75,8 +75,8 @@ def picker(
     cols: Sequence[Any] | None = None,
     on_tile: Callable[[int], None] | None = None,
 ) -> Callable[[], None]:
-    """The ``on_click_change`` callback (``ui.chart``) of the chart under ``chart_key``: a click on a cell sets the focus
-    control to its row and the cell control to its column.
+    """The ``on_click_change`` callback (``ui.chart``) of the chart under ``chart_key``: a click on
+    a cell sets the focus control to its row and the cell control to its column.
 
     The controls hold indices unless ``rows``/``cols`` give the option each index stands for (Recap's
     controls hold token labels). ``on_tile`` receives the tile of a tiled figure (a head). A click
