@@ -64,6 +64,8 @@ _SETTLED = """() => {
     if (document.querySelector("[data-testid='stSkeleton']")) return false;
     if (document.querySelector("[data-stale='true']")) return false;
     if (document.querySelector(".aww-chart[data-drawing]")) return false;  // a spec not yet drawn
+    // A chart element whose code has not yet run (Streamlit's box for a custom component, empty).
+    if (document.querySelector("[data-testid='stBidiComponentRegular']:not(:has(.aww-chart))")) return false;
     const charts = document.querySelectorAll(".aww-chart");
     for (const c of charts) {
         const svg = c.querySelector(".main-svg");

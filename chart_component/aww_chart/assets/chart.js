@@ -84,8 +84,10 @@ function mount(parent) {
   c.observer = new ResizeObserver((entries) => {
     const w = Math.round(entries[0].contentRect.width);
     if (w === width) return;
+    // Only a plot on screen: Plotly refuses to resize one that is hidden or being taken away.
+    if (!window.Plotly || !c.plot.data || !c.plot.isConnected || c.plot.offsetParent === null) return;
     width = w;
-    if (window.Plotly && c.plot.data) window.Plotly.Plots.resize(c.plot);
+    window.Plotly.Plots.resize(c.plot).catch(() => {});
   });
   c.observer.observe(root);
   return c;
