@@ -6,7 +6,7 @@ import streamlit as st
 
 import allocator
 from topics import PAGES
-from ui import chart_dom
+from ui import scrollers
 from ui.links import keep_history_clean, previous_and_next, upgrade_legacy_keys
 from ui.pages import ABOUT
 from ui.phone import collapse_sidebar_on_phones
@@ -49,5 +49,5 @@ page.run()
 if info is not None:
     previous_and_next(PAGES, info)
 keep_history_clean()
-chart_dom.install()
+scrollers.install()
 collapse_sidebar_on_phones()

@@ -14,11 +14,13 @@ a title, a line of text) on its own. For each page, in a fresh tab:
   CPU (``*_server_cpu``: the ``streamlit`` process, user + system) and the page's renderer main
   thread CPU (``*_browser_cpu``: Chrome's ``ThreadTime``, script, style, layout, paint) per move:
   on a shared machine the CPU times are the steadier figures, and ``*_vs_bare_cpu`` is the ratio
-  of their sums.
+  of their sums. ``*_change_vs_bare_browser_cpu``: the page's renderer CPU per change over the bare
+  app's, alone (issue 36: the browser's share of a change, the part a chart drawn anew inflates).
 - ``*_focus`` (pages with a focus control, a key ending in ``focus``): the median wait after
   moving the focus between two tokens; ``*_focus_vs_change`` is the fragment rerun over the full
   rerun (issue 25: a focus click reruns only what shows the focus), ``*_focus_vs_change_cpu`` the
-  same for CPU.
+  same for CPU; ``*_focus_vs_bare`` (and its ``_cpu``, ``_browser_cpu``) the focus move over the
+  bare app's change (issue 36's goal: within 3×).
 - ``*_cls``: cumulative layout shift over the load and every move (:mod:`bench.cls`: the plain
   sum), ``*_cls_window`` the same shifts read as CLS is defined (the largest session window), and
   ``*_cls_beyond_shell``: that less ``browser_shell_cls``, the shift of Streamlit's multipage shell
@@ -72,6 +74,8 @@ class Moves:
         """This median wall time, and CPU time, as multiples of ``other``'s."""
         yield Figure(name, statistics.median(self.wall) / statistics.median(other.wall), "x")
         yield Figure(f"{name}_cpu", self.cpu / other.cpu, "x")
+        browser = statistics.median(self.browser_cpu) / statistics.median(other.browser_cpu)
+        yield Figure(f"{name}_browser_cpu", browser, "x")
 
     def figures(self, name: str) -> Iterator[Figure]:
         yield Figure(name, statistics.median(self.wall) * 1e3, "ms")
@@ -165,6 +169,7 @@ def page_figures(context, server, info, repeats: int, bare: Moves, shell: float)
     if focus is not None:
         focused = moved(tab, focus, repeats, Moves(), FOCUS_TOKENS)
         yield from focused.figures(f"{name}_focus")
+        yield from focused.vs(bare, f"{name}_focus_vs_bare")
         if change.wall:
             yield from focused.vs(change, f"{name}_focus_vs_change")
         change.slow += focused.slow

@@ -99,7 +99,7 @@ def cold_start(browser, root: Path = ROOT) -> tuple[float, float, float]:
         healthy = time.perf_counter() - t0
         page = browser.new_context().new_page()
         page.goto(url)
-        page.wait_for_selector("[data-testid='stPlotlyChart'] .main-svg", timeout=60_000)
+        page.wait_for_selector(".aww-chart .main-svg", timeout=60_000)
         settled_now(page)  # the run finished and every chart has drawn its SVG
         drawn = time.perf_counter() - t0
         rss = _rss_bytes(proc.pid)

@@ -57,7 +57,9 @@ _SETTLED = """([mark, quiet]) => {
     if (document.querySelector("[data-stale='true']")) return false;
     if (document.querySelector("[data-testid='stSkeleton']")) return false;  // code still on its way
     if (!document.querySelector("[data-testid='stMain'] h1")) return false;
-    for (const c of document.querySelectorAll("[data-testid='stPlotlyChart']")) {
+    if (document.querySelector(".aww-chart[data-drawing]")) return false;  // Plotly still drawing
+    if (document.querySelector("[data-testid='stBidiComponentRegular']:not(:has(.aww-chart))")) return false;
+    for (const c of document.querySelectorAll(".aww-chart")) {
         const svg = c.querySelector(".main-svg");
         if (!svg || svg.getBoundingClientRect().width === 0) return false;
     }

@@ -2,7 +2,7 @@
 
 A page with token heatmaps picks a cell by a query (its focus control) and a key (the control
 here), both bound to the URL, so a link shares the cell. A click on any cell of a heatmap drawn by
-``ui.figures.grid`` picks both: the chart's ``on_select`` callback (:func:`picker`) runs before the
+``ui.figures.grid`` picks both: the chart's ``on_click_change`` callback (:func:`picker`) runs before the
 rerun and sets the two controls, whose URL keys then follow. The controls stay the keyboard's way
 to the same cells. The panel (:func:`panel`) draws what the page's view built with
 ``ui.cell_text.panel``. A page draws the two controls with :func:`controls` inside an
@@ -75,20 +75,17 @@ def picker(
     cols: Sequence[Any] | None = None,
     on_tile: Callable[[int], None] | None = None,
 ) -> Callable[[], None]:
-    """The ``on_select`` callback of the chart under ``chart_key``: a click on a cell sets the focus
-    control to its row and the cell control to its column.
+    """The ``on_click_change`` callback (``ui.chart``) of the chart under ``chart_key``: a click on
+    a cell sets the focus control to its row and the cell control to its column.
 
     The controls hold indices unless ``rows``/``cols`` give the option each index stands for (Recap's
     controls hold token labels). ``on_tile`` receives the tile of a tiled figure (a head). A click
-    that clears the selection changes nothing. Setting the controls here, before the rerun, is what
+    that picked no cell changes nothing. Setting the controls here, before the rerun, is what
     Streamlit allows for a widget's state, and its URL keys follow.
     """
 
     def pick() -> None:
-        state = st.session_state.get(chart_key)
-        selection = getattr(state, "selection", None) or (state or {}).get("selection", {})
-        points = getattr(selection, "points", None) or (selection or {}).get("points", [])
-        cell = picked(points)
+        cell = picked(st.session_state.get(chart_key))
         if cell is None:
             return
         tile, i, j = cell

@@ -9,8 +9,9 @@ centred on zero, so white always means 0. Past ``TEXT_MAX`` tokens the cells sto
 and a colour bar reads the scale instead. Any heatmap can pick out one query's row (``focus``).
 
 Builders write the figure as a plain Plotly spec and wrap it without validating it
-(``figure``): ``st.plotly_chart`` validates every figure once anyway, and building through
-graph_objects' ``update_*`` calls cost tens of milliseconds a figure, most of a page's rerun.
+(``figure``): building through graph_objects' ``update_*`` calls cost tens of milliseconds a
+figure, most of a page's rerun. :func:`show` draws it through the app's chart element
+(``ui.chart``), which updates a chart in place when its spec changes.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import html
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
@@ -27,11 +28,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
+import pyarrow as pa  # type: ignore[import-untyped]
 import streamlit as st
-from _plotly_utils.utils import is_homogeneous_array, is_skipped_key, to_typed_array_spec  # type: ignore[import-untyped]
-from streamlit import dataframe_util
 
-from ui import colors, theme
+from ui import chart, colors, theme
 
 # The light theme's scales; a figure built in a script run takes the active theme's (ui.theme).
 SEQUENTIAL = theme.LIGHT.sequential  # white (0) to dark blue (most)
@@ -47,14 +47,15 @@ FONT = dict(family="Inter, system-ui, sans-serif", size=13)
 
 # No Plotly toolbar. On a touch screen it never hides, and it sat over chart titles and the first
 # row of the masking heatmaps; on a desktop it covered titles on every hover. What it offered stays
-# reachable without it: drag to zoom, double-click to reset, hover for values, and Streamlit's own
-# full-screen button on every chart. A download button was the one thing lost.
+# reachable without it: drag to zoom, double-click to reset, hover for values, and the chart
+# element's own PNG and SVG buttons (ui.chart).
 PLOTLY_CONFIG = {"displayModeBar": False, "displaylogo": False}
 
 
 def layout(title: str | None, height: int, **extra: Any) -> dict[str, Any]:
-    """The app's layout: left-aligned title, tight margins, one font. No named template:
-    Streamlit's own theme is what ``st.plotly_chart`` renders with."""
+    """The app's layout: left-aligned title, tight margins, one font. No named template: the
+    chart element draws on a transparent background, over the page's, and ``ui.theme`` colours
+    the rest."""
     base: dict[str, Any] = {
         "font": FONT,
         "height": height,
@@ -133,7 +134,7 @@ def _fine_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
 
 
 def figure(data: list[dict[str, Any]], layout_spec: dict[str, Any]) -> go.Figure:
-    """Wrap a spec as a Figure without validating it here (``st.plotly_chart`` validates it)."""
+    """Wrap a spec as a Figure without validating it: every builder writes the spec Plotly reads."""
     return go.Figure({"data": data, "layout": layout_spec}, _validate=False)
 
 
@@ -214,10 +215,10 @@ def prints_values(n_rows: int, n_cols: int) -> bool:
 
 @dataclass(frozen=True)
 class Grid:
-    """One token heatmap's pieces, for a figure that places them (:func:`grid`)."""
+    """One token heatmap's pieces, for a figure that places them (:func:`grid`): its traces (the
+    fills, the printed values as text layers, then the clickable markers, last) and its outlines."""
 
     traces: list[dict[str, Any]]
-    annotations: list[dict[str, Any]]
     shapes: list[dict[str, Any]]
 
 
@@ -240,20 +241,26 @@ def grid(
     y0: float = 0,
     tile: int = 0,
     relative: Relative | None = None,
+    printed: bool | None = None,
 ) -> Grid:
     """A token heatmap a reader can click, whose every cell's text stays legible.
 
     - **Colour:** a heatmap trace on :func:`value_range`'s scale. With a ``focus`` row, the other
       rows are drawn on the part of the same scale nearest the background (``ui.colors.dim_scale``):
       they recede through their own fills, ranked as before, with nothing laid over their text.
-    - **Text:** each printed cell is an annotation coloured black or white by WCAG luminance
-      against that cell's own fill (``ui.colors.text_on``), so it reads at 4.5:1 or more.
-      Annotations, not the heatmap's text: Plotly's own choice went down to 3.13:1, and a
-      scatter's text is dimmed to 20% opacity once a point is selected.
-    - **Clicks:** Plotly heatmaps report no selection to Streamlit 1.67 (streamlit issues 8760 and
-      8933), so a transparent marker sits on every cell's centre, carrying ``[tile, i, j]`` as
+    - **Text:** each printed cell is coloured black or white by WCAG luminance against that cell's
+      own fill (``ui.colors.text_on``), so it reads at 5:1 or more (Plotly's own choice went down
+      to 3.13:1). A heatmap's text takes one colour (plotly.js 4's ``textfont.color`` is no array),
+      so the values are drawn as one transparent heatmap per ink, each printing its cells
+      (``texttemplate``) and leaving the others blank (:func:`text_layers`). They cost the browser
+      about half what one annotation per cell did (README, "Benchmarks"). ``printed`` overrides
+      whether the cells print (``TEXT_MAX``).
+    - **Clicks:** a transparent marker sits on every cell's centre, carrying ``[tile, i, j]`` as
       its customdata; with ``hoverdistance = -1`` a click anywhere in a cell picks that cell's
-      marker (the nearest centre of a regular grid is the cell's own). It also carries the hover.
+      marker (the nearest centre of a regular grid is the cell's own), and the chart element
+      (``ui.chart``) sends its customdata back. It also carries the hover. (Markers, not the
+      heatmap's own points: under ``st.plotly_chart`` a heatmap reported no selection to Streamlit
+      1.67, streamlit issues 8760 and 8933.)
     - **Marks:** the focused row and the chosen ``cell`` are outlined (:func:`focus_shapes`).
 
     - **Scale:** in the active theme's colours (``ui.theme``). With ``relative``, non-negative
@@ -267,7 +274,7 @@ def grid(
     m = np.asarray(matrix, dtype=np.float64)
     n_rows, n_cols = m.shape
     finite = np.isfinite(m)
-    printed = prints_values(n_rows, n_cols)
+    printed = prints_values(n_rows, n_cols) if printed is None else printed
     if text is None:
         text = [[cell_text(v, decimals) for v in row] for row in m]
     pal = theme.active()
@@ -308,17 +315,11 @@ def grid(
     fill = colors.fills(shade, scale, lo, hi)
     fill[~in_focus] = colors.fills(shade, faded, lo, hi)[~in_focus]
     ink = colors.text_on(fill)
-    annotations = []
-    if printed:  # placed by position: a token such as "1" names a category, not the second cell
+    if printed:
         longest = max((len(t) for r in text for t in r), default=0)
         size = 11 if longest <= 5 and n_cols <= 6 else 10
-        for i in range(n_rows):
-            for j in range(n_cols):
-                if text[i][j]:
-                    annotations.append(
-                        {"x": x0 + j, "y": y0 + i, "xref": xref, "yref": yref, "text": plain(text[i][j]),
-                         "showarrow": False, "font": {"size": size, "color": str(ink[i, j])}}
-                    )  # fmt: skip
+        gaps = {"xgap": traces[0]["xgap"], "ygap": traces[0]["ygap"]}
+        traces += text_layers(text, ink, xs, ys, xref=xref, yref=yref, size=size, **gaps)
     hover = [text[i][j] or "undefined" for i in range(n_rows) for j in range(n_cols)]
     traces.append(
         {
@@ -334,7 +335,64 @@ def grid(
         }
     )  # fmt: skip
     shapes = focus_shapes(focus, n_rows, n_cols, xref=xref, yref=yref, x0=x0, y0=y0, cell=cell)
-    return Grid(traces, annotations, shapes)
+    return Grid(traces, shapes)
+
+
+_CLEAR = [[0, "rgba(0, 0, 0, 0)"], [1, "rgba(0, 0, 0, 0)"]]
+
+
+def text_layers(
+    text: Sequence[Sequence[str]],
+    ink: np.ndarray,
+    xs: Sequence[Any],
+    ys: Sequence[Any],
+    *,
+    xref: str,
+    yref: str,
+    size: int,
+    xgap: int,
+    ygap: int,
+) -> list[dict[str, Any]]:
+    """A heatmap's printed values, one transparent heatmap layer per ink colour: the cells of that
+    ink print their text (``texttemplate``), every other cell prints nothing. Drawn over the fills,
+    on the same cells, never hovered."""
+    zeros = [[0] * len(xs) for _ in ys]
+    layers = []
+    for colour in sorted({str(c) for c in np.asarray(ink).ravel()}):
+        mine = [[plain(t) if t and str(ink[i, j]) == colour else "" for j, t in enumerate(row)]
+                for i, row in enumerate(text)]  # fmt: skip
+        if not any(t for row in mine for t in row):
+            continue
+        layers.append(
+            {"type": "heatmap", "z": zeros, "x": list(xs), "y": list(ys), "xaxis": xref, "yaxis": yref,
+             "text": mine, "texttemplate": "%{text}", "textfont": {"color": colour, "size": size},
+             "colorscale": _CLEAR, "zmin": 0, "zmax": 1, "showscale": False, "hoverinfo": "skip",
+             "xgap": xgap, "ygap": ygap}
+        )  # fmt: skip
+    return layers
+
+
+def cell_notes(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every printed cell of a spec's token heatmaps (:func:`text_layers`), as
+    ``{"x", "y", "xref", "yref", "text", "color", "size"}``, ``x``/``y`` the cell's column and row
+    positions (a tile's offset included), each heatmap's row by row: what a reader sees printed."""
+    found: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for trace in spec.get("data", []):
+        if trace.get("type") != "heatmap" or "texttemplate" not in trace:
+            continue
+        xs, ys = trace["x"], trace["y"]
+        x0 = xs[0] if isinstance(xs[0], (int, float)) else 0
+        y0 = ys[0] if isinstance(ys[0], (int, float)) else 0
+        refs = (trace.get("xaxis") or "x", trace.get("yaxis") or "y")
+        font = trace.get("textfont", {})
+        for i, row in enumerate(trace["text"]):
+            for j, t in enumerate(row):
+                if t:
+                    note = {"x": x0 + j, "y": y0 + i, "xref": refs[0], "yref": refs[1], "text": t}
+                    found.setdefault(refs, []).append(
+                        {**note, "color": font.get("color"), "size": font.get("size")}
+                    )
+    return [n for notes in found.values() for n in sorted(notes, key=lambda n: (n["y"], n["x"]))]
 
 
 def relative_colours(m: np.ndarray, relative: Relative) -> tuple[np.ndarray, float, float, str]:
@@ -353,14 +411,10 @@ def relative_colours(m: np.ndarray, relative: Relative) -> tuple[np.ndarray, flo
     return m, 0.0, largest, f"0 to {largest:.4f},<br>the largest"
 
 
-def picked(points: Sequence[Any]) -> tuple[int, int, int] | None:
-    """``(tile, i, j)`` of the cell a click picked on a :func:`grid`, from Streamlit's selection
-    points; None when the selection holds no cell (a click that cleared it)."""
-    for point in points:
-        data = point.get("customdata") if hasattr(point, "get") else None
-        if isinstance(data, (list, tuple)) and len(data) == 3:
-            return int(data[0]), int(data[1]), int(data[2])
-    return None
+def picked(state: Any) -> tuple[int, int, int] | None:
+    """``(tile, i, j)`` of the cell a click picked on a :func:`grid`, from its chart element's
+    state (``st.session_state[key]``, whose ``click`` the element sets); None when it holds none."""
+    return chart.clicked_cell(state)
 
 
 def _tick_size(count: int, large: int) -> int:
@@ -494,7 +548,6 @@ def heatmap(
     spec = layout(title, heatmap_height(len(rows), height), xaxis=xaxis, yaxis=yaxis)
     spec["margin"].update(l=0, r=2)  # a third of a page is ~300 px: every pixel goes to the cells
     spec["shapes"] = g.shapes
-    spec["annotations"] = g.annotations
     spec["hovermode"] = "closest"
     spec["hoverdistance"] = -1  # a click anywhere in a cell picks its marker (see grid)
     return figure(g.traces, spec)
@@ -620,22 +673,22 @@ class Chart:
 @dataclass(frozen=True)
 class Built:
     """A :class:`Chart` made ready to draw (:func:`built`): its spec, in one theme's colours, written
-    as the JSON ``st.plotly_chart`` sends, its name and its table. Immutable plain data, so a bounded
-    resource cache (``ui.cache.resource``) can hand the same object to every reader, with no copy to
-    unpickle, and a rerun whose figure inputs have not changed draws the chart without building it
-    again: building a heatmap, copying its spec out of Plotly, writing it as
-    JSON (a 32-token heatmap's labels and hover text are thousands of strings) and turning its table
-    into Arrow for ``st.table`` were most of what a page's rerun cost.
+    once as JSON (what the chart element, ``ui.chart``, hands Plotly), its name and its table.
+    Immutable plain data, so a bounded resource cache (``ui.cache.resource``) can hand the same
+    object to every reader, with no copy to unpickle, and a rerun whose figure inputs have not
+    changed draws the chart without building it again: building a heatmap, copying its spec out of
+    Plotly and writing it as JSON (a 32-token heatmap's labels and hover text are thousands of
+    strings) were most of what a page's rerun cost.
 
     A cached builder of one takes the theme's mode (``ui.theme.active().mode``) as an argument, so
     each theme keeps its own entry; :func:`show` draws it as it stands, exactly as the Chart."""
 
-    json: str  # the spec as plotly.io.to_json writes it: what st.plotly_chart would send
+    json: str  # the spec as plotly.io.to_json writes it (validate=False: Plotly built it)
     name: str
-    table: Any = None  # the Chart's table as a pyarrow.Table, as st.table would convert it
+    table: Any = None  # the Chart's table as a pyarrow.Table (:func:`arrow`)
     index_hidden: bool = False  # whether st.table hides that table's index (a RangeIndex)
-    height: int | None = None  # the layout's height, which st.plotly_chart sizes the chart by
-    scene: bool = False  # whether it holds a 3-D scene (drawn on a canvas: see _config)
+    height: int | None = None  # the layout's height, which the element reserves before it draws
+    scene: bool = False  # whether it holds a 3-D scene (a named figure rather than an image)
 
     @property
     def spec(self) -> dict[str, Any]:
@@ -652,118 +705,35 @@ def built(chart: Chart) -> Built:
 def with_table(spec: dict[str, Any], name: str, table: pd.DataFrame | None) -> Built:
     """A :class:`Built` of a spec already in the active theme's colours, its name and its table
     (turned into Arrow here, as ``st.table`` would turn it)."""
-    height = spec.get("layout", {}).get("height")
-    encoded = Built(_plotly_to_json(spec, validate=False), name, height=height, scene=_has_scene(spec))
+    height, scene = spec.get("layout", {}).get("height"), _has_scene(spec)
     if table is None:
-        return encoded
-    return replace(encoded, table=arrow(table), index_hidden=dataframe_util.has_range_index(table))
+        return Built(to_json(spec), name, height=height, scene=scene)
+    hidden = isinstance(table.index, pd.RangeIndex)  # st.table's own rule for a DataFrame
+    return Built(to_json(spec), name, arrow(table), hidden, height, scene)
 
 
 def arrow(table: pd.DataFrame) -> Any:
-    """``table`` as the ``pyarrow.Table`` that ``st.table`` and ``st.dataframe`` would turn it into
-    (about a millisecond for a small table of strings): a cache keeps this, and either element
-    draws it as it would the DataFrame."""
-    return dataframe_util.convert_pandas_df_to_arrow_table(table)
+    """``table`` as a ``pyarrow.Table`` (pyarrow's public ``Table.from_pandas``, what ``st.table``
+    and ``st.dataframe`` turn a DataFrame into before sending it): a cache keeps this, smaller
+    than the DataFrame's Python strings, and either element draws it without converting it again."""
+    return pa.Table.from_pandas(table)
+
+
+def to_json(spec: dict[str, Any]) -> str:
+    """A spec as JSON, by Plotly's own writer (typed arrays, NaN as null). Not validated again: every
+    spec drawn here comes from a figure Plotly built (``themed`` only recolours it)."""
+    written: str = pio.to_json(spec, validate=False)
+    return written
 
 
 def spec_of(fig: go.Figure | dict[str, Any]) -> dict[str, Any]:
-    """A figure as its plain ``{"data", "layout"}`` spec, in the active theme's colours.
-
-    A ``go.Figure``'s own ``to_dict`` deep-copies every array; the theme changes only the dicts
-    around them, so those are copied and the arrays shared, then packed as Plotly packs them
-    (typed arrays in base64), which is what ``to_dict`` would have given."""
-    if isinstance(fig, go.Figure):
-        spec = {"data": _dicts(list(fig._data)), "layout": _dicts(fig._layout)}
-        _pack(spec)
-    else:
-        spec = {"data": [], "layout": {}, **fig}
+    """A figure as its plain ``{"data", "layout"}`` spec, in the active theme's colours."""
+    spec = fig.to_dict() if isinstance(fig, go.Figure) else {"data": [], "layout": {}, **fig}
     return theme.themed(spec, theme.active())
-
-
-def _pack(obj: Any) -> None:
-    """Plotly's ``convert_to_base64``, in place: every array a dict holds becomes a typed-array
-    spec. Plotly's version calls itself on every number and string of every list (a 32-token
-    heatmap's hover layer alone holds thousands); this one steps into containers only."""
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if is_skipped_key(key):
-                continue
-            if is_homogeneous_array(value):
-                obj[key] = to_typed_array_spec(value)
-            elif isinstance(value, (dict, list, tuple)):
-                _pack(value)
-    elif isinstance(obj, (list, tuple)):
-        for value in obj:
-            if isinstance(value, (dict, list, tuple)):
-                _pack(value)
-
-
-def _dicts(obj: Any) -> Any:
-    """``obj`` with every dict copied (and every list holding one), everything else shared."""
-    if isinstance(obj, dict):
-        return {k: _dicts(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)) and any(isinstance(v, dict) for v in obj):
-        return [_dicts(v) for v in obj]
-    return obj
-
-
-class _Checked(go.Figure):
-    """A spec that Plotly has already checked, handed to ``st.plotly_chart`` as it is.
-
-    ``st.plotly_chart`` builds a ``go.Figure`` from a plain dict to check it, then turns it back
-    into a dict: about 40 ms a chart on this machine, most of a page's rerun. Every spec drawn here
-    comes from :func:`spec_of`, from a figure Plotly checked when it was built (``themed`` only
-    recolours it), so the second check finds nothing; a ``go.Figure`` is passed on through its
-    ``to_dict``, which this one answers with the spec itself, or with a :class:`_Written`.
-    """
-
-    def __init__(self, spec: dict[str, Any]) -> None:  # no super().__init__: nothing to check again
-        object.__setattr__(self, "_checked_spec", spec)
-
-    def to_dict(self) -> dict[str, Any]:
-        spec: dict[str, Any] = self._checked_spec
-        return spec
-
-
-class _Written(dict[str, Any]):
-    """A :class:`Built` chart on its way through ``st.plotly_chart``: its layout's height (all the
-    element reads of a spec) and its JSON, which :func:`_to_json` hands over as Plotly wrote it
-    when the chart was built, instead of writing it again on every rerun."""
-
-    def __init__(self, chart: Built) -> None:
-        super().__init__(layout={"height": chart.height} if chart.height else {})
-        self.json = chart.json
-
-
-_plotly_to_json = pio.to_json
-
-
-def _to_json(fig: Any, *args: Any, **kwargs: Any) -> str:
-    """``plotly.io.to_json``, which ``st.plotly_chart`` calls: a :class:`_Written` chart's own JSON
-    (what this function wrote for it when it was built), anything else as Plotly writes it."""
-    if isinstance(fig, _Written):
-        return fig.json
-    return _plotly_to_json(fig, *args, **kwargs)
-
-
-pio.to_json = _to_json  # the one place Plotly's writer is wrapped; everything else passes through
 
 
 def _has_scene(spec: dict[str, Any]) -> bool:
     return any(t.get("type") == "scatter3d" for t in spec.get("data", []))
-
-
-def _config(scene: bool, name: str | None) -> dict[str, Any]:
-    """``PLOTLY_CONFIG``, with Plotly's own image button on a 3-D scene: the app's PNG and SVG
-    buttons (``ui.chart_dom``) copy a chart's SVG, and a scene is drawn on a canvas instead."""
-    if not scene:
-        return PLOTLY_CONFIG
-    return {
-        **PLOTLY_CONFIG,
-        "displayModeBar": True,
-        "modeBarButtons": [["toImage"]],
-        "toImageButtonOptions": {"format": "png", "filename": slug(name or "chart"), "scale": 2},
-    }
 
 
 def slug(name: str) -> str:
@@ -783,47 +753,42 @@ def show(
     """Draw a figure at full width, in the reader's theme, named for a screen reader, with its
     values as a table.
 
-    - ``name`` says what the chart shows ("Attention weights, 6 queries by 6 keys"). It goes to
-      Streamlit as the chart's ``alt``, and ``ui.chart_dom`` makes it the plot's accessible name
-      (``role="img"``, ``aria-label``) and adds the chart's PNG and SVG download buttons. Before,
-      it travelled in a hidden HTML element beside the chart; on a first visit Streamlit drew that
-      element as a 40 px placeholder until its code arrived, then hid it, and the chart moved up.
+    - The chart is drawn by the app's chart element (``ui.chart``), which keeps its place across
+      reruns under ``key`` and updates in place (``Plotly.react``); without a key, the chart's name
+      stands for one.
+    - ``name`` says what the chart shows ("Attention weights, 6 queries by 6 keys"): the plot's
+      accessible name (``role="img"``, ``aria-label``), and the name of its PNG and SVG files.
     - ``table`` holds the chart's numbers; it is shown under "Values as a table" (:func:`values`),
       where a screen reader can read them and a reader of a chart too large to print its values
       finds them, with a CSV download.
-    - With ``pick`` (and a ``key``), a click on one of the figure's points selects it and runs
-      ``pick`` before the rerun (see ``ui.cell.picker``).
+    - With ``pick`` (and a ``key``), a click on a heatmap cell runs ``pick`` before the rerun, with
+      the cell in the element's state (``ui.cell.picker``).
 
     A :class:`Chart` brings its own name and table; so does a :class:`Built`, whose spec is drawn as
     it stands (a cache built it from a Chart, in the reader's theme).
     """
-    if isinstance(fig, Built):
-        name, scene = fig.name, fig.scene
-        checked: go.Figure | dict[str, Any] = _Checked(_Written(fig))
-    else:
+    if not isinstance(fig, Built):
         if isinstance(fig, Chart):
             fig, name, table = fig.figure, fig.name, fig.table
-        spec = spec_of(fig)
-        checked, scene = _Checked(spec) if isinstance(fig, go.Figure) else spec, _has_scene(spec)
-    config = _config(scene, name)
-    with st.container():  # the chart's own block, where ui.chart_dom puts its PNG and SVG buttons
-        if pick is None:
-            st.plotly_chart(checked, width="stretch", config=config, key=key, alt=name)
-        else:
-            st.plotly_chart(
-                checked,
-                width="stretch",
-                config=config,
-                key=key,
-                on_select=pick,
-                selection_mode="points",
-                alt=name,
-            )
-    if isinstance(fig, Built):
-        if fig.table is not None:
-            _values(fig.table, fig.index_hidden, partial(_arrow_csv, fig.table), fig.name, key=key)
+        fig = with_table(spec_of(fig), name or "Chart", None)
+    else:
+        table = None
+    name = fig.name
+    chart.draw(
+        fig.json,
+        name=name,
+        height=fig.height or 450,
+        key=key or f"chart_{slug(name)}",
+        file=slug(name),
+        config=PLOTLY_CONFIG,
+        scene=fig.scene,
+        background=theme.active().background,
+        pick=pick,
+    )
+    if fig.table is not None:
+        _values(fig.table, fig.index_hidden, partial(_arrow_csv, fig.table), name, key=key)
     elif table is not None:
-        values(table, name or "the chart", key=key)
+        values(table, name, key=key)
 
 
 def matrix_frame(

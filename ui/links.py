@@ -79,7 +79,13 @@ _HISTORY_GUARD = """<script>
 
 
 def keep_history_clean() -> None:
-    """Install the history guard above (a script without visible output)."""
+    """Install the history guard above (a script without visible output).
+
+    Why a script: Streamlit offers no documented way to choose how its URL updates enter the
+    browser's history. ``st.query_params`` writes the query string but not whether a change pushes
+    or replaces the entry, and ``st.switch_page`` changes the page without a say over the entry the
+    old page's keys leave behind; neither can keep Back from landing on the stray entries described
+    above. So the guard wraps ``history.pushState`` in this tab, and changes nothing else."""
     st.html(_HISTORY_GUARD, unsafe_allow_javascript=True, width=1)
 
 

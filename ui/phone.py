@@ -17,6 +17,12 @@ once the run that interaction started has drawn:
   starts no run and arms nothing that a later, unrelated run would act on after ``ARMED_MS``.
 
 Nothing happens on a wider screen, where the sidebar sits beside the page.
+
+Why a script: Streamlit offers no documented way to close its sidebar during a session.
+``st.set_page_config(initial_sidebar_state=...)`` sets only the state a page *opens* in ("auto"
+already opens it collapsed on a phone) and does not act on later reruns, and no command or widget
+parameter collapses it after a page link or a sidebar control was used. So the script clicks
+Streamlit's own collapse button, as the reader would, and nothing else.
 """
 
 from __future__ import annotations

@@ -48,26 +48,27 @@ CSS = """<style>
 
 
 # Captions pass 4.5:1 in both themes (the text colour at 80%: 8.2:1 on white, 11:1 on #0e1117).
-# Charts (ui.figures.show, ui.chart_dom): the PNG/SVG buttons sit small under the chart's right
-# edge, on a desktop only.
+# Charts (ui.chart): the PNG/SVG buttons sit small under the chart's right edge, in a row of
+# ui.chart.ROW_PX (28 px) the element reserves with the plot; on a phone the row stays, empty.
 # Print: no sidebar, header or buttons; the page flows onto as many sheets as it needs (Streamlit
 # scrolls inside a fixed-height container, which printed only its first screen); tables print
 # whole, a row never split across two sheets.
 CHARTS_AND_PRINT = """<style>
 /* Captions in the page's own text colour, a little lighter: Streamlit's grey was 4.35:1. */
 [data-testid="stCaptionContainer"] { color: inherit; opacity: 0.8; }
-.aww-export { display: flex; justify-content: flex-end; gap: 0.25rem; margin-top: -0.75rem; }
+.aww-chart { width: 100%; }
+.aww-export { display: flex; justify-content: flex-end; align-items: flex-end; gap: 0.25rem; height: 28px; }
 .aww-export button {
   font: inherit; font-size: 0.75rem; line-height: 1.2; padding: 0.1rem 0.45rem; cursor: pointer;
   color: inherit; background: transparent; border: 1px solid currentColor; border-radius: 0.25rem;
   opacity: 0.85;
 }
 .aww-export button:hover, .aww-export button:focus-visible { opacity: 1; }
-@media (max-width: 640px), (hover: none) { .aww-export, .modebar-container { display: none; } }
+@media (max-width: 640px), (hover: none) { .aww-export { visibility: hidden; } }
 @media print {
   [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
   [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stElementToolbar"],
-  [data-testid="stStatusWidget"], .aww-export, .modebar-container, [data-testid="stDownloadButton"] {
+  [data-testid="stStatusWidget"], .aww-export, [data-testid="stDownloadButton"] {
     display: none !important;
   }
   html, body, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"] {
@@ -77,7 +78,7 @@ CHARTS_AND_PRINT = """<style>
   [data-testid="stTable"], [data-testid="stTable"] * {
     overflow: visible !important; max-height: none !important;
   }
-  tr, [data-testid="stPlotlyChart"] { break-inside: avoid; }
+  tr, .aww-chart { break-inside: avoid; }
 }
 </style>"""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.app_test import calc_hash
 
 from topics import PAGES
+from ui.chart import COMPONENT
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "streamlit_app.py")
@@ -62,9 +64,42 @@ def widget(at: AppTest, key: str):
     raise KeyError(key)
 
 
+@dataclass(frozen=True)
+class SentChart:
+    """One chart as the page sent it to the chart element (``ui.chart``): its element id (which
+    ends with its key), its accessible name, the spec's JSON as the element receives it, and the
+    rest of what the element was told (height, PNG/SVG file name, whether a click picks a cell)."""
+
+    id: str
+    alt: str
+    spec: str
+    head: dict
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A chart element in an AppTest run; ``proto`` holds what it was sent (:class:`SentChart`)."""
+
+    proto: SentChart
+
+
+def charts(at: AppTest) -> list[Drawn]:
+    """Every chart the page drew, in order: each chart element's payload (``ui.chart.payload``:
+    a line of JSON, then the spec) read back. AppTest does not run a custom component's
+    JavaScript; it keeps what the server sent, which is what the browser receives."""
+    out = []
+    for node in at.get("bidi_component"):
+        if node.proto.component_name != COMPONENT:
+            continue
+        head, spec = node.proto.bytes.decode().split("\n", 1)
+        meta = json.loads(head)
+        out.append(Drawn(SentChart(node.proto.id, meta["name"], spec, meta)))
+    return out
+
+
 def heatmap_titled(at: AppTest, title: str) -> dict:
     """The first heatmap trace of the chart titled ``title``, as the page sent it."""
-    for chart in at.get("plotly_chart"):
+    for chart in charts(at):
         spec = json.loads(chart.proto.spec)
         if (spec["layout"].get("title") or {}).get("text") == title:
             return next(t for t in spec["data"] if t.get("type") == "heatmap")
@@ -72,8 +107,8 @@ def heatmap_titled(at: AppTest, title: str) -> dict:
 
 
 def chart_names(at: AppTest) -> list[str]:
-    """Each chart's accessible name as the page sent it (``st.plotly_chart``'s ``alt``), in order."""
-    return [chart.proto.alt for chart in at.get("plotly_chart")]
+    """Each chart's accessible name as the page sent it (the chart element's ``name``), in order."""
+    return [chart.proto.alt for chart in charts(at)]
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -119,8 +154,9 @@ def clicked(
     cell_before: int | None = None,
 ) -> None:
     """A script for ``AppTest.from_function``: a page's focus and cell controls under a chart whose
-    selection reports ``point`` clicked, the chart's ``ui.cell.picker`` run once as Streamlit runs
-    ``on_select`` before a rerun. ``by_label``: the controls hold token labels (Recap's query and
+    element reports ``point`` clicked (its ``customdata`` as the element's ``click``), the chart's
+    ``ui.cell.picker`` run once as Streamlit runs ``on_click_change`` before a rerun.
+    ``by_label``: the controls hold token labels (Recap's query and
     key), not indices. ``cell_before``: a cell picked before the click."""
     import streamlit as st
 
@@ -129,7 +165,7 @@ def clicked(
     from ui.focus import focus_control
 
     labels = ("Your", "journey", "starts", "with", "one", "step")
-    st.session_state[chart] = {"selection": {"points": [point]}}
+    st.session_state[chart] = {"click": point.get("customdata")}  # None: a click on no cell
     if not st.session_state.get("done"):
         st.session_state["done"] = True
         if cell_before is not None:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from core import tokens
-from tests.app.conftest import assert_clean, open_page
+from tests.app.conftest import assert_clean, charts, open_page
 from tests.app.test_sentence import chart_strings
 from topics import PAGES
 from ui import colors, figures
@@ -28,7 +28,7 @@ def _fast(info) -> dict[str, str]:
 
 
 def specs(at) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [json.loads(c.proto.spec) for c in charts(at)]
 
 
 def values(trace: dict) -> np.ndarray:
@@ -79,10 +79,13 @@ def test_every_heatmap_titles_both_axes_and_uses_an_honest_scale(info):
                 assert (trace.get("zmin"), trace.get("zmax")) == (0, 1), f"{where}: [0, 1] values not on 0–1"
 
 
-def prints_values(trace: dict, lay: dict) -> bool:
-    """Whether a heatmap's cells print their values: as its own text, or as annotations on its axes."""
+def prints_values(trace: dict, spec: dict) -> bool:
+    """Whether a heatmap's cells print their values: as its own text, as a text layer over it on
+    the same axes (``figures.text_layers``) or as annotations on its axes."""
     ref = trace.get("xaxis") or "x"
-    return "texttemplate" in trace or any((a.get("xref") or "x") == ref for a in lay.get("annotations", []))
+    layers = [t for t in spec["data"] if "texttemplate" in t and (t.get("xaxis") or "x") == ref]
+    notes = spec["layout"].get("annotations", [])
+    return "texttemplate" in trace or bool(layers) or any((a.get("xref") or "x") == ref for a in notes)
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
@@ -90,23 +93,23 @@ def test_a_heatmap_whose_cells_print_no_values_has_a_colour_bar(info):
     at = open_page(info.path, _fast(info))
     for spec in specs(at):
         maps = [t for t in spec["data"] if t.get("type") == "heatmap"]
-        if any(not prints_values(t, spec["layout"]) for t in maps):
+        if any(not prints_values(t, spec) for t in maps):
             assert any(t.get("showscale") for t in maps), (spec["layout"].get("title") or {}).get("text")
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
-def test_no_chart_shows_the_plotly_toolbar_but_a_3d_scene_its_image_button(info):
-    """The toolbar sat over titles and cells (and never hides on a touch screen). A 3-D scene is a
-    canvas the app's SVG/PNG buttons cannot copy, so it keeps one button, Plotly's image download,
-    which the style sheet hides on phones."""
+def test_no_chart_shows_the_plotly_toolbar_and_each_is_named_with_its_image_files(info):
+    """The toolbar sat over titles and cells (and never hides on a touch screen). Every chart, a
+    3-D scene too, gets its PNG and SVG from its own element's buttons (``ui.chart``), named after
+    the chart; a scene is named as a figure, the rest as images."""
     at = open_page(info.path, _fast(info))
-    for chart in at.get("plotly_chart"):
-        config = json.loads(chart.proto.config)
+    for chart in charts(at):
+        head = chart.proto.head
+        assert head["config"].get("displayModeBar") is False
+        assert chart.proto.alt.strip() and head["file"] == figures.slug(chart.proto.alt)
         scene = any(t.get("type") == "scatter3d" for t in json.loads(chart.proto.spec)["data"])
-        if scene:
-            assert config.get("modeBarButtons") == [["toImage"]]
-        else:
-            assert config.get("displayModeBar") is False
+        assert head["scene"] is scene
+        assert head["height"] == json.loads(chart.proto.spec)["layout"]["height"]
 
 
 # The focus control of each page: "focus" on Three matrices, page-prefixed keys elsewhere, and on
@@ -211,8 +214,8 @@ def test_a_heatmap_of_any_size_stays_readable(n):
     lay = spec["layout"]
     assert len(set(trace["y"])) == n, "two equal labels merged into one row"
     assert (trace["zmin"], trace["zmax"]) == (0, 1)
-    assert prints_values(trace, lay) == (n <= figures.TEXT_MAX)
-    assert len(lay["annotations"]) == (n * n if n <= figures.TEXT_MAX else 0)
+    assert prints_values(trace, spec) == (n <= figures.TEXT_MAX)
+    assert len(figures.cell_notes(spec)) == (n * n if n <= figures.TEXT_MAX else 0)
     assert trace["showscale"] == (n > figures.TEXT_MAX)
     assert lay["height"] >= 15 * n
     assert lay["xaxis"]["tickfont"]["size"] >= 9 and lay["yaxis"]["tickfont"]["size"] >= 9
@@ -252,25 +255,26 @@ def test_focus_fades_the_other_rows_through_their_fills_and_every_cells_text_rea
     for matrix, div in ((np.abs(scores) / np.abs(scores).max(), False), (scores, True)):
         spec = figures.heatmap(matrix, tokens.TOKENS, tokens.TOKENS, diverging=div, focus=2, cell=4)
         spec = spec.to_plotly_json()
-        main, dim, _ = spec["data"]
+        main, dim = spec["data"][:2]
         assert [row is not None and any(v is not None for v in row) for row in main["z"]] == [
             i == 2 for i in range(6)
         ]
         assert dim["colorscale"] == colors.dim_scale(main["colorscale"])
         assert not any(s.get("fillcolor") for s in spec["layout"]["shapes"])  # no veil over text
         lo, hi = main["zmin"], main["zmax"]
-        for note in spec["layout"]["annotations"]:
+        for note in figures.cell_notes(spec):
             i, j = int(note["y"]), int(note["x"])  # placed by position
             fill = colors.fills(matrix[i, j], main["colorscale"] if i == 2 else dim["colorscale"], lo, hi)
-            assert colors.contrast(fill, np.array(colors.parse(note["font"]["color"]))) >= colors.MARGIN
+            assert colors.contrast(fill, np.array(colors.parse(note["color"]))) >= colors.MARGIN
         cell = [s for s in spec["layout"]["shapes"] if s["x1"] - s["x0"] == 1]
         assert {(s["x0"], s["y0"]) for s in cell} == {(3.5, 1.5)}  # the chosen cell, outlined
 
 
 def test_a_click_on_a_cell_reads_back_as_its_tile_row_and_column():
-    assert figures.picked([{"customdata": [0, 2, 4], "x": "with", "y": "starts"}]) == (0, 2, 4)
-    assert figures.picked([]) is None
-    assert figures.picked([{"x": 1, "y": 2}]) is None
+    """What the chart element keeps in ``st.session_state[key]`` after a click (``ui.chart``)."""
+    assert figures.picked({"click": [0, 2, 4]}) == (0, 2, 4)
+    assert figures.picked({"click": None}) is None  # no click since the last rerun
+    assert figures.picked({}) is None and figures.picked(None) is None
 
 
 def test_a_cell_prints_its_value_at_its_own_position_when_tokens_are_numbers():
@@ -278,7 +282,7 @@ def test_a_cell_prints_its_value_at_its_own_position_when_tokens_are_numbers():
     second position rather than the category "1", so cells are placed by position."""
     m = np.arange(9, dtype=np.float64).reshape(3, 3) / 10
     fig = figures.heatmap(m, ["3", "1", "2"], ["3", "1", "2"])
-    notes = {(a["y"], a["x"]): a["text"] for a in fig.to_dict()["layout"]["annotations"]}
+    notes = {(a["y"], a["x"]): a["text"] for a in figures.cell_notes(fig.to_dict())}
     assert notes == {(i, j): figures.cell_text(m[i, j]) for i in range(3) for j in range(3)}
 
 

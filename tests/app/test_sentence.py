@@ -11,11 +11,12 @@ import pytest
 from streamlit.testing.v1.app_test import calc_hash
 
 from core import sentence as core_sentence
-from tests.app.conftest import assert_clean, metrics, open_page, widget
+from tests.app.conftest import assert_clean, charts, metrics, open_page, widget
 from topics import PAGES
 from topics.read_along.steps import STEPS
 from ui import checks as checks_ui
 from ui import sentence as ui_sentence
+from ui.figures import cell_notes
 from ui.pages import SENTENCE_KEYS, SHARED_KEYS
 
 TOKEN_PAGES = [p for p in PAGES if "text" in p.keys]
@@ -31,7 +32,7 @@ DRAWN_AT_ONCE = {"read-along": {"step": str(next(i for i, d in enumerate(STEPS, 
 def chart_strings(at) -> set[str]:
     """Every label a figure on the page shows: axis categories, tick texts, point texts."""
     out: set[str] = set()
-    for chart in at.get("plotly_chart"):
+    for chart in charts(at):
         spec = json.loads(chart.proto.spec)
         for trace in spec["data"]:
             for field in ("x", "y", "text", "customdata"):
@@ -136,7 +137,7 @@ def test_the_learning_token_and_targets_adapt_to_the_sentence():
     assert widget(at, "token").value == "cat"
     widget(at, "token").set_value("the²").run()
     assert_clean(at)
-    notes = json.loads(at.get("plotly_chart")[2].proto.spec)["layout"]["annotations"]
+    notes = cell_notes(json.loads(charts(at)[2].proto.spec))
     target = [[a["text"] for a in notes[6 * i : 6 * i + 6]] for i in range(6)]  # printed row by row
     assert target == [["0.0000"] * 4 + ["1.0000", "0.0000"]] * 6
     text = " ".join(m.value for m in at.markdown)

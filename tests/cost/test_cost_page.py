@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import app_test
 
-from tests.app.conftest import all_match, assert_clean, chart_names, metrics, open_page, widget
+from tests.app.conftest import all_match, assert_clean, chart_names, charts, metrics, open_page, widget
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics import page_at
 from topics.cost import arithmetic, figures, script, table, time_models, view
@@ -95,7 +95,7 @@ def test_every_chart_is_named_and_its_values_are_a_table_under_it(default):
     rows = " ".join(md.value for md in _checks(default).markdown)
     assert "`×493,048` | `×493,048.40` | ✅ within rounding" in rows and "`1,153` | `1,153` | ✅" in rows
     assert "FlashAttention" in " ".join(i.value for i in default.info)
-    assert len(default.get("plotly_chart")) == 2
+    assert len(charts(default)) == 2
 
 
 def test_every_preset_sets_n_and_the_readouts():

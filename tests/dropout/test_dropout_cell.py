@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from core import masking, tokens
 from core.sentence import Sentence
-from tests.app.conftest import assert_clean, clicked, metrics, open_page, panel_text, widget
+from tests.app.conftest import assert_clean, charts, clicked, metrics, open_page, panel_text, widget
 from tests.prose import unexplained
 from tests.strategies import sentences
 from topics.dropout import figures as dfig
@@ -148,7 +148,7 @@ def test_a_cell_link_draws_the_views_panel_and_marks_the_cell_in_both_heatmaps()
     for line in (v.cell.heading, v.cell.score, *v.cell.weight, v.cell.context, *v.cell.notes):
         assert line in shown, line
     assert "| ▸ Your | 0.0000 | [-0.0872, 0.0286] | 0 (weight 0) |" in shown
-    before, dropped = (json.loads(c.proto.spec) for c in at.get("plotly_chart")[:2])
+    before, dropped = (json.loads(c.proto.spec) for c in charts(at)[:2])
     for fig in (before, dropped):
         cells = [s for s in fig["layout"]["shapes"] if s.get("xref", "x") == "x" and s["x1"] - s["x0"] == 1]
         assert {(s["x0"], s["y0"]) for s in cells} == {(-0.5, 0.5)}  # journey → Your, outlined

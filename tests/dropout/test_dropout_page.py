@@ -14,12 +14,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core import book, tokens
-from tests.app.conftest import APP, all_match, assert_clean, metrics, open_page, widget
+from tests.app.conftest import APP, all_match, assert_clean, charts, metrics, open_page, widget
 from topics.dropout import figures as dfig
 from topics.dropout import script, view
 from topics.dropout.view import Settings
 from ui import checks as checks_ui
 from ui import format as fmt
+from ui.figures import cell_notes
 
 PAGE = "topics/dropout/page.py"
 
@@ -51,10 +52,10 @@ def test_the_default_page_draws_its_view(default):
     assert metrics(default) == readouts(v)
     assert default.title[0].value.startswith("Dropout")
     assert "section 3.5 (sa_v2, seed 789)" in " ".join(c.value for c in default.caption)
-    charts = [json.loads(c.proto.spec) for c in default.get("plotly_chart")]
-    assert len(charts) == 4
-    _, dropped, running, zero = charts
-    sums = [a["text"] for a in dropped["layout"]["annotations"] if a["xref"] == "x2"]
+    specs = [json.loads(c.proto.spec) for c in charts(default)]
+    assert len(specs) == 4
+    _, dropped, running, zero = specs
+    sums = [a["text"] for a in cell_notes(dropped) if a["xref"] == "x2"]
     assert sums == [f"{s:.4f}" for s in v.row_sums]  # each printed in its cell, legible on its fill
     assert dropped["data"][-1]["hovertext"] == sums  # and on hover
     assert running["data"][2]["y"] == v.running_mean.tolist()
@@ -126,7 +127,7 @@ def test_the_page_opens_on_pytorch_at_seed_123_the_books_draw_and_says_so(query)
     m = metrics(at)
     assert m["Row 1 sum in this draw"] == "2.0000" and m["Zero rows in this draw"] == "1 of 6"
     assert "This is the draw the book prints" in " ".join(c.value for c in at.caption)
-    dropped = json.loads(at.get("plotly_chart")[1].proto.spec)["layout"]["annotations"]
+    dropped = cell_notes(json.loads(charts(at)[1].proto.spec))
     cells = [a["text"] for a in dropped if a["xref"] == "x"]
     assert ["[" + ", ".join(cells[6 * i : 6 * i + 6]) + "]" for i in range(6)] == list(
         book.FIGURE_04["book_dropped"]
@@ -187,7 +188,7 @@ def test_the_largest_view_renders_finite_charts():
     at = open_page(PAGE, {"p": "0.9", "drop_draws": "100000"})
     assert_clean(at)
     assert metrics(at) == readouts(view.build(Settings(p=0.9, draws=100_000)))
-    for chart in at.get("plotly_chart"):
+    for chart in charts(at):
         assert "NaN" not in chart.proto.spec and "Infinity" not in chart.proto.spec
 
 

@@ -9,7 +9,7 @@ import json
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import assert_clean, open_page, widget
+from tests.app.conftest import assert_clean, charts, open_page, widget
 from topics.dropout import figures as dfig
 from topics.dropout import study, view
 from topics.dropout.view import Settings
@@ -22,7 +22,7 @@ TWELVE = tuple(f"w{i}" for i in range(12))
 
 def heatmaps(at: AppTest) -> tuple[dict, dict]:
     """The first trace (the weights' colours) of the weights heatmap and of the dropped one."""
-    weights, dropped, *_ = (json.loads(c.proto.spec) for c in at.get("plotly_chart"))
+    weights, dropped, *_ = (json.loads(c.proto.spec) for c in charts(at))
     return weights["data"][0], dropped["data"][0]
 
 
@@ -38,7 +38,7 @@ def test_the_row_scale_from_the_url_colours_both_weights_heatmaps_and_says_so():
         assert trace["showscale"] is True
         assert trace["colorbar"]["title"]["text"] == "÷ its row's<br>largest"
         assert (trace["zmin"], trace["zmax"]) == (0.0, 1.0)
-    dropped = json.loads(at.get("plotly_chart")[1].proto.spec)
+    dropped = json.loads(charts(at)[1].proto.spec)
     sums = [t for t in dropped["data"] if t.get("type") == "heatmap" and t["xaxis"] == "x2"]
     assert sums and all("title" not in t["colorbar"] for t in sums)  # the signed sums keep their scale
     assert "Each row is coloured from 0 to its own largest weight" in captions(at)
@@ -71,7 +71,7 @@ def test_every_chart_is_named_and_has_its_values_as_a_table():
     at = open_page(PAGE)
     assert_clean(at)
     boxes = [e.label for e in at.expander if e.label.startswith("Values as a table: ")]
-    assert len(boxes) == len(at.get("plotly_chart")) == 4
+    assert len(boxes) == len(charts(at)) == 4
     assert boxes[0] == "Values as a table: Causal attention weights before dropout, 6 queries by 6 keys"
     assert "p = 0.5, survivors scaled by 1/0.5 = 2" in boxes[1]
     assert "10,000 draws" in boxes[2] and "10,000 draws" in boxes[3]
@@ -86,8 +86,8 @@ def test_in_the_dark_theme_each_cell_text_reads_on_the_fill_the_browser_draws(mo
     spec = figures.spec_of(dfig.charts(v)["fig04_weights"].figure)
     cells = spec["data"][0]
     assert cells["colorscale"] == theme.DARK.sequential
-    for note in spec["layout"]["annotations"]:
+    for note in figures.cell_notes(spec):
         i, j = int(note["y"]), int(note["x"])  # placed by position
         fill = colors.fills(np.array(v.weights[i, j]), cells["colorscale"], cells["zmin"], cells["zmax"])
-        ink = np.array(colors.parse(note["font"]["color"]))
+        ink = np.array(colors.parse(note["color"]))
         assert colors.contrast(fill, ink) >= 4.5, note["text"]

@@ -9,7 +9,7 @@ measured from pixels, chart names, the document title and the heading outline.
   text of every Plotly chart is hidden, the chart is photographed, and each text's background is
   read from the pixels under its box (the median colour there). Its contrast with the text's own
   fill must reach 4.5:1 (WCAG 1.4.3). Text under 1 px of box, or empty, is skipped.
-- Every chart's plot has ``role="img"`` and a non-empty ``aria-label`` (ui.chart_dom); the
+- Every chart's plot has ``role="img"`` and a non-empty ``aria-label`` (ui.chart); the
   document's title names the page; the main area has one h1 and no heading skips a level.
 """
 
@@ -101,7 +101,7 @@ class TextContrast:
 
 
 _TEXTS = """() => {
-    const charts = Array.from(document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot"));
+    const charts = Array.from(document.querySelectorAll(".aww-chart .js-plotly-plot"));
     return charts.map((plot) => {
         const box = plot.getBoundingClientRect();
         // Not a hover label: Plotly draws it on demand, in its own box, under the pointer.
@@ -119,7 +119,7 @@ _TEXTS = """() => {
 _HIDE = """(hide) => {
     // The texts, so the pixels under them show; and what only a pointer brings up over a chart
     // (Streamlit's element toolbar, Plotly's hover label), so they are not read as its background.
-    const sel = "[data-testid='stPlotlyChart'] svg text, [data-testid='stElementToolbar'], .hoverlayer";
+    const sel = ".aww-chart svg text, [data-testid='stElementToolbar'], .hoverlayer";
     for (const t of document.querySelectorAll(sel)) t.style.visibility = hide ? "hidden" : "";
 }"""
 
@@ -140,7 +140,7 @@ def chart_text_contrasts(page, glyphs: bool = False) -> list[TextContrast]:
     ``glyphs``, each chart is photographed with its texts drawn too, and each text's glyph pixels
     (those the text changed) give its contrast as drawn (:class:`TextContrast`)."""
     texts = page.evaluate(_TEXTS)
-    plots = page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot").all()
+    plots = page.locator(".aww-chart .js-plotly-plot").all()
     shown: dict[int, np.ndarray] = {}
     if glyphs:
         for k, (plot, items) in enumerate(zip(plots, texts, strict=False)):
@@ -178,8 +178,8 @@ def chart_text_contrasts(page, glyphs: bool = False) -> list[TextContrast]:
     return out
 
 
-_CHART_NAMES = """() => Array.from(document.querySelectorAll("[data-testid='stPlotlyChart']")).map((c) => {
-    const plot = c.querySelector(".js-plotly-plot");
+_CHART_NAMES = """() => Array.from(document.querySelectorAll(".aww-chart")).map((c) => {
+    const plot = c.querySelector(".aww-plot.js-plotly-plot");  // drawn by Plotly, named by the element
     return plot ? {role: plot.getAttribute("role"), name: plot.getAttribute("aria-label") || ""} : null;
 })"""
 
@@ -300,5 +300,5 @@ def low_chart_texts(page, urls: list[str], floor: float = 4.5) -> list[tuple[str
 
 
 _PRINTS_NUMBERS = """() => Array.from(
-    document.querySelectorAll("[data-testid='stPlotlyChart'] .annotation-text")
-).some((t) => /^[-−]?[0-9]/.test(t.textContent.trim()))"""
+    document.querySelectorAll(".aww-chart svg text")
+).filter((t) => !t.closest(".hoverlayer")).some((t) => /^[-−]?[0-9]/.test(t.textContent.trim()))"""

@@ -63,7 +63,10 @@ _SETTLED = """() => {
     if (document.querySelector("[data-testid='stStatusWidget']")) return false;
     if (document.querySelector("[data-testid='stSkeleton']")) return false;
     if (document.querySelector("[data-stale='true']")) return false;
-    const charts = document.querySelectorAll("[data-testid='stPlotlyChart']");
+    if (document.querySelector(".aww-chart[data-drawing]")) return false;  // a spec not yet drawn
+    // A chart element whose code has not yet run (Streamlit's box for a custom component, empty).
+    if (document.querySelector("[data-testid='stBidiComponentRegular']:not(:has(.aww-chart))")) return false;
+    const charts = document.querySelectorAll(".aww-chart");
     for (const c of charts) {
         const svg = c.querySelector(".main-svg");
         if (!svg || svg.getBoundingClientRect().width === 0) return false;
@@ -127,7 +130,7 @@ def charts_drawn(page) -> tuple[int, int]:
     """(charts on the page, charts whose SVG has a size and at least one trace)."""
     return page.evaluate(
         """() => {
-            const charts = Array.from(document.querySelectorAll("[data-testid='stPlotlyChart']"));
+            const charts = Array.from(document.querySelectorAll(".aww-chart"));
             const drawn = charts.filter(c => {
                 const svg = c.querySelector(".main-svg");
                 const r = svg && svg.getBoundingClientRect();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -21,7 +22,7 @@ from tests.e2e.browser import (
 )
 from tests.e2e.conftest import SHOTS
 from topics import PAGES
-from ui import checks
+from ui import checks, figures
 from ui.reproduce import RUNTIME_WORDS
 
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
@@ -196,8 +197,8 @@ def address_query(page) -> dict[str, list[str]]:
 
 
 def click_cell(page, chart: int, row: int, col: int, n: int) -> None:
-    """Click the centre of cell ``(row, col)`` of the ``chart``-th Plotly chart's n × n grid."""
-    box = page.locator(".js-plotly-plot .nsewdrag").nth(chart).bounding_box()
+    """Click the centre of cell ``(row, col)`` of the ``chart``-th chart's n × n grid."""
+    box = page.locator(".aww-chart .nsewdrag").nth(chart).bounding_box()
     assert box is not None
     page.mouse.click(box["x"] + box["width"] * (col + 0.5) / n, box["y"] + box["height"] * (row + 0.5) / n)
 
@@ -221,6 +222,71 @@ def _a_click_on_a_weights_cell_puts_its_query_and_key_in_the_url_and_the_panel(p
     settle(page)
     assert address_query(page)["cell"] == ["Your"]
     assert exceptions(page) == []
+
+
+_CHART_PARTS = """() => Array.from(document.querySelectorAll(".aww-chart")).map((c) => {
+    const plot = c.querySelector(":scope > .aww-plot");
+    const rows = c.querySelectorAll(".aww-export");
+    const row = c.querySelector(":scope > .aww-export");
+    const box = c.getBoundingClientRect(), p = plot && plot.getBoundingClientRect();
+    const buttons = row ? Array.from(row.querySelectorAll("button")).map((b) => {
+        const r = b.getBoundingClientRect();
+        return {text: b.textContent.trim(), label: b.getAttribute("aria-label") || "",
+                inside: r.left >= box.left && r.right <= box.right + 0.5 && r.top >= p.bottom - 0.5
+                        && r.bottom <= box.bottom + 0.5};
+    }) : [];
+    return {name: c.dataset.name || "", role: plot && plot.getAttribute("role"),
+            label: plot && plot.getAttribute("aria-label"),
+            drawn: !!(plot && plot.querySelector(".main-svg")),
+            rows: rows.length, buttons};
+})"""
+
+
+def _every_chart_keeps_its_name_and_its_image_buttons(page) -> None:
+    """Each chart element holds, under its own plot, one row of two buttons, PNG and SVG, each
+    named for that chart; its plot is drawn and named (``role="img"`` with the chart's name); and
+    no button row stands anywhere outside a chart (issue 36: a script adding them beside the
+    charts once left three rows under the metric row after a cell click on a busy machine)."""
+    parts = page.evaluate(_CHART_PARTS)
+    assert parts, "no chart on the page"
+    for chart in parts:
+        name = chart["name"]
+        assert name.strip() and chart["role"] == "img" and chart["label"] == name and chart["drawn"], chart
+        assert chart["rows"] == 1, chart
+        assert [b["text"] for b in chart["buttons"]] == ["PNG", "SVG"], chart
+        assert [b["label"] for b in chart["buttons"]] == [f"Download {name} as {k}" for k in ("PNG", "SVG")]
+        assert all(b["inside"] for b in chart["buttons"]), chart
+    assert page.locator(".aww-export").count() == len(parts)  # none outside a chart
+
+
+def test_after_a_cell_click_every_chart_is_updated_in_place_named_with_its_image_buttons(server, context):
+    """Three matrices: a click on a cell redraws the three heatmaps in place (the same Plotly plot,
+    ``Plotly.react``, not a new one), and each still holds its name and its PNG and SVG buttons,
+    which download the chart by Plotly's own ``toImage`` under the chart's name."""
+    info = next(p for p in PAGES if p.url_path == "three-matrices")
+    page = context.new_page()
+    console = Console().attach(page)
+    open_settled(page, page_url(server, info))
+    _every_chart_keeps_its_name_and_its_image_buttons(page)
+    page.evaluate("() => { window.__plots = Array.from(document.querySelectorAll('.aww-plot .main-svg')); }")
+    click_cell(page, 2, JOURNEY, STARTS, 6)
+    page.wait_for_function("() => location.search.includes('cell=')", timeout=30_000)
+    settle(page)
+    assert page.evaluate(
+        "() => { const now = Array.from(document.querySelectorAll('.aww-plot .main-svg'));"
+        " return now.length === window.__plots.length && now.every((n, k) => n === window.__plots[k]); }"
+    ), "a chart was drawn anew, not updated in place"
+    _every_chart_keeps_its_name_and_its_image_buttons(page)
+    chart = page.locator(".aww-chart").nth(2)
+    name = chart.get_attribute("data-name") or ""
+    for kind in ("SVG", "PNG"):
+        with page.expect_download() as got:
+            chart.get_by_role("button", name=f"Download {name} as {kind}").click()
+        download = got.value
+        assert download.suggested_filename == f"{figures.slug(name)}.{kind.lower()}"
+        head = Path(download.path()).read_bytes()[:8]
+        assert head.startswith(b"<svg") if kind == "SVG" else head == b"\x89PNG\r\n\x1a\n"
+    assert exceptions(page) == [] and console.errors == []
 
 
 def _a_focus_change_reruns_only_its_fragment(page) -> None:

@@ -50,7 +50,7 @@ def first_chart_top(page) -> float | None:
     """The top edge of the first chart on the page, in pixels from the top of the screen."""
     return page.evaluate(
         """() => {
-            const c = document.querySelector("[data-testid='stPlotlyChart']");
+            const c = document.querySelector(".aww-chart");
             return c ? c.getBoundingClientRect().top : null;
         }"""
     )
@@ -76,7 +76,7 @@ def test_a_phone_opens_on_the_figures_with_the_sidebar_collapsed_and_passes_the_
     top = first_chart_top(page)
     screens = 4 / 3 if info.url_path in READOUTS_FIRST else 1
     assert top is not None and top < screens * PHONE["height"], f"the first chart starts {top} px down"
-    page.locator("[data-testid='stPlotlyChart']").first.tap()
+    page.locator(".aww-chart").first.tap()
     settle(page)
     assert page.locator(".modebar-btn:visible").count() == 0
     assert {k: v for k, v in audit(page, info.title).items() if v} == {}

@@ -44,7 +44,7 @@ def _visit(page, number: int, shots: str | None, reveal_answer: bool = True, scr
     assert TITLES[number - 1] in " ".join(heads), (number, heads)
     reveal = page.get_by_role("button", name="Show the answer")
     if screen:
-        chart = _top(page, "[data-testid='stMain'] [data-testid='stPlotlyChart'], [data-testid='stTable']")
+        chart = _top(page, "[data-testid='stMain'] .aww-chart, [data-testid='stTable']")
         assert chart is None or chart < screen, (number, chart)  # the figure before the guess
     if reveal_answer and reveal.count():
         reveal.first.click()

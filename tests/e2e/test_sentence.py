@@ -31,7 +31,7 @@ def type_sentence(page, text: str) -> None:
 
 def tick_labels(page) -> set[str]:
     """Every axis label the page's Plotly charts draw (SVG text)."""
-    texts = page.locator("[data-testid='stPlotlyChart'] :is(.xtick, .ytick) text")
+    texts = page.locator(".aww-chart :is(.xtick, .ytick) text")
     return set(texts.evaluate_all("els => els.map(e => e.textContent)"))
 
 

@@ -13,9 +13,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core import weights
-from tests.app.conftest import APP, all_match, assert_clean, metrics, open_page, widget
+from tests.app.conftest import APP, all_match, assert_clean, charts, metrics, open_page, widget
 from topics import page_at
 from topics.learning import readouts, script, training, view
+from ui.figures import cell_notes
 from ui.format import short_vec
 from ui.pages import SHARED_KEYS
 
@@ -66,7 +67,7 @@ def test_the_default_page_draws_its_view(default_page, default_view):
     assert all_match(checks_label(at), 5)
     assert "Section 3.4" in captions(at)
     assert any("q_i \\cdot q_j" in la.body for la in at.latex)  # Cauchy–Schwarz
-    assert len(at.get("plotly_chart")) == 5
+    assert len(charts(at)) == 5
 
 
 @pytest.mark.parametrize(
@@ -94,7 +95,7 @@ def test_the_picked_token_is_what_every_row_learns_to_attend_to():
     widget(at, "token").set_value("one").run()
     assert_clean(at)
     assert table(at).loc["Three matrices", "rows right"] == "6 of 6"
-    notes = json.loads(at.get("plotly_chart")[2].proto.spec)["layout"]["annotations"]
+    notes = cell_notes(json.loads(charts(at)[2].proto.spec))
     target_cells = [[a["text"] for a in notes[6 * i : 6 * i + 6]] for i in range(6)]  # row by row
     assert target_cells == [["0.0000"] * 4 + ["1.0000", "0.0000"]] * 6
 
@@ -213,7 +214,7 @@ def test_garbage_in_every_key_renders_the_default_view(junk):
 
 def heatmap_trace(at, key: str) -> dict:
     """The heatmap trace (the coloured cells) of the chart drawn under ``key``."""
-    (chart,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    (chart,) = [c for c in charts(at) if c.proto.id.endswith(key)]
     return next(t for t in json.loads(chart.proto.spec)["data"] if t["type"] == "heatmap")
 
 

@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from core import weights
 from core.cell import EXP_LIMIT
 from core.rounding import round_up
-from tests.app.conftest import assert_clean, clicked, open_page, widget
+from tests.app.conftest import assert_clean, charts, clicked, open_page, widget
 from tests.masking.test_masking_properties import settings_
 from tests.prose import unexplained
 from topics.masking import text, view
@@ -255,7 +255,7 @@ def _drawn(at: AppTest) -> str:
 
 
 def _shapes(at: AppTest, key: str) -> list[dict]:
-    (chart,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    (chart,) = [c for c in charts(at) if c.proto.id.endswith(key)]
     return json.loads(chart.proto.spec)["layout"].get("shapes", [])
 
 

@@ -58,7 +58,7 @@ def _drawn(chart: object) -> None:
 def _protos(at: AppTest) -> list[tuple[str, bytes]]:
     """The charts, tables, downloads and expanders the script drew, as Streamlit sends them."""
     out = [("expander", e.label.encode()) for e in at.expander]
-    for kind in ("plotly_chart", "table", "download_button"):
+    for kind in ("bidi_component", "table", "download_button"):
         for node in at.get(kind):
             proto = type(node.proto)()
             proto.CopyFrom(node.proto)

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core import weights
-from tests.app.conftest import APP, assert_clean, metrics, open_page, widget
+from tests.app.conftest import APP, assert_clean, charts, metrics, open_page, widget
 from topics.masking import box, script, view
 from topics.masking.view import FILL_LABELS, Settings, build
 from ui import checks as checks_ui
@@ -23,12 +23,12 @@ DEFAULT_BARS = "softmax → [0.0844, 0.2295, 0.6239, 0.0311, 0.0311]"
 
 
 def _chart(at, key):
-    (chart,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    (chart,) = [c for c in charts(at) if c.proto.id.endswith(key)]
     return json.loads(chart.proto.spec)
 
 
 def _bars(at):
-    return [c for c in at.get("plotly_chart") if c.proto.id.endswith("fig03_bars")]
+    return [c for c in charts(at) if c.proto.id.endswith("fig03_bars")]
 
 
 def _bars_title(at):

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.app.conftest import assert_clean, open_page, widget
+from tests.app.conftest import assert_clean, charts, open_page, widget
 from topics.multihead import figures as mf
 from topics.multihead import speed, view
 from topics.multihead.thinning import thinned
@@ -19,7 +19,7 @@ PAGE = "topics/multihead/page.py"
 
 
 def _charts(at) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [json.loads(c.proto.spec) for c in charts(at)]
 
 
 def _head_maps(at) -> list[dict]:

@@ -17,9 +17,10 @@ from streamlit.testing.v1 import AppTest
 
 from core import multihead as mh
 from core import sentence as sent
-from tests.app.conftest import assert_clean, open_page, panel_text, widget
+from tests.app.conftest import assert_clean, charts, open_page, panel_text, widget
 from topics.multihead import figures as mf
 from topics.multihead import view
+from ui import figures
 from ui import format as fmt
 
 PAGE = "topics/multihead/page.py"
@@ -154,11 +155,11 @@ def test_a_link_with_the_three_cell_keys_shows_that_heads_cell():
     for note in f.cell.notes:
         assert note in shown, note
     # Every head's heatmap is clickable; W_q's stripes and the output are not token heatmaps.
-    charts = at.get("plotly_chart")
-    assert [bool(c.proto.selection_mode) for c in charts] == [False, True, True, False]
+    drawn = charts(at)
+    assert [c.proto.head["pick"] for c in drawn] == [False, True, True, False]
     tiles = [
         {d[0] for t in json.loads(c.proto.spec)["data"] if "customdata" in t for d in t["customdata"]}
-        for c in charts[1:3]
+        for c in drawn[1:3]
     ]
     assert tiles == [{0}, {1}]
 
@@ -191,7 +192,7 @@ def _clicked(head: int, point: dict) -> None:
     from ui.focus import focus_control
 
     labels = ("Your", "journey", "starts", "with")
-    st.session_state[pick.chart_key(head)] = {"selection": {"points": [point]}}
+    st.session_state[pick.chart_key(head)] = {"click": point.get("customdata")}
     if not st.session_state.get("done"):
         st.session_state["done"] = True
         pick.picker(head)()
@@ -217,7 +218,7 @@ def test_a_click_on_a_heads_cell_sets_the_query_the_key_and_the_head():
 
 
 def _texts(fig) -> list[str]:
-    return [a["text"] for a in fig.layout.annotations]
+    return [a["text"] for a in figures.cell_notes(fig.to_dict())]
 
 
 def test_every_heads_heatmap_is_legible_and_only_the_chosen_head_outlines_the_cell():
@@ -240,5 +241,5 @@ def test_past_eight_tokens_a_heads_heatmap_prints_no_values_and_keeps_a_colour_b
     labels = tuple(f"t{i}" for i in range(9))
     w = np.full((2, 9, 9), 1 / 9)
     for fig in mf.head_heatmaps(w, labels, focus=None, cell=None, head=0):
-        assert not fig.layout.annotations
+        assert not figures.cell_notes(fig.to_dict())
         assert any(t.type == "heatmap" and t.showscale for t in fig.data)

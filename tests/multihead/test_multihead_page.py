@@ -13,7 +13,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.app.conftest import all_match, assert_clean, metrics, open_page, widget
+from tests.app.conftest import all_match, assert_clean, charts, metrics, open_page, widget
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics.multihead import script, speed, stopwatch, study, view
 from ui import cache
@@ -28,7 +28,7 @@ def _checks_label(at) -> str:
 
 
 def _charts(at) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [json.loads(c.proto.spec) for c in charts(at)]
 
 
 def _size(v) -> int:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from topics.multihead import figures as mf
+from ui import figures
 
 BOOK = ["Your", "journey", "starts", "with", "one", "step"]
 
@@ -24,7 +25,7 @@ def weights(n: int) -> np.ndarray:
 def test_a_head_prints_values_only_in_cells_a_phone_draws_wide_enough(n):
     labels = (BOOK + [f"w{i}" for i in range(n)])[:n]
     fig = mf.head_heatmap(weights(n), labels, 0)
-    texts = [a.text for a in fig.layout.annotations]
+    texts = [a["text"] for a in figures.cell_notes(fig.to_dict())]
     bar = any(t.type == "heatmap" and t.showscale for t in fig.data)
     longest = max(len(t) for t in labels)
     cell = (mf.PHONE_CHART_PX - mf.LABEL_CHAR_PX * longest - 10) / n
@@ -38,4 +39,4 @@ def test_a_head_prints_values_only_in_cells_a_phone_draws_wide_enough(n):
 
 def test_the_book_sentence_keeps_its_values():
     assert mf.values_fit(BOOK)
-    assert len(mf.head_heatmap(weights(6), BOOK, 0).layout.annotations) == 36
+    assert len(figures.cell_notes(mf.head_heatmap(weights(6), BOOK, 0).to_dict())) == 36

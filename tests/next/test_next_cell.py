@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from core.attention import self_attention
-from tests.app.conftest import assert_clean, open_page, panel_text
+from tests.app.conftest import assert_clean, charts, open_page, panel_text
 from tests.prose import unexplained
 from tests.strategies import sentences
 from topics.next import equivariance, view
@@ -117,7 +117,7 @@ def test_seen_both_ways_with_the_same_prefix_keeps_its_weight():
 def _weights_layout(at: AppTest) -> dict:
     (spec,) = [
         json.loads(c.proto.spec)
-        for c in at.get("plotly_chart")
+        for c in charts(at)
         if "Causal weights" in json.loads(c.proto.spec)["layout"]["title"]["text"]
     ]
     return spec["layout"]
@@ -165,7 +165,7 @@ def _clicked(chart: str, point: dict) -> None:
 
     labels = ("Your", "journey", "starts", "with", "one", "step")
     perm = (5, 4, 3, 2, 1, 0)
-    st.session_state[chart] = {"selection": {"points": [point]}}
+    st.session_state[chart] = {"click": point.get("customdata")}
     if not st.session_state.get("done"):
         st.session_state["done"] = True
         if chart == "next_weights":

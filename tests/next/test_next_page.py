@@ -5,7 +5,7 @@ expander). The numbers themselves are tested on the view, in ``test_next_view.py
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import APP, all_match, assert_clean, metrics, open_page, widget
+from tests.app.conftest import APP, all_match, assert_clean, charts, metrics, open_page, widget
 from topics import page_at
 from topics.next import block, equivariance, figures, script, view
 from topics.next import text as prose
@@ -39,7 +39,7 @@ def shown(v: view.View) -> dict[str, str]:
 
 
 def charts_are_finite(at: AppTest) -> bool:
-    return all("NaN" not in c.proto.spec and "Infinity" not in c.proto.spec for c in at.get("plotly_chart"))
+    return all("NaN" not in c.proto.spec and "Infinity" not in c.proto.spec for c in charts(at))
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +61,7 @@ def test_the_default_page_draws_its_view(default):
     assert default.markdown[0].value == prose.lead(v)
     assert prose.order_text(v, Settings().labels) in [md.value for md in default.markdown]
     assert not default.warning
-    assert len(default.get("plotly_chart")) == 5 and charts_are_finite(default)  # + the causal weights
+    assert len(charts(default)) == 5 and charts_are_finite(default)  # + the causal weights
     assert f"{v.kv.bytes:,}".replace(",", "{,}") in default.get("latex")[-1].value
 
 

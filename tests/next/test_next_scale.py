@@ -8,7 +8,7 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import assert_clean, open_page, widget
+from tests.app.conftest import assert_clean, charts, open_page, widget
 from ui.scale import LABELS, pale_hint
 
 PAGE = "topics/next/page.py"
@@ -16,7 +16,7 @@ TWELVE = " ".join(f"w{i}" for i in range(12))
 
 
 def specs(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [json.loads(c.proto.spec) for c in charts(at)]
 
 
 def captions(at: AppTest) -> str:
@@ -49,7 +49,7 @@ def test_every_chart_is_named_and_has_its_values_as_a_table():
     at = open_page(PAGE)
     assert_clean(at)
     boxes = [e.label for e in at.expander if e.label.startswith("Values as a table: ")]
-    assert len(boxes) == len(at.get("plotly_chart")) == 5
+    assert len(boxes) == len(charts(at)) == 5
     assert (
         boxes[3]
         == "Values as a table: Causal attention weights of the shuffled sentence, 6 queries by 6 keys"

@@ -49,5 +49,6 @@ def test_the_kept_charts_are_the_charts_of_the_settings_on_screen(s, relative):
         want = as_built(chart)
         assert spec(kept[key]) == spec(want), key
         assert kept[key].name == want.name, key
-        assert kept[key].table.equals(want.table), key
+        table, wanted = kept[key].table, want.table
+        assert table is not None and wanted is not None and table.equals(wanted), key
     assert study.page_view(s).shuffle.focus is None

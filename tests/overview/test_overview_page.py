@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 
 from core import book, sentence, tokens
-from tests.app.conftest import assert_clean, open_page
+from tests.app.conftest import assert_clean, charts, open_page
 from tests.strategies import sentences
 from topics import PAGES, page_of
 from topics.overview import text, view
@@ -34,13 +34,13 @@ def three_matrices_at(s: sentence.Sentence) -> three_matrices.View:
 
 
 def chart(at) -> dict:
-    (only,) = at.get("plotly_chart")
+    (only,) = charts(at)
     return json.loads(only.proto.spec)
 
 
 def cells(spec: dict) -> list[str]:
     """The printed cells of a heatmap, row by row."""
-    return [a["text"] for a in spec["layout"]["annotations"]]
+    return [a["text"] for a in figures.cell_notes(spec)]
 
 
 def test_the_notation_holds_the_book_toys_values():

@@ -19,4 +19,5 @@ def test_the_kept_chart_is_the_chart_of_the_sentence_on_screen(labels, x, is_boo
     kept = study.weights_chart(tuple(labels), x, is_book, relative, "light")
     want = built(figures.weights(view.build(view.Settings(tuple(labels), x, is_book)), relative))
     assert pio.to_json(kept.spec, validate=False) == pio.to_json(want.spec, validate=False)
+    assert kept.table is not None and want.table is not None
     assert kept.name == want.name and kept.table.equals(want.table)

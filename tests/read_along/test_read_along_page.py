@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core import sentence
-from tests.app.conftest import assert_clean, open_page
+from tests.app.conftest import assert_clean, charts, open_page
 from topics.read_along.steps import STEPS
 
 PAGE = "topics/read_along/page.py"
@@ -26,7 +26,7 @@ def test_every_step_opens_from_its_link_and_reveals_its_answer(number):
     assert [h.value for h in at.title] == [d.title]
     show = f"_read_along_show_{d.key}"
     if any(b.key == show for b in at.button):
-        assert at.get("plotly_chart") or at.table  # the figure is there before the guess
+        assert charts(at) or at.table  # the figure is there before the guess
         at.button(key=show).click().run()
         assert_clean(at)
         assert any("answer" in (b.value or "") for b in (*at.info, *at.success, *at.warning))
@@ -54,7 +54,7 @@ def test_a_bad_step_falls_back_to_the_nearest_with_a_message(raw, expected):
 def test_the_readers_sentence_carries_into_the_steps():
     at = open_page(PAGE, {"step": "1", "text": "the cat sat on the mat"})
     assert_clean(at)
-    assert "cat" in shown_text(at) or any("cat" in str(c.proto) for c in at.get("plotly_chart"))
+    assert "cat" in shown_text(at) or any("cat" in str(c.proto) for c in charts(at))
 
 
 def test_a_wrong_guess_gets_a_hint_then_the_answer_and_the_tally_counts_first_tries():

@@ -11,7 +11,16 @@ import pytest
 
 from core import sentence as core_sentence
 from core import tokens
-from tests.app.conftest import assert_clean, clicked, heatmap_titled, metrics, open_page, panel_text, widget
+from tests.app.conftest import (
+    assert_clean,
+    charts,
+    clicked,
+    heatmap_titled,
+    metrics,
+    open_page,
+    panel_text,
+    widget,
+)
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics.recap import script, view
 from ui import checks as checks_ui
@@ -64,7 +73,7 @@ def test_the_default_view_shows_the_posts_numbers(default):
         checks_ui.parse_title(exp.label)[checks_ui.Verdict.DIFFERS] == 0
         and len(exp.markdown[-1].value.splitlines()) == 2 + 7
     )
-    assert len(default.get("plotly_chart")) == 3
+    assert len(charts(default)) == 3
 
 
 def test_the_query_and_key_controls_move_the_readouts_and_the_text():

@@ -13,7 +13,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import APP, assert_clean, chart_names, metrics, widget
+from tests.app.conftest import APP, assert_clean, chart_names, charts, metrics, widget
 from topics.scaling import checks, figures, script, study, text, view
 from ui import checks as checks_ui
 
@@ -44,7 +44,7 @@ def readouts(v: view.View) -> dict[str, str]:
 
 
 def chart_titles(at: AppTest) -> list[str]:
-    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in charts(at)]
 
 
 def shows_its_view(at: AppTest, build) -> view.View:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from core.attention import MODES
 from tests.app.conftest import assert_clean, open_page, widget
+from tests.app.conftest import charts as sent_charts
 from tests.strategies import sentences
 from tests.three_matrices.test_three_matrices_properties import sources
 from topics.three_matrices import charts, figures, view
@@ -59,5 +60,5 @@ def test_the_focus_controls_stand_where_they_stood_and_a_pick_draws_what_a_link_
         return [d.value for d in page.dataframe if "▸ starts" in list(d.value.index)]
 
     assert len(z(at)) == 1 and z(at)[0].equals(z(linked)[0])
-    specs = [c.proto.spec for c in at.get("plotly_chart")]
-    assert specs == [c.proto.spec for c in linked.get("plotly_chart")] and len(specs) == 3
+    specs = [c.proto.spec for c in sent_charts(at)]
+    assert specs == [c.proto.spec for c in sent_charts(linked)] and len(specs) == 3

@@ -87,7 +87,6 @@ def dropped_heatmap(
         yaxis=yaxis,
         xaxis2={**xaxis2, "domain": [SPLIT + 0.03, 1.0], "anchor": "y", "showticklabels": False},
         shapes=weights.shapes + sums.shapes,
-        annotations=weights.annotations + sums.annotations,
         hovermode="closest",
         hoverdistance=-1,  # a click anywhere in a cell picks its marker (see ui.figures.grid)
     )

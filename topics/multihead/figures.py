@@ -173,14 +173,13 @@ def head_heatmap(
         tile=head,
         colorbar=None if legible else True,
         relative=relative,
+        printed=legible and figures.prints_values(len(labels), len(labels)),
     )
     xaxis, yaxis = figures.heatmap_axes(labels, labels, focus=focus)
     title = f"▸ Head {head + 1} (worked out below)" if chosen and focus is not None else f"Head {head + 1}"
     spec = figures.layout(title, figures.heatmap_height(len(labels)), xaxis=xaxis, yaxis=yaxis)
     spec["margin"].update(l=0, r=2)
-    spec.update(
-        shapes=g.shapes, annotations=g.annotations if legible else [], hovermode="closest", hoverdistance=-1
-    )
+    spec.update(shapes=g.shapes, hovermode="closest", hoverdistance=-1)
     return figures.figure(g.traces, spec)
 
 

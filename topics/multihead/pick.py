@@ -42,6 +42,6 @@ def _set_head(head: int) -> None:
 
 
 def picker(head: int) -> Callable[[], None]:
-    """The ``on_select`` callback of head ``head``'s heatmap: a click sets the query, the key and
-    the head (the tile its marker carries)."""
+    """The ``on_click_change`` callback (``ui.chart``) of head ``head``'s heatmap: a click sets the
+    query, the key and the head (the tile its marker carries)."""
     return cell_ui.picker(chart_key(head), FOCUS, CELL, on_tile=_set_head)

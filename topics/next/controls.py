@@ -197,15 +197,13 @@ def permutation_control(names: tuple[str, ...]) -> tuple[tuple[int, ...], str | 
 
 
 def row_picker(chart_key: str, focus_key: str, tokens: Sequence[int]) -> Callable[[], None]:
-    """The ``on_select`` callback of a positions × output dimensions heatmap: a click on a row
-    focuses its token (``tokens[row]``, the shuffle's order) and leaves the cell's key alone,
-    since a column there is a dimension, not a key (``ui.cell.picker`` sets both)."""
+    """The ``on_click_change`` callback (``ui.chart``) of a positions × output dimensions
+    heatmap: a click on a row focuses its token (``tokens[row]``, the shuffle's order) and leaves
+    the cell's key alone, since a column there is a dimension, not a key (``ui.cell.picker`` sets
+    both)."""
 
     def pick() -> None:
-        state = st.session_state.get(chart_key)
-        selection = getattr(state, "selection", None) or (state or {}).get("selection", {})
-        points = getattr(selection, "points", None) or (selection or {}).get("points", [])
-        cell = picked(points)
+        cell = picked(st.session_state.get(chart_key))
         if cell is not None:
             st.session_state[focus_key] = tokens[cell[1]]
 

@@ -1,0 +1,168 @@
+// The app's chart element (ui.chart): one Plotly chart that keeps its place across reruns and
+// hands each new spec to Plotly.react, which updates what changed instead of drawing anew.
+//
+// Python sends `data` as bytes: one line of JSON (the chart's name, its height, whether a click
+// picks a cell, the page's background) and then the spec's JSON, as Plotly wrote it. The element
+// holds the plot (role="img", or a named figure for a 3-D scene, with the chart's name) and a row
+// of two buttons, PNG and SVG, drawn by Plotly's own toImage. While a spec waits for Plotly (its
+// first load, or an update), the element carries data-drawing="true".
+
+const PLOTLY_URL = new URL("./plotly.min.js", import.meta.url).href;
+const ROW = "aww-export";
+const charts = new WeakMap();
+const decoder = new TextDecoder();
+let loading = null;
+
+// plotly.min.js, the installed plotly package's own (served beside this file), once per page.
+function plotly() {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!loading) {
+    loading = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = PLOTLY_URL;
+      script.async = true;
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => {
+        loading = null;
+        reject(new Error("plotly.min.js did not load"));
+      };
+      document.head.appendChild(script);
+    });
+  }
+  return loading;
+}
+
+function decode(data) {
+  const text = typeof data === "string" ? data : decoder.decode(data);
+  const cut = text.indexOf("\n");
+  return { head: JSON.parse(text.slice(0, cut)), spec: JSON.parse(text.slice(cut + 1)) };
+}
+
+function save(url, filename) {
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+// The chart as an image file, by Plotly's toImage, on the page's background so a dark chart stays
+// readable (the chart itself is transparent over the page).
+async function download(c, format) {
+  const P = await plotly();
+  const gd = c.plot;
+  if (!gd.data) return;
+  const box = gd.getBoundingClientRect();
+  const layout = { ...gd.layout, paper_bgcolor: c.head.background };
+  const url = await P.toImage(
+    { data: gd.data, layout, config: { staticPlot: true } },
+    { format, width: Math.round(box.width), height: Math.round(box.height), scale: format === "png" ? 2 : 1 },
+  );
+  save(url, `${c.head.file}.${format}`);
+}
+
+function mount(parent) {
+  const root = document.createElement("div");
+  root.className = "aww-chart";
+  const plot = document.createElement("div");
+  plot.className = "aww-plot";
+  const row = document.createElement("div");
+  row.className = ROW;
+  root.append(plot, row);
+  parent.appendChild(root);
+  const c = { root, plot, row, head: null, spec: null, trigger: null, busy: false, again: false };
+  for (const format of ["png", "svg"]) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = format.toUpperCase();
+    b.dataset.format = format;
+    b.addEventListener("click", () => download(c, format).catch((e) => console.error(e)));
+    row.appendChild(b);
+  }
+  let width = 0;
+  c.observer = new ResizeObserver((entries) => {
+    const w = Math.round(entries[0].contentRect.width);
+    if (w === width) return;
+    // Only a plot on screen: Plotly refuses to resize one that is hidden or being taken away.
+    if (!window.Plotly || !c.plot.data || !c.plot.isConnected || c.plot.offsetParent === null) return;
+    width = w;
+    window.Plotly.Plots.resize(c.plot).catch(() => {});
+  });
+  c.observer.observe(root);
+  return c;
+}
+
+// The chart's name, on the plot itself: announced once, as one image (a 3-D scene, which a reader
+// turns by dragging, as a figure), its numbers read from "Values as a table" beneath.
+function name(c) {
+  const { head } = c;
+  const role = head.scene ? "figure" : "img";
+  if (c.plot.getAttribute("role") !== role) c.plot.setAttribute("role", role);
+  if (c.plot.getAttribute("aria-label") !== head.name) c.plot.setAttribute("aria-label", head.name);
+  c.plot.style.height = `${head.height}px`;
+  c.root.dataset.name = head.name;
+  for (const b of c.row.children)
+    b.setAttribute("aria-label", `Download ${head.name} as ${b.dataset.format.toUpperCase()}`);
+}
+
+function clicked(c, event) {
+  if (!c.head.pick) return;
+  const point = (event.points || []).find((p) => Array.isArray(p.customdata) && p.customdata.length === 3);
+  if (point) c.trigger("click", point.customdata.map(Number));
+}
+
+function draw(P, c) {
+  if (c.busy) {
+    c.again = true;
+    return;
+  }
+  c.busy = true;
+  const { spec, head } = c;
+  const layout = {
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "rgba(0,0,0,0)",
+    ...spec.layout,
+    autosize: true,
+    height: head.height,
+  };
+  delete layout.width;
+  P.react(c.plot, spec.data, layout, head.config)
+    .then(() => {
+      if (!c.listening) {
+        c.plot.on("plotly_click", (event) => clicked(c, event));
+        c.listening = true;
+      }
+    })
+    .catch((e) => console.error(e))
+    .finally(() => {
+      c.busy = false;
+      if (c.again) {
+        c.again = false;
+        draw(P, c);
+      } else {
+        delete c.root.dataset.drawing;
+      }
+    });
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let c = charts.get(parentElement);
+  if (!c) {
+    c = mount(parentElement);
+    charts.set(parentElement, c);
+  }
+  Object.assign(c, decode(data), { trigger: setTriggerValue });
+  c.root.dataset.drawing = "true"; // until Plotly has drawn this spec (a test's or a bench's sign)
+  name(c);
+  plotly()
+    .then((P) => draw(P, c))
+    .catch((e) => console.error(e));
+  return () => {
+    c.observer.disconnect();
+    if (window.Plotly) window.Plotly.purge(c.plot);
+    charts.delete(parentElement);
+    c.root.remove();
+  };
+}
