@@ -17,13 +17,11 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
-import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import ROOT, wait_healthy
 
 TEMPLATE = ROOT / "deploy" / "nginx.conf"
 _VARIABLE = re.compile(r"\$\{([A-Z_][A-Z0-9_]*)\}")
@@ -82,18 +80,11 @@ class Balancer:
         )
         self._wait_up()
 
-    def _wait_up(self, timeout: float = 20) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"nginx exited: {(self.prefix / 'error.log').read_text()[-500:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError("nginx did not pass a health check within 20 s")
+    def _wait_up(self) -> None:
+        try:
+            wait_healthy(self.url, self.proc, what="nginx", timeout=20, pause=0.2)
+        except RuntimeError as e:
+            raise RuntimeError(f"{e}: {(self.prefix / 'error.log').read_text()[-500:]}") from e
 
     def requests(self) -> list[Request]:
         """Every request nginx has logged so far."""

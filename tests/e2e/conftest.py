@@ -39,6 +39,24 @@ def chromium_path() -> str | None:
     return None
 
 
+def wait_healthy(
+    url: str, proc: subprocess.Popen, *, what: str = "streamlit", timeout: float = 60, pause: float = 0.3
+) -> None:
+    """Wait until ``url``'s ``/_stcore/health`` answers 200 (Streamlit's, or nginx passing it on),
+    raising if ``proc`` exits first or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(pause)
+    raise RuntimeError(f"{what} did not become healthy within {timeout:g} s")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -76,18 +94,8 @@ class Server:
         )
         self._wait_healthy()
 
-    def _wait_healthy(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {self.proc.returncode}; see {self.log.name}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.3)
-        raise RuntimeError("streamlit did not become healthy within 60 s")
+    def _wait_healthy(self) -> None:
+        wait_healthy(self.url, self.proc, what=f"streamlit (see {self.log.name})")
 
     def stop(self) -> None:
         self.proc.terminate()
