@@ -45,6 +45,10 @@ class PageInfo:
     blurb: str  # one line for the Overview
     keys: tuple[str, ...] = ()  # every URL key the page's controls bind, conditional ones included
     legacy: Mapping[str, str] = field(default_factory=frozen)  # old URL key -> key in ``keys``
+    # Keys of ``keys`` the page writes itself through ``st.query_params`` instead of binding a
+    # control: Read along's step, whose every change must be a browser history entry, which a bound
+    # control's change is not (ui.links).
+    written: tuple[str, ...] = ()
     # The page has Back and Next of its own (a tour): its footer's page links then say "Page before"
     # and "Page after", so "Next" on it means one thing only.
     own_next: bool = False

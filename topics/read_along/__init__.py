@@ -9,5 +9,6 @@ PAGE = PageInfo(
     "read-along",
     "The whole chapter in order, one short step at a time: predict, then see the answer computed.",
     keys=(*SENTENCE_KEYS, "step"),
+    written=("step",),
     own_next=True,  # the tour's Back and Next; its footer's page links say "Page before/after"
 )
