@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.e2e.conftest import ROOT, wait_healthy
+from tests.e2e.conftest import ROOT, stop_process, wait_healthy
 
 TEMPLATE = ROOT / "deploy" / "nginx.conf"
 _VARIABLE = re.compile(r"\$\{([A-Z_][A-Z0-9_]*)\}")
@@ -95,10 +95,5 @@ class Balancer:
         return out
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc)
         shutil.rmtree(self.prefix, ignore_errors=True)

@@ -57,6 +57,16 @@ def wait_healthy(
     raise RuntimeError(f"{what} did not become healthy within {timeout:g} s")
 
 
+def stop_process(proc: subprocess.Popen, timeout: float = 10) -> None:
+    """End ``proc``: asked to stop, then killed if it has not within ``timeout`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -98,11 +108,7 @@ class Server:
         wait_healthy(self.url, self.proc, what=f"streamlit (see {self.log.name})")
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop_process(self.proc)
         self.log.close()
 
 
