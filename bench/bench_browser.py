@@ -46,7 +46,9 @@ from bench import Figure
 
 WARM = 2  # untimed moves first: both values of the control computed once
 FOCUS_TOKENS = (1, 2)  # a focus select box's options: "no focus", then the tokens; move between two
-BROWSER_KEYS = {"overview": "overview_scale", "read-along": "step"}  # pages CHANGES leaves out
+# Pages CHANGES leaves out: the Overview's colour scale, and Read along's step slider (the step is
+# a URL key the page writes itself; the slider is an unbound control, keyed by nav.SLIDER_KEY).
+BROWSER_KEYS = {"overview": "overview_scale", "read-along": "_read_along_step"}
 
 
 def moved_key(url_path: str) -> str | None:

@@ -250,11 +250,11 @@ def grid(
       they recede through their own fills, ranked as before, with nothing laid over their text.
     - **Text:** each printed cell is coloured black or white by WCAG luminance against that cell's
       own fill (``ui.colors.text_on``), so it reads at 5:1 or more (Plotly's own choice went down
-      to 3.13:1). A heatmap's text takes one colour (plotly.js 4's ``textfont.color`` is no array),
-      so the values are drawn as one transparent heatmap per ink, each printing its cells
-      (``texttemplate``) and leaving the others blank (:func:`text_layers`). They cost the browser
-      about half what one annotation per cell did (README, "Benchmarks"). ``printed`` overrides
-      whether the cells print (``TEXT_MAX``).
+      to 3.13:1). A heatmap's own text takes one colour (``textfont.color`` is no array there),
+      so the values are the text of the click markers below, a scatter trace, whose
+      ``textfont.color`` takes one colour a cell. One trace, no canvas: a transparent heatmap per
+      ink, as before, cost the browser a canvas image each on every change (README, "Benchmarks").
+      ``printed`` overrides whether the cells print (``TEXT_MAX``).
     - **Clicks:** a transparent marker sits on every cell's centre, carrying ``[tile, i, j]`` as
       its customdata; with ``hoverdistance = -1`` a click anywhere in a cell picks that cell's
       marker (the nearest centre of a regular grid is the cell's own), and the chart element
@@ -315,83 +315,50 @@ def grid(
     fill = colors.fills(shade, scale, lo, hi)
     fill[~in_focus] = colors.fills(shade, faded, lo, hi)[~in_focus]
     ink = colors.text_on(fill)
+    cells = [(i, j) for i in range(n_rows) for j in range(n_cols)]
+    picker: dict[str, Any] = {
+        "type": "scatter", "mode": "markers", "xaxis": xref, "yaxis": yref,
+        "x": [xs[j] for _, j in cells],
+        "y": [ys[i] for i, _ in cells],
+        "customdata": [[tile, i, j] for i, j in cells],
+        "hovertext": [f"{plain(rows[i])} → {plain(cols[j])}: {text[i][j] or 'undefined'}" for i, j in cells],
+        "hovertemplate": "%{hovertext}<extra></extra>",
+        "marker": {"color": "rgba(0, 0, 0, 0)", "size": 8},
+        "showlegend": False,
+    }  # fmt: skip
     if printed:
         longest = max((len(t) for r in text for t in r), default=0)
+        picker["mode"] = "markers+text"
+        picker["text"] = [plain(text[i][j]) for i, j in cells]
+        picker["textposition"] = "middle center"
         size = 11 if longest <= 5 and n_cols <= 6 else 10
-        gaps = {"xgap": traces[0]["xgap"], "ygap": traces[0]["ygap"]}
-        traces += text_layers(text, ink, xs, ys, xref=xref, yref=yref, size=size, **gaps)
-    hover = [text[i][j] or "undefined" for i in range(n_rows) for j in range(n_cols)]
-    traces.append(
-        {
-            "type": "scatter", "mode": "markers", "xaxis": xref, "yaxis": yref,
-            "x": [xs[j] for _ in range(n_rows) for j in range(n_cols)],
-            "y": [ys[i] for i in range(n_rows) for _ in range(n_cols)],
-            "customdata": [[tile, i, j] for i in range(n_rows) for j in range(n_cols)],
-            "hovertext": hover,
-            "text": [f"{plain(rows[i])} → {plain(cols[j])}" for i in range(n_rows) for j in range(n_cols)],
-            "hovertemplate": "%{text}: %{hovertext}<extra></extra>",
-            "marker": {"color": "rgba(0, 0, 0, 0)", "size": 8},
-            "showlegend": False,
-        }
-    )  # fmt: skip
+        picker["textfont"] = {"color": [str(ink[i, j]) for i, j in cells], "size": size}
+    traces.append(picker)
     shapes = focus_shapes(focus, n_rows, n_cols, xref=xref, yref=yref, x0=x0, y0=y0, cell=cell)
     return Grid(traces, shapes)
 
 
-_CLEAR = [[0, "rgba(0, 0, 0, 0)"], [1, "rgba(0, 0, 0, 0)"]]
-
-
-def text_layers(
-    text: Sequence[Sequence[str]],
-    ink: np.ndarray,
-    xs: Sequence[Any],
-    ys: Sequence[Any],
-    *,
-    xref: str,
-    yref: str,
-    size: int,
-    xgap: int,
-    ygap: int,
-) -> list[dict[str, Any]]:
-    """A heatmap's printed values, one transparent heatmap layer per ink colour: the cells of that
-    ink print their text (``texttemplate``), every other cell prints nothing. Drawn over the fills,
-    on the same cells, never hovered."""
-    zeros = [[0] * len(xs) for _ in ys]
-    layers = []
-    for colour in sorted({str(c) for c in np.asarray(ink).ravel()}):
-        mine = [[plain(t) if t and str(ink[i, j]) == colour else "" for j, t in enumerate(row)]
-                for i, row in enumerate(text)]  # fmt: skip
-        if not any(t for row in mine for t in row):
-            continue
-        layers.append(
-            {"type": "heatmap", "z": zeros, "x": list(xs), "y": list(ys), "xaxis": xref, "yaxis": yref,
-             "text": mine, "texttemplate": "%{text}", "textfont": {"color": colour, "size": size},
-             "colorscale": _CLEAR, "zmin": 0, "zmax": 1, "showscale": False, "hoverinfo": "skip",
-             "xgap": xgap, "ygap": ygap}
-        )  # fmt: skip
-    return layers
-
-
 def cell_notes(spec: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every printed cell of a spec's token heatmaps (:func:`text_layers`), as
+    """Every printed cell of a spec's token heatmaps (:func:`grid`'s cell text), as
     ``{"x", "y", "xref", "yref", "text", "color", "size"}``, ``x``/``y`` the cell's column and row
     positions (a tile's offset included), each heatmap's row by row: what a reader sees printed."""
     found: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for trace in spec.get("data", []):
-        if trace.get("type") != "heatmap" or "texttemplate" not in trace:
+        if trace.get("type") != "scatter" or "text" not in trace.get("mode", "").split("+"):
             continue
-        xs, ys = trace["x"], trace["y"]
-        x0 = xs[0] if isinstance(xs[0], (int, float)) else 0
-        y0 = ys[0] if isinstance(ys[0], (int, float)) else 0
         refs = (trace.get("xaxis") or "x", trace.get("yaxis") or "y")
         font = trace.get("textfont", {})
-        for i, row in enumerate(trace["text"]):
-            for j, t in enumerate(row):
-                if t:
-                    note = {"x": x0 + j, "y": y0 + i, "xref": refs[0], "yref": refs[1], "text": t}
-                    found.setdefault(refs, []).append(
-                        {**note, "color": font.get("color"), "size": font.get("size")}
-                    )
+        inks = font.get("color")
+        columns, rows = list(dict.fromkeys(trace["x"])), list(dict.fromkeys(trace["y"]))  # axis labels
+        for k, t in enumerate(trace.get("text") or []):
+            if not t:
+                continue
+            x, y = trace["x"][k], trace["y"][k]
+            tiled = isinstance(x, (int, float))  # a tile on numeric axes: cells at their positions
+            at = (x, y) if tiled else (columns.index(x), rows.index(y))
+            note = {"x": at[0], "y": at[1], "xref": refs[0], "yref": refs[1], "text": t}
+            colour = inks[k] if isinstance(inks, list) else inks
+            found.setdefault(refs, []).append({**note, "color": colour, "size": font.get("size")})
     return [n for notes in found.values() for n in sorted(notes, key=lambda n: (n["y"], n["x"]))]
 
 
@@ -832,14 +799,34 @@ def _values(
 ) -> None:
     """:func:`values` for a DataFrame or, from a :class:`Built`, the same table already in Arrow
     (with ``index_hidden`` as st.table would decide it from the DataFrame)."""
-    with st.expander(f"Values as a table: {name}"):
+    _lazy_values(table, index_hidden, csv, name, values_key(name, key))
+
+
+def values_key(name: str, key: str | None = None) -> str:
+    """The session-state key of the "Values as a table" expander of the chart ``key`` (or, without
+    one, named ``name``): True while it is open."""
+    return f"values_{key or slug(name)}"
+
+
+def _lazy_values(
+    table: Any, index_hidden: bool | None, csv: Callable[[], bytes], name: str, key: str
+) -> None:
+    """The expander, drawn empty while it is closed: a table is drawn only for a reader who opens
+    it, which reruns the page. Streamlit draws a closed expander's content all the same, and on
+    every rerun: a 32 × 32 ``st.table`` cost the browser about half a second a change. (A fragment
+    of its own would rerun less, but two expanders opened at once each ask for a fragment rerun,
+    and one of them was lost: its expander stayed open and empty.)"""
+    box = st.expander(f"Values as a table: {name}", key=key, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         st.table(table, hide_index=index_hidden)
         st.download_button(
             "Download as CSV",
             csv,  # written when a reader asks for it, not on every rerun
             file_name=f"{slug(name)}.csv",
             mime="text/csv",
-            key=f"csv_{key or slug(name)}",
+            key=f"csv_{key.removeprefix('values_')}",
             on_click="ignore",
             icon=":material/download:",
         )

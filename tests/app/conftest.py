@@ -178,3 +178,17 @@ def clicked(
     else:
         focus_control(labels, key=focus_key)
         cell_ui.cell_control(labels, key=cell_key)
+
+
+VALUES_LABEL = "Values as a table: "
+
+
+def open_values(at: AppTest) -> AppTest:
+    """Open every "Values as a table" expander on the page, as a reader's clicks do, and run the
+    page again: a closed one draws nothing (``ui.figures.values``). Its key is the end of its
+    element id (``$$ID-<hash>-<key>``)."""
+    for box in at.expander:
+        if box.label.startswith(VALUES_LABEL) and box.proto.id:
+            at.session_state[box.proto.id.split("-", 2)[2]] = True
+    at.run()
+    return at

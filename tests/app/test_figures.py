@@ -12,6 +12,7 @@ import json
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from core import tokens
 from tests.app.conftest import assert_clean, charts, open_page
@@ -80,10 +81,14 @@ def test_every_heatmap_titles_both_axes_and_uses_an_honest_scale(info):
 
 
 def prints_values(trace: dict, spec: dict) -> bool:
-    """Whether a heatmap's cells print their values: as its own text, as a text layer over it on
-    the same axes (``figures.text_layers``) or as annotations on its axes."""
+    """Whether a heatmap's cells print their values: as its own text, as the text of a scatter
+    trace over it on the same axes (``figures.grid``) or as annotations on its axes."""
     ref = trace.get("xaxis") or "x"
-    layers = [t for t in spec["data"] if "texttemplate" in t and (t.get("xaxis") or "x") == ref]
+    layers = [
+        t for t in spec["data"]
+        if "text" in t.get("mode", "").split("+") and any(t.get("text") or [])
+        and (t.get("xaxis") or "x") == ref
+    ]  # fmt: skip
     notes = spec["layout"].get("annotations", [])
     return "texttemplate" in trace or bool(layers) or any((a.get("xref") or "x") == ref for a in notes)
 
@@ -305,3 +310,28 @@ def test_a_spec_is_what_plotly_itself_would_give_in_the_theme():
     for fig in built:
         want = json.loads(pio.to_json(theme.themed(fig.to_dict(), theme.active()), validate=False))
         assert json.loads(pio.to_json(figures.spec_of(fig), validate=False)) == want
+
+
+def _one_chart_with_values() -> None:
+    """A script for ``AppTest.from_function``: one bar chart with its values."""
+    import pandas as pd
+
+    from ui import figures
+
+    table = pd.DataFrame({"weight": ["0.5000", "0.5000"]}, index=["a", "b"])
+    figures.show(figures.Chart(figures.bars([0.5, 0.5], ["a", "b"]), "Two bars", table), key="bars")
+
+
+def test_a_values_table_is_drawn_only_once_its_expander_is_opened():
+    """Streamlit draws a closed expander's content on every rerun, and a 32 × 32 ``st.table``
+    cost the browser half a second a change: the table waits for a reader to open it."""
+    at = AppTest.from_function(_one_chart_with_values).run()
+    (box,) = at.expander
+    assert box.label == "Values as a table: Two bars"
+    assert not at.table and not at.get("download_button")
+    at.session_state[figures.values_key("Two bars", "bars")] = True  # the reader opens it
+    at.run()
+    (shown,) = at.table
+    assert shown.value["weight"].tolist() == ["0.5000", "0.5000"]
+    (csv,) = at.get("download_button")
+    assert csv.proto.label == "Download as CSV"

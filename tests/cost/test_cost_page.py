@@ -15,7 +15,16 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import app_test
 
-from tests.app.conftest import all_match, assert_clean, chart_names, charts, metrics, open_page, widget
+from tests.app.conftest import (
+    all_match,
+    assert_clean,
+    chart_names,
+    charts,
+    metrics,
+    open_page,
+    open_values,
+    widget,
+)
 from tests.app.test_reproduce_expander import open_with_script, script_shown
 from topics import page_at
 from topics.cost import arithmetic, figures, script, table, time_models, view
@@ -85,7 +94,7 @@ def test_every_chart_is_named_and_its_values_are_a_table_under_it(default):
     table under "Values as a table: <name>", the view's own."""
     v = view.build(view.Settings())
     names = chart_names(default)
-    boxes = {e.label: e for e in default.expander}
+    boxes = {e.label: e for e in open_values(open_page(PAGE)).expander}
     for chart in (figures.memory(v), figures.flops(v)):
         assert chart.name in names
         (shown,) = boxes[f"Values as a table: {chart.name}"].get("table")

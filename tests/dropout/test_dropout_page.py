@@ -57,7 +57,8 @@ def test_the_default_page_draws_its_view(default):
     _, dropped, running, zero = specs
     sums = [a["text"] for a in cell_notes(dropped) if a["xref"] == "x2"]
     assert sums == [f"{s:.4f}" for s in v.row_sums]  # each printed in its cell, legible on its fill
-    assert dropped["data"][-1]["hovertext"] == sums  # and on hover
+    hover = [f"{t}: row sum: {s}" for t, s in zip(v.labels, sums, strict=True)]
+    assert dropped["data"][-1]["hovertext"] == hover  # and on hover
     assert running["data"][2]["y"] == v.running_mean.tolist()
     assert running["data"][2]["x"] == v.running_at.astype(float).tolist()
     assert zero["data"][0]["y"] == v.zero_rate.tolist() and zero["data"][1]["y"] == v.zero_theory.tolist()

@@ -50,8 +50,11 @@ def test_the_focus_and_cell_change_nothing_but_the_focus_fields(s: view.Settings
 
 def _drawn(chart: object) -> None:
     """A script for ``AppTest.from_function``: one chart drawn as a page draws it."""
+    import streamlit as st
+
     from ui import figures
 
+    st.session_state[figures.values_key("", "c")] = True  # its "Values as a table" open
     figures.show(chart, key="c")
 
 

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.app.conftest import assert_clean, charts, open_page, widget
+from tests.app.conftest import assert_clean, charts, open_page, open_values, widget
 from topics.multihead import figures as mf
 from topics.multihead import speed, view
 from topics.multihead.thinning import thinned
@@ -62,7 +62,7 @@ def test_the_scale_in_the_link_reaches_every_heads_heatmap_and_a_bad_one_falls_b
 
 
 def test_every_chart_is_named_and_its_values_are_a_table():
-    at = open_page(PAGE, {"heads": "2", "d_out": "4", "preset": "Custom"})
+    at = open_values(open_page(PAGE, {"heads": "2", "d_out": "4", "preset": "Custom"}))
     assert_clean(at)
     names = _names(at)
     assert names[0].startswith("Values as a table: W_q, 3 input rows by 4 columns, 2 stripes of 2 columns")

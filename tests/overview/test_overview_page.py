@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 
 from core import book, sentence, tokens
-from tests.app.conftest import assert_clean, charts, open_page
+from tests.app.conftest import assert_clean, charts, open_page, open_values
 from tests.strategies import sentences
 from topics import PAGES, page_of
 from topics.overview import text, view
@@ -81,7 +81,7 @@ def test_at_any_sentence_the_figure_is_the_three_matrices_pages_weights(s):
 
 
 def test_the_page_draws_the_view_and_its_values_table():
-    at = open_page(PAGE)
+    at = open_values(open_page(PAGE))
     assert_clean(at)
     v = view.build(view.Settings())
     spec = chart(at)

@@ -18,6 +18,7 @@ from tests.app.conftest import (
     heatmap_titled,
     metrics,
     open_page,
+    open_values,
     panel_text,
     widget,
 )
@@ -233,9 +234,10 @@ def test_a_bad_scale_key_falls_back_to_the_fixed_scale(default, junk):
     assert (heatmap_titled(at, WEIGHTS)["zmin"], heatmap_titled(at, WEIGHTS)["zmax"]) == (0, 1)
 
 
-def test_each_chart_has_a_name_and_its_values_as_a_table(default):
+def test_each_chart_has_a_name_and_its_values_as_a_table():
     v = view.build(view.Settings())
-    boxes = {e.label: e for e in default.expander if e.label.startswith("Values as a table: ")}
+    opened = open_values(open_page(PAGE))
+    boxes = {e.label: e for e in opened.expander if e.label.startswith("Values as a table: ")}
     assert set(boxes) == {
         "Values as a table: Scores Ω = XXᵀ, 6 queries by 6 keys",
         "Values as a table: Attention weights A = softmax(Ω), 6 queries by 6 keys",

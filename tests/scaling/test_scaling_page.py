@@ -13,7 +13,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import APP, assert_clean, chart_names, charts, metrics, widget
+from tests.app.conftest import APP, assert_clean, chart_names, charts, metrics, open_values, widget
 from topics.scaling import checks, figures, script, study, text, view
 from ui import checks as checks_ui
 
@@ -111,7 +111,7 @@ def test_every_chart_is_named_and_its_values_are_a_table_under_it(default, build
     table under "Values as a table: <name>", the view's own, in the order the charts are drawn."""
     charts = figures.charts(build(settings_of(default)))
     names = chart_names(default)
-    boxes = {e.label: e for e in default.expander}
+    boxes = {e.label: e for e in open_values(open_page()).expander}
     for chart in charts.values():
         assert chart.name in names
         box = boxes[f"Values as a table: {chart.name}"]

@@ -61,6 +61,7 @@ def dropped_heatmap(
     m, s = np.asarray(matrix, dtype=np.float64), np.asarray(row_sums, dtype=np.float64)
     weights = grid(m, labels, labels, zmin=0.0, zmax=1.0, focus=focus, cell=cell, relative=relative)
     bound = max(float(np.max(np.abs(s - 1.0))), 1e-12)
+    sum_text = [cell_text(v, 4) for v in s]
     sums = grid(
         (s - 1.0)[:, None],
         labels,
@@ -68,7 +69,7 @@ def dropped_heatmap(
         diverging=True,
         zmin=-bound,
         zmax=bound,
-        text=[[cell_text(v, 4)] for v in s],
+        text=[[t] for t in sum_text],
         colorbar=False,  # the column prints its sums
         focus=focus,
         xref="x2",
@@ -76,7 +77,7 @@ def dropped_heatmap(
     )
     marker = sums.traces[-1]  # the clickable markers: a sum names its row, and picks no key
     marker["customdata"] = [[1, i, TOP] for i in range(len(labels))]
-    marker["text"] = [f"{plain(t)}: row sum" for t in labels]
+    marker["hovertext"] = [f"{plain(t)}: row sum: {v}" for t, v in zip(labels, sum_text, strict=True)]
     xaxis, yaxis = heatmap_axes(labels, labels, focus=focus)
     xaxis2, _ = heatmap_axes(labels, ["sum"], x_title="row sum")
     n = len(labels)
