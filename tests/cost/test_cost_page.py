@@ -97,7 +97,7 @@ def test_every_chart_is_named_and_its_values_are_a_table_under_it(default):
     boxes = {e.label: e for e in open_values(open_page(PAGE)).expander}
     for chart in (figures.memory(v), figures.flops(v)):
         assert chart.name in names
-        (shown,) = boxes[f"Values as a table: {chart.name}"].get("table")
+        (shown,) = boxes[f"Values as a table: {chart.name}"].table
         assert shown.value.equals(chart.table)
     assert sum(checks_ui.parse_title(_checks(default).label).values()) == 12
     assert "0 differ" in _checks(default).label

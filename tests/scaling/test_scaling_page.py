@@ -115,7 +115,7 @@ def test_every_chart_is_named_and_its_values_are_a_table_under_it(default, build
     for chart in charts.values():
         assert chart.name in names
         box = boxes[f"Values as a table: {chart.name}"]
-        (shown,) = box.get("table")
+        (shown,) = box.table
         assert shown.value.equals(chart.table)
 
 
