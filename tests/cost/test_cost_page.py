@@ -98,7 +98,7 @@ def test_every_chart_is_named_and_its_values_are_a_table_under_it(default):
     for chart in (figures.memory(v), figures.flops(v)):
         assert chart.name in names
         (shown,) = boxes[f"Values as a table: {chart.name}"].table
-        assert shown.value.equals(chart.table)
+        assert chart.table is not None and shown.value.equals(chart.table)
     assert sum(checks_ui.parse_title(_checks(default).label).values()) == 12
     assert "0 differ" in _checks(default).label
     rows = " ".join(md.value for md in _checks(default).markdown)

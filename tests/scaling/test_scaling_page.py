@@ -116,7 +116,7 @@ def test_every_chart_is_named_and_its_values_are_a_table_under_it(default, build
         assert chart.name in names
         box = boxes[f"Values as a table: {chart.name}"]
         (shown,) = box.table
-        assert shown.value.equals(chart.table)
+        assert chart.table is not None and shown.value.equals(chart.table)
 
 
 def test_every_control_moves_the_page_to_its_own_view(build):
