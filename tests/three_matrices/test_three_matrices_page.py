@@ -5,6 +5,7 @@ moves the readouts, the Reproduce expander, the messages. Every number is the vi
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -29,6 +30,32 @@ from ui.scale import LABELS, pale_hint
 
 PAGE = "topics/three_matrices/page.py"
 SCORE, WEIGHT = "Score error max|Ω − Ωᵀ|", "Weight error max|A − Aᵀ|"
+
+
+class _Cells(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self._in = False
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        self._in = tag == "td"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in:
+            self.rows[-1].append(data)
+
+
+def cells(table_html: str) -> list[list[str]]:
+    """The data cells of an HTML table (``ui.tables.matrix``), row by row, as printed."""
+    parser = _Cells()
+    parser.feed(table_html)
+    return [row for row in parser.rows if row]
 
 
 def _md(at: AppTest) -> str:
@@ -57,6 +84,10 @@ def shows(at: AppTest, v: View) -> None:
     assert at.dataframe[0].value.equals(readouts.modes_table(v))
     (ops,) = [df.value for df in at.dataframe if "operation" in df.value.columns]
     assert ops.equals(readouts.ops_table(v))
+    printed = [cells(m.value) for m in at.markdown if m.value.startswith("<table>")]
+    tr, ws = v.trace, v.weight_set
+    shown = (tr.queries, tr.keys, tr.values, tr.context, ws.w_query, ws.w_key, ws.w_value)
+    assert printed == [[[f"{x:.4f}" for x in row] for row in m] for m in shown]  # Q, K, V, Z, then W
     text = _md(at)
     assert readouts.denominators_paragraph(v) in text
     assert f"This mode runs **{readouts.count_text(v.matmuls, v.transposes)}**" in text
