@@ -123,7 +123,8 @@ def test_stepping_every_stage_and_fill_redraws_the_heatmaps_and_readouts():
             assert metrics(at) == _readouts(v)
             spec = _chart(at, "fig03_efficient")["data"][0]
             (cells,) = [t["hovertext"] for t in _chart(at, "fig03_efficient")["data"] if "hovertext" in t]
-            text = np.array(cells).reshape(len(spec["z"]), -1)  # each cell's text, row by row
+            shown = [h.rsplit(": ", 1)[1] for h in cells]  # "query → key: value", on hover
+            text = np.array(shown).reshape(len(spec["z"]), -1)  # each cell's text, row by row
             minus_inf = int(np.sum(text == "−∞"))
             # The -inf fill shows as "−∞" text on steps 2 and 3 (15 future cells), never as a colour.
             assert minus_inf == (15 if fill == "-inf" and stage in (2, 3) else 0), stage
