@@ -53,17 +53,17 @@ def bare_app() -> Served:
     """:data:`bench.pages.BARE` served on its own (port offset 1)."""
     from bench.pages import BARE
 
-    return _script_app(BARE, "bench_bare_app.py", 1)
+    return script_app(BARE, "bench_bare_app.py", 1)
 
 
 def shell_app() -> Served:
     """:data:`bench.pages.SHELL`, Streamlit's multipage shell alone (port offset 2)."""
     from bench.pages import SHELL
 
-    return _script_app(SHELL, "bench_shell_app.py", 2)
+    return script_app(SHELL, "bench_shell_app.py", 2)
 
 
-def _script_app(source: str, name: str, offset: int) -> Served:
+def script_app(source: str, name: str, offset: int) -> Served:
     script = ROOT / "artifacts" / name
     script.parent.mkdir(exist_ok=True)
     script.write_text(source, encoding="utf-8")
