@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,15 +27,25 @@ def matrix(
 
 
 def matrix_html(a: np.ndarray, rows: Sequence[str] | None = None, decimals: int = 4) -> str:
-    """``a`` as an HTML table: columns numbered 0, 1, …, rows headed by ``rows`` (tokens,
-    escaped) or by their numbers, every cell to ``decimals`` places."""
+    """``a`` as an HTML table: columns numbered 0, 1, …, rows headed by ``rows`` (tokens, as
+    :func:`plain_cell`) or by their numbers, every cell to ``decimals`` places."""
     heads = [str(i) for i in range(a.shape[0])] if rows is None else [str(r) for r in rows]
     corner = "row" if rows is None else "token"
     top = "".join(f'<th scope="col">{j}</th>' for j in range(a.shape[1]))
     body = "".join(
-        f'<tr><th scope="row">{html.escape(head)}</th>'
+        f'<tr><th scope="row">{plain_cell(head)}</th>'
         + "".join(f"<td>{v:.{decimals}f}</td>" for v in row)
         + "</tr>"
         for head, row in zip(heads, a, strict=True)
     )
     return f'<table><thead><tr><th scope="col">{corner}</th>{top}</tr></thead><tbody>{body}</tbody></table>'
+
+
+MARKUP = frozenset("&<>\"'$*_[]():`~#|\\{}!^")  # what HTML or Streamlit's Markdown could read as markup
+
+
+def plain_cell(text: str) -> str:
+    """``text`` as a table cell shows it, letter for letter: every character HTML or Streamlit's
+    Markdown could read as markup (a tag, ``$x$`` as math, ``**b**``, ``:red[x]``) written as a
+    numeric character reference, which both leave as that character."""
+    return "".join(f"&#{ord(c)};" if c in MARKUP else c for c in text)
