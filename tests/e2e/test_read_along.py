@@ -6,10 +6,12 @@ returns to the previous step, and the dark theme's Next button is readable."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 
 import numpy as np
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.browser import Console, charts_drawn, exceptions, open_settled, settle_on, settled_now
 from tests.e2e.conftest import SHOTS
@@ -26,6 +28,14 @@ def _step_in_url(page) -> str | None:
 
     values = parse_qs(urlparse(page.evaluate("location.href")).query).get("step")
     return values[0] if values else None
+
+
+VERDICT_IN_VIEW = """(h) => {
+    const v = document.querySelector("[data-testid='stMain'] [data-testid='stAlert']");
+    if (!v) return false;
+    const t = v.getBoundingClientRect().top;
+    return 0 <= t && t < h - 100;
+}"""
 
 
 def _top(page, selector: str) -> float | None:
@@ -50,7 +60,9 @@ def _visit(page, number: int, shots: str | None, reveal_answer: bool = True, scr
         reveal.first.click()
         page.get_by_text("The answer:").first.wait_for(timeout=60_000)
         settled_now(page)
-        if screen:
+        if screen:  # the verdict's scroller brings it into the first screen (within 10 s, on a busy box)
+            with contextlib.suppress(PlaywrightTimeout):  # the assertion below says where it stood
+                page.wait_for_function(VERDICT_IN_VIEW, arg=screen, timeout=10_000, polling=100)
             verdict = _top(page, "[data-testid='stMain'] [data-testid='stAlert']")
             assert verdict is not None and 0 <= verdict < screen - 100, (number, verdict)
     total, drawn = charts_drawn(page)
