@@ -799,7 +799,7 @@ def _values(
 ) -> None:
     """:func:`values` for a DataFrame or, from a :class:`Built`, the same table already in Arrow
     (with ``index_hidden`` as st.table would decide it from the DataFrame)."""
-    _lazy_values(table, index_hidden, csv, name, values_key(name, key))
+    _lazy_values(table, index_hidden, csv, name, key or slug(name))
 
 
 def values_key(name: str, key: str | None = None) -> str:
@@ -810,13 +810,13 @@ def values_key(name: str, key: str | None = None) -> str:
 
 def _lazy_values(
     table: Any, index_hidden: bool | None, csv: Callable[[], bytes], name: str, key: str
-) -> None:
+) -> None:  # key: the chart's key, or its name's slug
     """The expander, drawn empty while it is closed: a table is drawn only for a reader who opens
     it, which reruns the page. Streamlit draws a closed expander's content all the same, and on
     every rerun: a 32 × 32 ``st.table`` cost the browser about half a second a change. (A fragment
     of its own would rerun less, but two expanders opened at once each ask for a fragment rerun,
     and one of them was lost: its expander stayed open and empty.)"""
-    box = st.expander(f"Values as a table: {name}", key=key, on_change="rerun")
+    box = st.expander(f"Values as a table: {name}", key=values_key(name, key), on_change="rerun")
     if not box.open:
         return
     with box:
@@ -826,7 +826,7 @@ def _lazy_values(
             csv,  # written when a reader asks for it, not on every rerun
             file_name=f"{slug(name)}.csv",
             mime="text/csv",
-            key=f"csv_{key.removeprefix('values_')}",
+            key=f"csv_{key}",
             on_click="ignore",
             icon=":material/download:",
         )

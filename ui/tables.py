@@ -8,6 +8,8 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ui.figures import cell_text
+
 
 def matrix(
     m: np.ndarray,
@@ -28,13 +30,14 @@ def matrix(
 
 def matrix_html(a: np.ndarray, rows: Sequence[str] | None = None, decimals: int = 4) -> str:
     """``a`` as an HTML table: columns numbered 0, 1, …, rows headed by ``rows`` (tokens, as
-    :func:`plain_cell`) or by their numbers, every cell to ``decimals`` places."""
+    :func:`plain_cell`) or by their numbers, every cell to ``decimals`` places as a heatmap
+    prints it (``ui.figures.cell_text``: no minus on a printed zero)."""
     heads = [str(i) for i in range(a.shape[0])] if rows is None else [str(r) for r in rows]
     corner = "row" if rows is None else "token"
     top = "".join(f'<th scope="col">{j}</th>' for j in range(a.shape[1]))
     body = "".join(
         f'<tr><th scope="row">{plain_cell(head)}</th>'
-        + "".join(f"<td>{v:.{decimals}f}</td>" for v in row)
+        + "".join(f"<td>{cell_text(v, decimals)}</td>" for v in row)
         + "</tr>"
         for head, row in zip(heads, a, strict=True)
     )

@@ -37,7 +37,7 @@ def _worst() -> list[tuple[object, ...]]:
 
 
 # A 32-token heatmap with its focus holds 148 KB at most (its spec's JSON, whose non-ASCII
-# labels Plotly writes as \u escapes, with a text layer per ink, and its table); the book's six
+# labels Plotly writes as \u escapes, with each cell's printed value and ink, and its table); the book's six
 # to 10 KB. 16 entries: the three heatmaps of a few settings in two themes.
 @cache.resource(entry_bytes=160 * KB, entries=16, worst=_worst)
 def heatmap_built(
