@@ -62,7 +62,8 @@ def layout(title: str | None, height: int, **extra: Any) -> dict[str, Any]:
         "margin": {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
     }
     if title:
-        base["title"] = {"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}}
+        # 2 px in from the left: a glyph's box reaches past its origin ("T" of "Target" by 1 px).
+        base["title"] = {"text": title, "x": 0, "xanchor": "left", "pad": {"l": 2}, "font": {"size": 15}}
     base.update(extra)
     return base
 
@@ -314,6 +315,7 @@ def grid(
         traces.append(layer(~in_focus, faded, False))
     fill = colors.fills(shade, scale, lo, hi)
     fill[~in_focus] = colors.fills(shade, faded, lo, hi)[~in_focus]
+    fill[~finite] = colors.parse(pal.background)  # no fill drawn: the cell's text sits on the page
     ink = colors.text_on(fill)
     cells = [(i, j) for i in range(n_rows) for j in range(n_cols)]
     picker: dict[str, Any] = {
@@ -408,7 +410,7 @@ def heatmap_axes(
         "side": "bottom",
         "autotickangles": [0, 45, 90],
         "tickfont": {"size": _tick_size(len(cols), 10)},  # "journey starts" stays apart in a 300 px chart
-        "title": {"text": x_title, "font": title_font},
+        "title": {"text": x_title, "font": title_font, "standoff": 8},  # clear of the tick labels' boxes
         "ticks": "",
         "automargin": True,
         "showgrid": False,
@@ -420,7 +422,7 @@ def heatmap_axes(
         "tickfont": {"size": _tick_size(len(rows), 11)},
         # Plotly's default standoff wastes ~25 px; past TEXT_MAX rows its small tick labels are
         # measured short, and 4 px let the title touch them ("query" over "w15" at 32 tokens).
-        "title": {"text": y_title, "font": title_font, "standoff": 4 if len(rows) <= TEXT_MAX else 12},
+        "title": {"text": y_title, "font": title_font, "standoff": 8 if len(rows) <= TEXT_MAX else 12},
         "ticks": "",
         "automargin": True,
         "showgrid": False,
@@ -550,6 +552,44 @@ def bars(
     return figure([trace], spec)
 
 
+EYE = (1.95, 1.95, 1.2)  # scatter3d_tokens' camera, looking at the cube's centre
+# A label's places around its point, each with its direction on screen (right, up).
+LABEL_SPOTS = {
+    "top center": (0.0, 1.0), "bottom center": (0.0, -1.0), "middle right": (1.0, 0.0),
+    "middle left": (-1.0, 0.0), "top right": (0.7, 0.7), "bottom left": (-0.7, -0.7),
+    "top left": (-0.7, 0.7), "bottom right": (0.7, -0.7),
+}  # fmt: skip
+NEAR = 0.2  # labels of points closer than this on screen (a share of the cube's side) would overlap
+
+
+def label_spots(p: np.ndarray, eye: tuple[float, float, float] = EYE) -> list[str]:
+    """Where each point's token label sits in :func:`scatter3d_tokens`: above it, unless points
+    drawn within :data:`NEAR` of it on screen crowd it; then on the free side that faces most
+    away from them (a place a crowding neighbour's label has taken is never chosen). On the book's
+    sentence "journey", "starts" and "with" land on one spot of the screen (seen from the scene's
+    camera, ``eye``), and their labels piled up."""
+    p = np.asarray(p, dtype=np.float64)
+    span = np.ptp(p, axis=0)
+    q = (p - p.min(axis=0)) / np.where(span > 0, span, 1.0)  # the cube the scene draws
+    e = np.asarray(eye, dtype=np.float64) / np.linalg.norm(eye)
+    right = np.cross(e, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    screen = np.column_stack([q @ right, q @ np.cross(right, e)])  # seen from the camera
+    spots: list[str] = []
+    for i in range(len(p)):
+        close = [j for j in range(len(p)) if j != i and np.linalg.norm(screen[i] - screen[j]) < NEAR]
+        if not close:
+            spots.append("top center")
+            continue
+        away = [screen[i] - screen[j] for j in close]
+        away = [a / n if (n := np.linalg.norm(a)) > 0 else np.array([0.0, 1.0 if i < j else -1.0])
+                for a, j in zip(away, close, strict=True)]  # fmt: skip
+        taken = {spots[j] for j in close if j < i}
+        free = [s for s in LABEL_SPOTS if s not in taken] or list(LABEL_SPOTS)
+        spots.append(max(free, key=lambda s: min(float(np.dot(LABEL_SPOTS[s], a)) for a in away)))
+    return spots
+
+
 def scatter3d_tokens(
     sets: Sequence[tuple[str, np.ndarray]],
     labels: Sequence[str],
@@ -578,7 +618,7 @@ def scatter3d_tokens(
             "mode": "markers+text" if k == 0 and len(labels) <= TEXT_MAX else "markers",
             "name": name,
             "text": [plain(t) for t in labels],
-            "textposition": "top center",
+            "textposition": label_spots(p[:, :3]),
             "textfont": {"color": color, "size": 12},
             "marker": {"size": 5 if k == 0 else 4, "color": color, "symbol": symbols[k % len(symbols)]},
             "hovertemplate": "%{text}<br>(%{x:.4f}, %{y:.4f}, %{z:.4f})<extra>" + name + "</extra>",
@@ -620,7 +660,7 @@ def scatter3d_tokens(
             # Far enough out that no corner of the cube, and none of its tick labels, leaves the frame,
             # on a phone too: Plotly sizes a scene by the chart's height, so in a tall 358 px wide
             # phone chart a closer camera (1.45, 1.45, 0.9) cut the dim 3 axis off at the left.
-            "camera": {"eye": {"x": 1.95, "y": 1.95, "z": 1.2}, "center": {"x": 0, "y": 0, "z": -0.05}},
+            "camera": {"eye": dict(zip("xyz", EYE, strict=True)), "center": {"x": 0, "y": 0, "z": -0.05}},
             "domain": {"x": [0, 1], "y": [0.08, 1]},
         },
         legend={"orientation": "h", "y": 0, "yanchor": "bottom", "x": 0},

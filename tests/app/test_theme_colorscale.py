@@ -32,3 +32,18 @@ def test_a_mid_scale_cell_keeps_the_fill_its_text_was_picked_for():
     ]
     mid = colors.fills(np.array([0.5]), scale, 0.0, 1.0)
     assert colors.hex_of(mid[0]) == "#2b6cb0"
+
+
+def test_a_covered_cells_question_mark_reads_on_the_page_in_either_theme(monkeypatch):
+    """A cell left unfilled (NaN, as the tour covers an answer) shows the page through it, so its
+    "?" is inked against the page's background: black on the dark page measured 1.1:1."""
+    from ui import colors
+
+    m = np.array([[0.2, np.nan], [0.7, 0.9]])
+    text = [["0.2000", "?"], ["0.7000", "0.9000"]]
+    for palette in (theme.LIGHT, theme.DARK):
+        monkeypatch.setattr(theme, "active", lambda p=palette: p)
+        notes = figures.cell_notes(figures.heatmap(m, ["a", "b"], ["a", "b"], text=text).to_dict())
+        (mark,) = [n for n in notes if n["text"] == "?"]
+        ink = np.array(colors.parse(mark["color"]))
+        assert colors.contrast(np.array(colors.parse(palette.background)), ink) >= 4.5, palette.background

@@ -87,7 +87,8 @@ function mount(parent) {
     // Only a plot on screen: Plotly refuses to resize one that is hidden or being taken away.
     if (!window.Plotly || !c.plot.data || !c.plot.isConnected || c.plot.offsetParent === null) return;
     width = w;
-    window.Plotly.Plots.resize(c.plot).catch(() => {});
+    if (c.spec && w !== c.width) draw(window.Plotly, c); // laid out again for its new width (whole)
+    else window.Plotly.Plots.resize(c.plot).catch(() => {});
   });
   c.observer.observe(root);
   return c;
@@ -112,6 +113,88 @@ function clicked(c, event) {
   if (point) c.trigger("click", point.customdata.map(Number));
 }
 
+// Every chart laid out whole, without a chart asking:
+// - each cartesian axis that a trace or the layout names asks Plotly for the room its tick labels
+//   and title need (automargin), unless the chart says otherwise; without it Plotly keeps the
+//   spec's tight margins and cuts whatever lies past them. Its end labels are drawn and given room
+//   too (ticklabeloverflow "allow"): by default Plotly hides a label that would pass the div, so
+//   the last tick of an axis that ends on one ("5,000") went missing;
+// - a title wider than the plot is broken at its spaces into lines that fit (Plotly never wraps a
+//   title), and the top margin grows to hold the lines;
+// - a level legend below the plot sits at the chart's foot (yref "container"), where Plotly makes
+//   room for it under the x axis's labels and title: placed a share of the plot's height below
+//   it, it lay over the axis title as soon as automargin moved that title down.
+const AXIS = /^[xy]axis\d*$/;
+const LINE = 1.3; // Plotly's line spacing, in font sizes
+const ruler = document.createElement("canvas").getContext("2d");
+
+function textWidth(markup, font) {
+  ruler.font = `${font.size}px ${font.family}`;
+  const plainText = markup.replace(/<[^>]*>/g, "").replace(/&[a-z]+;|&#\d+;/g, "x");
+  return ruler.measureText(plainText).width;
+}
+
+// The line's words, each with the markup around it (a space inside a tag never breaks it).
+function words(line) {
+  const out = [""];
+  for (const piece of line.split(/(<[^>]*>)/)) {
+    if (piece.startsWith("<")) out[out.length - 1] += piece;
+    else {
+      const parts = piece.split(" ");
+      out[out.length - 1] += parts[0];
+      out.push(...parts.slice(1));
+    }
+  }
+  return out.filter((w) => w !== "");
+}
+
+function wrapped(text, room, font) {
+  const lines = [];
+  for (const line of text.split(/<br\s*\/?>/i)) {
+    let current = "";
+    for (const word of words(line)) {
+      const next = current ? `${current} ${word}` : word;
+      if (current && textWidth(next, font) > room) {
+        lines.push(current);
+        current = word;
+      } else current = next;
+    }
+    lines.push(current);
+  }
+  return lines;
+}
+
+// Plotly sets a title's first line on the middle of the top margin ("auto") and the next ones
+// below it: the margin holds twice the lines past the first, the last line's descent and half a
+// tick label (the top tick's label reaches above the plot by half its height).
+function wrapTitle(layout, width) {
+  const title = layout.title;
+  if (!title || typeof title !== "object" || !title.text || !(width > 0)) return;
+  const font = { size: 17, family: "sans-serif", ...(layout.font || {}), ...(title.font || {}) };
+  const pad = title.pad || {};
+  const lines = wrapped(title.text, width - (pad.l || 0) - (pad.r || 0) - 4, font);
+  if (lines.length === 1) return;
+  const margin = { l: 80, r: 80, t: 100, b: 80, ...(layout.margin || {}) };
+  const below = (lines.length - 1) * font.size * LINE;
+  layout.title = { ...title, text: lines.join("<br>") };
+  layout.margin = { ...margin, t: Math.max(margin.t, Math.ceil(2 * (below + 15))) };
+}
+
+function whole(layout, data, width) {
+  const axes = new Set(Object.keys(layout).filter((k) => AXIS.test(k)));
+  for (const trace of data) {
+    if (trace.type === "scatter3d" || trace.type === "pie" || trace.type === "sankey") continue;
+    axes.add(`xaxis${(trace.xaxis || "x").slice(1)}`);
+    axes.add(`yaxis${(trace.yaxis || "y").slice(1)}`);
+  }
+  for (const axis of axes) layout[axis] = { automargin: true, ticklabeloverflow: "allow", ...layout[axis] };
+  const legend = layout.legend;
+  if (legend && legend.orientation === "h" && legend.y < 0 && !legend.yref)
+    layout.legend = { ...legend, y: 0, yref: "container", yanchor: "bottom" };
+  wrapTitle(layout, width);
+  return layout;
+}
+
 function draw(P, c) {
   if (c.busy) {
     c.again = true;
@@ -127,7 +210,8 @@ function draw(P, c) {
     height: head.height,
   };
   delete layout.width;
-  P.react(c.plot, spec.data, layout, head.config)
+  c.width = Math.round(c.plot.getBoundingClientRect().width);
+  P.react(c.plot, spec.data, whole(layout, spec.data, c.width), head.config)
     .then(() => {
       if (!c.listening) {
         c.plot.on("plotly_click", (event) => clicked(c, event));

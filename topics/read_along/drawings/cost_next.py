@@ -63,12 +63,23 @@ def cost_doubling(f: Figure) -> Drawn:
     # each marker labelled on its own side.
     lo, hi = base.n // ZOOM, doubled.n * ZOOM
     xs = [lo, base.n // 4, base.n, doubled.n, doubled.n * 4, hi]
-    fig.update_xaxes(range=[math.log10(lo), math.log10(hi)], tickvals=xs, ticktext=[f"{x:,}" for x in xs])
+    fig.update_xaxes(
+        range=[math.log10(lo), math.log10(hi)],
+        tickvals=xs,
+        ticktext=[f"{x:,}" for x in xs],
+        tickangle="auto",  # on a phone "1,024" and "2,048" turn rather than run together
+    )
     ys = [1 << k for k in range(10, 41, 2)]  # every 4×: KiB, MiB, GiB
     fig.update_yaxes(tickvals=ys, ticktext=[_binary(y) for y in ys])
-    fig.update_yaxes(
-        range=[math.log10(lo * lo * base.cfg.bytes_per_score), math.log10(hi * hi * base.cfg.bytes_per_score)]
-    )
+    bottom, top = lo * lo * base.cfg.bytes_per_score, hi * hi * base.cfg.bytes_per_score
+    fig.update_yaxes(range=[math.log10(bottom), math.log10(top)])
+    # The legend names only what the zoom shows: a card's memory above it is no line on the plot.
+    fig.data = [t for t in fig.data if any(bottom <= y <= top for y in t.y)]
+    named: set[str] = set()
+    for t in fig.data:  # one legend entry a group ("other cards"), on the first line left of it
+        if t.legendgroup:
+            t.showlegend = t.legendgroup not in named
+            named.add(t.legendgroup)
     for m, side in ((base, -1), *(() if f.hide else ((doubled, 1),))):
         fig.add_annotation(
             x=math.log10(m.n), y=math.log10(m.row.nbytes), text=f"n = {m.n:,}", showarrow=True, arrowhead=0,

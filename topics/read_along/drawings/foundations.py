@@ -54,7 +54,6 @@ def recap_huddle(f: Figure) -> Drawn:
     groups = [("inputs X", v.inputs)] + ([] if f.hide else [("outputs Z = AX", c.context)])
     title = "Inputs X (the outputs Z = AX not drawn yet)" if f.hide else f.name
     fig = figures.scatter3d_tokens(groups, T, title=title, focus=v.query, height=PHONE_3D)
-    fig.data[0].textposition = label_spots(v.inputs[:, :3])
     dims = range(1, min(3, v.width) + 1)
     outputs = {} if f.hide else {
         **{f"z{d}": c.context[:, d - 1] for d in dims},
@@ -69,31 +68,6 @@ def recap_huddle(f: Figure) -> Drawn:
         printed(table),
         f"{f.name}, {fmt.count(len(T), 'token')} each, in their first {fmt.count(len(dims), 'dimension')}",
     )
-
-
-LABEL_SPOTS = (
-    "top center", "bottom center", "middle right", "middle left", "top right", "bottom left", "top left",
-    "bottom right",
-)  # fmt: skip
-NEAR = 0.2  # labels of points closer than this on screen (a share of the cube's side) would overlap
-
-
-def label_spots(p: np.ndarray, eye: tuple[float, float, float] = (1.95, 1.95, 1.2)) -> list[str]:
-    """Where each point's token label sits: above it, unless a point drawn within :data:`NEAR` of
-    it on screen has that place already; then below, right, left, ... On the book's sentence
-    "journey", "starts" and "with" land on one spot of the screen (seen from the scene's camera,
-    ``ui.figures.scatter3d_tokens``' ``eye``), and their labels piled up."""
-    span = np.ptp(p, axis=0)
-    q = (p - p.min(axis=0)) / np.where(span > 0, span, 1.0)  # the cube the scene draws
-    e = np.asarray(eye, dtype=np.float64) / np.linalg.norm(eye)
-    right = np.cross(e, [0.0, 0.0, 1.0])
-    right /= np.linalg.norm(right)
-    screen = np.column_stack([q @ right, q @ np.cross(right, e)])  # seen from the camera
-    spots: list[str] = []
-    for i in range(len(p)):
-        close = {spots[j] for j in range(i) if np.linalg.norm(screen[i] - screen[j]) < NEAR}
-        spots.append(next((x for x in LABEL_SPOTS if x not in close), LABEL_SPOTS[0]))
-    return spots
 
 
 def _dims(prefix: str, width: int) -> list[str]:
