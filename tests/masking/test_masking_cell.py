@@ -146,10 +146,10 @@ def test_a_row_the_naive_path_divides_zero_by_zero_says_so_and_the_efficient_pat
     assert "reads 0/0 here: the naive path divides 0 by 0 in this row." in notes
     shifted = _notes(_extreme(9.99, 0, 1, fill="zero"))  # a visible score of 9002: exp would overflow
     assert (
-        "the one key a may see, every exponent shifted by the row's largest, 9002.3282, so none overflows"
+        "the one key a may see, every exponent shifted by the row's largest, 9002.328, so none overflows"
         in shifted
     )
-    assert "the 2 later keys score 0, but here exp(0 − 9002.3282) underflows to 0 in float64" in shifted
+    assert "the 2 later keys score 0, but here exp(0 − 9002.328) underflows to 0 in float64" in shifted
     assert "this cell's weight is 0 on that path too" in shifted
     thin = _extreme(0.89, 0, 0)  # visible weights subnormal, not 0: the naive path still ends at 1
     assert list(thin.lossy) == [0] and "5.3e-318 / 5.3e-318 = 1.0000" in _notes(thin)
