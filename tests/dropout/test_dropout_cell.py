@@ -42,15 +42,35 @@ def softmax_lines(p: Panel) -> tuple[str, ...]:
 def dropout_lines(p: Panel) -> tuple[str, str, str, str]:
     """Its dropout steps (the mask's bit, the factor, their product), then the context's note."""
     mask, scaled, product = p.weight[-3:]
-    (context,) = p.notes
+    context = p.notes[0]  # then, for the default cell, which rule picked it
     return mask, scaled, product, context
 
 
-def test_the_default_cell_is_the_querys_largest_weight_before_dropout():
-    v = view.build(Settings(focus=2))
-    assert v.cell is not None and v.cell_key == int(np.argmax(v.weights[2])) == 0
-    assert v.cell.heading == "starts → Your"
+def test_the_default_cell_is_the_key_the_focus_note_names_and_says_so():
+    """Issue 46: the note ranked the draw's weights while the panel took the largest weight before
+    dropout (step → Your, a weight this draw sets to 0.0000). One rule now: this draw's."""
+    v = view.build(Settings(focus=5))
+    assert v.cell is not None and v.focus is not None and v.cell_key is not None
+    drawn = v.first[5]
+    assert drawn[v.cell_key] == drawn.max() > 0 and int(np.argmax(v.weights[5])) != v.cell_key
+    assert f"*{v.labels[v.cell_key]}*" in v.focus.most.split("(")[0]  # the first key the note names
+    assert v.cell.notes[-1] == text.default_cell_note(True)
+    picked = view.build(Settings(focus=5, cell=0))
+    assert picked.cell_key == 0 and picked.cell is not None and len(picked.cell.notes) == 1  # no rule
     assert view.build(Settings()).cell is None and view.build(Settings(cell=3)).cell is None  # no focus
+
+
+def test_a_row_the_draw_drops_whole_takes_the_largest_weight_before_dropout():
+    s = next(
+        Settings(focus=i, p=0.9)
+        for i in range(1, 6)
+        if not view.build(Settings(focus=i, p=0.9)).first[i].any()
+    )
+    v = view.build(s)
+    assert s.focus is not None and v.cell is not None
+    assert v.cell_key == int(np.argmax(v.weights[s.focus])) and v.cell.notes[-1] == text.default_cell_note(
+        False
+    )
 
 
 def test_the_books_draw_keeps_starts_to_your_and_doubles_it():
@@ -236,7 +256,15 @@ def test_the_panels_numbers_are_the_pages_matrices(s):
     v = view.build(s, run=cheap_run)
     p, i, j = v.cell, s.focus, v.cell_key
     assert p is not None and i is not None and j is not None
-    assert j == (s.cell if s.cell is not None else int(np.argmax(v.weights[i])))
+    if s.cell is not None:
+        assert j == s.cell
+    elif v.first[i].any():  # this draw's largest weight as printed, the first the focus note names
+        top = fmt.num(v.first[i].max())
+        assert next(k for k in range(len(s.labels)) if fmt.num(v.first[i, k]) == top) == j
+        named = f"*{fmt.md(s.labels[j])}*"
+        assert v.focus is not None and ("alike" in v.focus.most or named in v.focus.most)
+    else:
+        assert j == int(np.argmax(v.weights[i]))
     tr = masking.causal_attention(np.asarray(s.x, dtype=np.float64), v.weight_set)
     np.testing.assert_allclose(tr.weights, v.weights, rtol=0, atol=0)  # the matrix on screen
     # The score, from the page's Q and K
