@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 import numpy as np
 
@@ -98,6 +99,42 @@ def sum_text(x: float, error: float | None = None) -> str:
     return held(x, 2, exp_error(x) if error is None else error, grouped=True)
 
 
+def _value(text: str) -> Decimal | None:
+    """The number ``text`` prints, as the exact decimal a reader reads (``4,357``, ``4.477e+04``,
+    ``**0.1551**``); ``None`` for what is no plain number."""
+    try:
+        return Decimal(text.strip("*").replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def closes(numerator: str, denominator: str, result: str) -> bool:
+    """Whether ``numerator / denominator = result`` holds at the printed digits: the quotient of the
+    two printed numbers is within half a unit of ``result``'s last digit (a tie either way)."""
+    n, d, r = _value(numerator), _value(denominator), _value(result)
+    if n is None or d is None or r is None or not d.is_finite() or d == 0:
+        return False
+    exponent = r.as_tuple().exponent
+    assert isinstance(exponent, int)  # r is finite
+    return abs(n / d - r) <= Decimal(5).scaleb(exponent - 1)
+
+
+def division(
+    numerator: str, denominator: float, error: float, result: str, decimals: int = 2
+) -> tuple[str, str]:
+    """A row's denominator as a printed division needs it, and the sign before the division's
+    result: the denominator to ``decimals`` (:func:`held`), or to as many more, up to 4, as float32
+    holds and make ``numerator / denominator = result`` hold at the printed digits; where none
+    does, the first, and ``≈`` (an audit found 1.9208 / 12.38 = 0.1551 where 1.9208 / 12.38 is
+    0.15515…)."""
+    first = held(denominator, decimals, error, grouped=True)
+    for more in range(decimals, fmt.DECIMALS + 1):
+        text = held(denominator, more, error, grouped=True)
+        if closes(numerator, text, result):
+            return text, "="
+    return first, "≈"
+
+
 def row_errors(scaled: np.ndarray, shift: float = 0.0) -> tuple[np.ndarray, float]:
     """How far float32 can put each exponential of a row, ``exp(s − shift)``, and their sum, from
     float64: the exponent float32 rounds is ``|s| + |shift|`` (0 for the score the row was shifted
@@ -110,6 +147,15 @@ def row_errors(scaled: np.ndarray, shift: float = 0.0) -> tuple[np.ndarray, floa
     exps = np.where(visible, np.exp(s - shift), 0.0)
     errors = exps * (reach + 1) * FLOAT32_ROUNDING
     return errors, float(np.sum(errors))
+
+
+def softmax_texts(c: Cell) -> tuple[str, str, str]:
+    """The panel's softmax of an unmasked cell, as printed: its exponential, its row's denominator
+    and the sign between ``exp / denominator`` and the weight (:func:`division`)."""
+    errors, total_error = row_errors(c.row_scaled, c.shift)
+    exp = exp_text(c.exp, float(errors[c.j]))
+    total, sign = division(exp, c.denominator, total_error, fmt.num(c.softmax_weight))
+    return exp, total, sign
 
 
 def chosen_key(choice: int | None, row_weights: np.ndarray) -> int:
@@ -173,12 +219,14 @@ def panel(
         )
     else:
         if divisor_name:
-            weight.append(f"Divided by {divisor_name} = {fmt.num(c.divisor)}: {fmt.num(c.scaled)}")
+            scaled = fmt.num(c.scaled)
+            divisor = fmt.num(c.divisor)
+            sign = "" if closes(fmt.num(c.score), divisor, scaled) else "≈ "  # ω at 4 decimals
+            weight.append(f"Divided by {divisor_name} = {divisor}: {sign}{scaled}")
         else:
             weight.append("This page divides by nothing: the softmax takes the raw score.")
         shifted = f" − {fmt.num(c.shift)}" if c.shift > 0 else f" + {fmt.num(-c.shift)}" if c.shift else ""
-        errors, total_error = row_errors(c.row_scaled, c.shift)
-        exp = exp_text(c.exp, float(errors[c.j]))
+        exp, total, sign = softmax_texts(c)
         fewer = "" if exp == exp_text(c.exp, 0.0) else f" ({FEWER})"
         weight.append(f"exp({fmt.num(c.scaled)}{shifted}) = {exp}{fewer}")
         if c.shift:
@@ -187,10 +235,9 @@ def panel(
                 + ("none overflows" if c.shift > 0 else "they do not all round to 0")
                 + "; the shift cancels in the weight.)"
             )
-        total = sum_text(c.denominator, total_error)
         weight.append(f"The row's denominator, Σ exp over its keys: {total}")
         weight.append(
-            f"{weight_name}_{_sub(qi)},{_sub(kj)} = {exp} / {total} = **{fmt.num(c.softmax_weight)}**"
+            f"{weight_name}_{_sub(qi)},{_sub(kj)} = {exp} / {total} {sign} **{fmt.num(c.softmax_weight)}**"
         )
     keys = list(range(c.n_keys)) if c.n_keys <= SHOWN_KEYS else sorted(c.largest(SHOWN_KEYS))
     terms = Table(

@@ -32,6 +32,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import streamlit as st
 
 from ui import chart, colors, theme
+from ui import format as fmt
 
 # The light theme's scales; a figure built in a script run takes the active theme's (ui.theme).
 SEQUENTIAL = theme.LIGHT.sequential  # white (0) to dark blue (most)
@@ -145,6 +146,8 @@ def cell_text(v: float, decimals: int = 4) -> str:
         return ""
     if math.isinf(v):
         return "−∞" if v < 0 else "∞"
+    if abs(v) >= 10.0 ** (fmt.FLOAT32_DIGITS - decimals):  # no more digits than float32 holds
+        return fmt.num(v, decimals)
     s = f"{v:.{decimals}f}"
     return s[1:] if s.startswith("-") and float(s) == 0 else s
 

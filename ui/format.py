@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 
@@ -10,6 +11,9 @@ import numpy as np
 from core.rounding import round_up
 
 DECIMALS = 4
+# Float32's 24-bit significand holds 7.2 decimal digits: no float is printed with more (the
+# README's "Precision"). 14904247539442.61 states digits that only a summation order produced.
+FLOAT32_DIGITS = 7
 
 
 def unsigned_zero(s: str) -> str:
@@ -25,8 +29,17 @@ def unsigned_zero(s: str) -> str:
 
 
 def num(x: float, decimals: int = DECIMALS) -> str:
-    """``0.4419``: a float to fixed decimals, with ``-0.0000`` shown as ``0.0000``."""
-    return unsigned_zero(f"{float(x):.{decimals}f}")
+    """``0.4419``: a float to fixed decimals, with ``-0.0000`` shown as ``0.0000``; to fewer where
+    it would print more significant digits than float32 holds (:data:`FLOAT32_DIGITS`:
+    ``1234.5678`` prints ``1234.568``), in scientific notation where even its units are more
+    (``1.490e+13``)."""
+    x = float(x)
+    if abs(x) >= 10.0 ** (FLOAT32_DIGITS - decimals) and math.isfinite(x):
+        whole = len(f"{abs(x):.0f}")
+        if whole > FLOAT32_DIGITS:
+            return sci(x, 3)
+        decimals = FLOAT32_DIGITS - whole
+    return unsigned_zero(f"{x:.{decimals}f}")
 
 
 def vec(xs: Iterable[float], decimals: int = DECIMALS) -> str:

@@ -32,14 +32,26 @@ def open_page(
     from a first run (``switch_page``'s docstring), which would run the Overview first in every
     session. The hash is computed here instead, and checked against the page that ran.
     """
+    at = session(page, query, timeout, state)
+    at.run()
+    assert at._finished_page_script_hash == at._page_hash, f"AppTest did not open {page}"
+    return at
+
+
+def session(
+    page: str,
+    query: Mapping[str, str | Sequence[str]] | None = None,
+    timeout: float = 60,
+    state: Mapping[str, object] | None = None,
+) -> AppTest:
+    """The session :func:`open_page` opens, before its run: what the test harness itself logs
+    (AppTest sets session state outside a script: "missing ScriptRunContext") is logged here."""
     url_path = next(p.url_path for p in PAGES if p.path == page)
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.query_params.update({k: v if isinstance(v, str) else list(v) for k, v in (query or {}).items()})
     for key, value in (state or {}).items():
         at.session_state[key] = value
     at._page_hash = calc_hash(url_path)
-    at.run()
-    assert at._finished_page_script_hash == calc_hash(url_path), f"AppTest did not open {page}"
     return at
 
 

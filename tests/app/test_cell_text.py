@@ -22,7 +22,7 @@ def test_journey_to_starts_reads_as_the_issue_expects():
     assert [r[-1] for r in p.products.rows] == ["0.1878", "1.6233"]
     assert p.score == "ω = 0.1878 + 1.6233 = **1.8111**"
     assert p.weight == (
-        "Divided by √d_k = √2 = 1.4142: 1.2806",
+        "Divided by √d_k = √2 = 1.4142: ≈ 1.2806",
         "exp(1.2806) = 3.5990",
         "The row's denominator, Σ exp over its keys: 16.37",
         "a_journey,starts = 3.5990 / 16.37 = **0.2199**",

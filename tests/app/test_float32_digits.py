@@ -66,7 +66,7 @@ def _steps(weight_lines: tuple[str, ...]) -> dict[str, str]:
     """The panel's exponential, denominator and weight, as printed."""
     exp = re.search(r"^exp\([^)]*\) = ([-0-9.,e+]+)", next(w for w in weight_lines if w.startswith("exp(")))
     total = re.search(r"over its keys: ([-0-9.,e+]+)$", next(w for w in weight_lines if "denominator" in w))
-    weight = re.search(r"= \*\*([-0-9.]+)\*\*$", weight_lines[-1])
+    weight = re.search(r"[=≈] \*\*([-0-9.]+)\*\*$", weight_lines[-1])
     assert exp and total and weight, weight_lines
     return {"exp": exp.group(1), "denominator": total.group(1), "weight": weight.group(1)}
 

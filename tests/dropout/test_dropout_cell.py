@@ -42,15 +42,35 @@ def softmax_lines(p: Panel) -> tuple[str, ...]:
 def dropout_lines(p: Panel) -> tuple[str, str, str, str]:
     """Its dropout steps (the mask's bit, the factor, their product), then the context's note."""
     mask, scaled, product = p.weight[-3:]
-    (context,) = p.notes
+    context = p.notes[0]  # then, for the default cell, which rule picked it
     return mask, scaled, product, context
 
 
-def test_the_default_cell_is_the_querys_largest_weight_before_dropout():
-    v = view.build(Settings(focus=2))
-    assert v.cell is not None and v.cell_key == int(np.argmax(v.weights[2])) == 0
-    assert v.cell.heading == "starts → Your"
+def test_the_default_cell_is_the_key_the_focus_note_names_and_says_so():
+    """Issue 46: the note ranked the draw's weights while the panel took the largest weight before
+    dropout (step → Your, a weight this draw sets to 0.0000). One rule now: this draw's."""
+    v = view.build(Settings(focus=5))
+    assert v.cell is not None and v.focus is not None and v.cell_key is not None
+    drawn = v.first[5]
+    assert drawn[v.cell_key] == drawn.max() > 0 and int(np.argmax(v.weights[5])) != v.cell_key
+    assert f"*{v.labels[v.cell_key]}*" in v.focus.most.split("(")[0]  # the first key the note names
+    assert v.cell.notes[-1] == text.default_cell_note(True)
+    picked = view.build(Settings(focus=5, cell=0))
+    assert picked.cell_key == 0 and picked.cell is not None and len(picked.cell.notes) == 1  # no rule
     assert view.build(Settings()).cell is None and view.build(Settings(cell=3)).cell is None  # no focus
+
+
+def test_a_row_the_draw_drops_whole_takes_the_largest_weight_before_dropout():
+    s = next(
+        Settings(focus=i, p=0.9)
+        for i in range(1, 6)
+        if not view.build(Settings(focus=i, p=0.9)).first[i].any()
+    )
+    v = view.build(s)
+    assert s.focus is not None and v.cell is not None
+    assert v.cell_key == int(np.argmax(v.weights[s.focus])) and v.cell.notes[-1] == text.default_cell_note(
+        False
+    )
 
 
 def test_the_books_draw_keeps_starts_to_your_and_doubles_it():
@@ -61,10 +81,10 @@ def test_the_books_draw_keeps_starts_to_your_and_doubles_it():
     assert p.products.rows == (("1", "0.8960", "0.3147", "0.2820"), ("2", "-0.4419", "-0.4016", "0.1775"))
     assert p.score == "ω = 0.2820 + 0.1775 = **0.4594**"
     assert softmax_lines(p) == (
-        "Divided by √d_k = √2 = 1.4142: 0.3249",
+        "Divided by √d_k = √2 = 1.4142: ≈ 0.3249",
         "exp(0.3249) = 1.3839",
-        "The row's denominator, Σ exp over its keys: 3.64",
-        "a_starts,Your = 1.3839 / 3.64 = **0.3800**",  # the book's masked row 3: [0.3800, 0.3097, 0.3103]
+        "The row's denominator, Σ exp over its keys: 3.642",
+        "a_starts,Your = 1.3839 / 3.642 = **0.3800**",  # the book's masked row 3: [0.3800, 0.3097, 0.3103]
     )
     assert [r[1] for r in p.terms.rows] == ["0.7599", "0.6194", "0.6206", "0.0000", "0.0000", "0.0000"]
     assert p.terms.rows[3][3] == "0 (weight 0)"  # a dropped term, printed plainly
@@ -89,7 +109,7 @@ def v_values() -> np.ndarray:
 def test_row_two_of_the_books_draw_is_dropped_whole_and_the_panel_says_how_often():
     v = view.build(Settings(generator="torch", focus=1, cell=0))
     p = v.cell
-    assert p is not None and softmax_lines(p)[-1] == "a_journey,Your = 1.3899 / 2.52 = **0.5517**"
+    assert p is not None and softmax_lines(p)[-1] == "a_journey,Your = 1.3899 / 2.5195 = **0.5517**"
     mask, _, product, context = dropout_lines(p)
     assert "the keep mask is **0** at journey → Your, so this weight is dropped" in mask
     assert product.startswith("The weight this draw uses: 0.5517 × 0 × 2 = **0.0000**")
@@ -236,7 +256,15 @@ def test_the_panels_numbers_are_the_pages_matrices(s):
     v = view.build(s, run=cheap_run)
     p, i, j = v.cell, s.focus, v.cell_key
     assert p is not None and i is not None and j is not None
-    assert j == (s.cell if s.cell is not None else int(np.argmax(v.weights[i])))
+    if s.cell is not None:
+        assert j == s.cell
+    elif v.first[i].any():  # this draw's largest weight as printed, the first the focus note names
+        top = fmt.num(v.first[i].max())
+        assert next(k for k in range(len(s.labels)) if fmt.num(v.first[i, k]) == top) == j
+        named = f"*{fmt.md(s.labels[j])}*"
+        assert v.focus is not None and ("alike" in v.focus.most or named in v.focus.most)
+    else:
+        assert j == int(np.argmax(v.weights[i]))
     tr = masking.causal_attention(np.asarray(s.x, dtype=np.float64), v.weight_set)
     np.testing.assert_allclose(tr.weights, v.weights, rtol=0, atol=0)  # the matrix on screen
     # The score, from the page's Q and K
@@ -250,7 +278,9 @@ def test_the_panels_numbers_are_the_pages_matrices(s):
     if j > i:
         assert v.weights[i, j] == 0.0 and "−∞" in p.weight[0] and "exactly **0**" in p.weight[0]
     else:
-        assert softmax_lines(p)[-1].endswith(f"= **{fmt.num(v.weights[i, j])}**")
+        assert softmax_lines(p)[-1].endswith(
+            (f"= **{fmt.num(v.weights[i, j])}**", f"≈ **{fmt.num(v.weights[i, j])}**")
+        )
     # This draw: the keep bit and the factor give the right heatmap's cell
     n = len(v.labels)
     np.testing.assert_array_equal(v.first_keep, sampling.keep_masks(s.seed, 1, n, s.p, s.generator)[0])

@@ -78,7 +78,7 @@ def test_at_step_0_the_cell_is_three_matrices_cell_and_the_pull_is_on_the_target
     assert v.step == 0 and v.cell is not None
     assert v.cell.score == "ω = 0.1878 + 1.6233 = **1.8111**"
     assert v.cell.weight == (
-        "Divided by √d_k = √2 = 1.4142: 1.2806",
+        "Divided by √d_k = √2 = 1.4142: ≈ 1.2806",
         "exp(1.2806) = 3.5990",
         "The row's denominator, Σ exp over its keys: 16.37",
         "a_journey,starts = 3.5990 / 16.37 = **0.2199**",

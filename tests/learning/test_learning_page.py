@@ -16,6 +16,7 @@ from core import weights
 from tests.app.conftest import APP, all_match, assert_clean, charts, metrics, open_page, widget
 from topics import page_at
 from topics.learning import readouts, script, training, view
+from ui import format as fmt
 from ui.figures import cell_notes
 from ui.format import short_vec
 from ui.pages import SHARED_KEYS
@@ -59,7 +60,7 @@ def test_the_default_page_draws_its_view(default_page, default_view):
     assert metrics(at) == {
         "Loss": readouts.loss_text(v.loss),
         "Rows right": f"{v.rows_right} of 6",
-        "Score error max|Ω − Ωᵀ|": f"{v.score_error:.4f}",
+        "Score error max|Ω − Ωᵀ|": fmt.num(v.score_error),  # float32's digits: 1884.017
     }
     assert at.header[0].value == "Three matrices at step 5000"
     assert all(s in prose(at) for s in v.prose.verdict) and v.prose.cycle in prose(at)

@@ -26,7 +26,7 @@ from tests.prose import unexplained
 from topics.masking import text, view
 from topics.masking.view import Settings, build
 from ui import format as fmt
-from ui.cell_text import exp_text, sum_text
+from ui.cell_text import exp_error, exp_text, held, row_errors, sum_text
 
 PAGE = "topics/masking/page.py"
 JOURNEY, STARTS = 1, 2
@@ -93,15 +93,15 @@ def test_the_zero_fills_weights_on_the_first_rows_future_add_up_to_the_posts_0_8
 def test_a_visible_cell_reads_the_books_weight_on_every_path():
     v = build(Settings(focus=JOURNEY, cell=JOURNEY))  # row 2 is [0.5517, 0.4483]
     assert v.cell is not None
-    assert "a_journey,journey = 1.1295 / 2.52 = **0.4483**" in v.cell.weight
+    assert "a_journey,journey = 1.1295 / 2.5195 = **0.4483**" in v.cell.weight
     bound = fmt.sci(round_up(v.limit), 0)
     notes = _notes(v)
     for shown in (
         "journey is key 2, not after journey (query 2), so the mask",
         "the 4 later keys get −∞ and exp(−∞) = 0, so the denominator sums only the 2 keys journey may see",
         "With the 0 fill instead, the 4 later keys each add exp(0) = 1.0000 to the denominator: the row's "
-        "denominator goes from 2.52 to 6.52, and this weight becomes 1.1295 / 6.52 = 0.1733.",
-        "0.1659 / 0.3700 = 0.4483, the full-row denominator cancelling",
+        "denominator goes from 2.5195 to 6.519, and this weight becomes 1.1295 / 6.519 = 0.1733.",
+        "0.1659 / 0.3700 ≈ 0.4483, the full-row denominator cancelling",
         f"reads ≈0 here: a difference below {bound}, float64 rounding",
     ):
         assert shown in notes, shown
@@ -146,10 +146,10 @@ def test_a_row_the_naive_path_divides_zero_by_zero_says_so_and_the_efficient_pat
     assert "reads 0/0 here: the naive path divides 0 by 0 in this row." in notes
     shifted = _notes(_extreme(9.99, 0, 1, fill="zero"))  # a visible score of 9002: exp would overflow
     assert (
-        "the one key a may see, every exponent shifted by the row's largest, 9002.3282, so none overflows"
+        "the one key a may see, every exponent shifted by the row's largest, 9002.328, so none overflows"
         in shifted
     )
-    assert "the 2 later keys score 0, but here exp(0 − 9002.3282) underflows to 0 in float64" in shifted
+    assert "the 2 later keys score 0, but here exp(0 − 9002.328) underflows to 0 in float64" in shifted
     assert "this cell's weight is 0 on that path too" in shifted
     thin = _extreme(0.89, 0, 0)  # visible weights subnormal, not 0: the naive path still ends at 1
     assert list(thin.lossy) == [0] and "5.3e-318 / 5.3e-318 = 1.0000" in _notes(thin)
@@ -228,7 +228,11 @@ def test_the_panels_numbers_are_the_pages_matrices(s: Settings) -> None:
     zs, fs = _shift(zero_row), _shift(scaled)
     pool = [fmt.num(x) for x in (scores[i, j], scaled[j], vs, zs, fs, causal[i, j], zero[i, j])]
     pool += [fmt.num(x) for x in (*scores[i], *scaled, *causal[i], *naive[3][i])]
-    pool += [sum_text(x) for x in (exps.sum(), np.exp(zero_row - zs).sum(), np.exp(scaled - fs).sum())]
+    sums = (exps.sum(), np.exp(zero_row - zs).sum(), np.exp(scaled - fs).sum())
+    pool += [sum_text(x) for x in sums]
+    # A denominator a printed division needs to more decimals, as many as float32 holds (up to 4).
+    pool += [held(x, more, exp_error(x), grouped=True) for x in sums for more in (3, 4)]
+    pool += [held(sums[0], more, row_errors(scaled[visible], vs)[1], grouped=True) for more in (3, 4)]
     pool += [exp_text(x) for x in (*exps, np.exp(-zs), *np.exp(zero_row - zs), np.exp(scaled[j] - fs))]
     pool += [text.share_text(x) for x in (zero[i, j], naive[1][i, j], naive[2][i].sum())]
     pool += [text.stage_value(m[i, j]) for m in (v.naive.matrix, v.efficient.matrix)]

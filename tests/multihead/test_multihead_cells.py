@@ -58,7 +58,7 @@ def test_the_default_settings_work_out_a_cell_of_head_1_with_the_heatmaps_number
     assert f.head == 0 and f.key == int(np.argmax(row))
     p = f.cell
     assert p.heading == f"head 1, with → {s.labels[f.key]}"
-    assert p.weight[-1].endswith(f"= **{fmt.num(row[f.key])}**")
+    assert p.weight[-1].endswith((f"= **{fmt.num(row[f.key])}**", f"≈ **{fmt.num(row[f.key])}**"))
     assert [r[1] for r in p.terms.rows] == [fmt.num(w) for w in row]  # the heatmap's row, key by key
     np.testing.assert_allclose(_vector(p.context), _heads_output(s)[3, 0:1], atol=5e-5)
     assert "Divided by √head_dim = √1 = 1.0000" in p.weight[0]

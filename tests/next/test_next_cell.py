@@ -46,7 +46,7 @@ def test_journey_to_starts_at_the_defaults():
     assert p.score == "ω = 0.1878 + 1.6233 = **1.8111**"
     # … over a different row: journey now sees step, one, with, starts and itself.
     assert p.weight == (
-        "Divided by √d_k = √2 = 1.4142: 1.2806",
+        "Divided by √d_k = √2 = 1.4142: ≈ 1.2806",
         "exp(1.2806) = 3.5990",
         "The row's denominator, Σ exp over its keys: 13.91",
         "a_journey,starts = 3.5990 / 13.91 = **0.2587**",
@@ -225,7 +225,9 @@ def test_the_panel_is_the_pages_matrices(s):
     if c > r:
         assert a.weights[r, c] == 0 and "exactly **0**" in p.weight[0]
     else:
-        assert p.weight[-1].endswith(f"= **{fmt.num(a.weights[r, c])}**")
+        assert p.weight[-1].endswith(
+            (f"= **{fmt.num(a.weights[r, c])}**", f"≈ **{fmt.num(a.weights[r, c])}**")
+        )
     # The terms are the row's weights, and z is the focus line's shuffled context, f(P·X)'s row.
     shown = {row[0].removeprefix("▸ "): row[1] for row in p.terms.rows}
     assert all(w in {fmt.num(x) for x in a.weights[r]} for w in shown.values())

@@ -29,8 +29,8 @@ def test_journey_to_starts_is_the_issues_example():
     assert p.weight == (
         "This page divides by nothing: the softmax takes the raw score.",
         "exp(1.4754) = 4.3728",
-        "The row's denominator, Σ exp over its keys: 18.75",
-        "a_journey,starts = 4.3728 / 18.75 = **0.2333**",
+        "The row's denominator, Σ exp over its keys: 18.745",
+        "a_journey,starts = 4.3728 / 18.745 = **0.2333**",
     )
     assert [r[0] for r in p.terms.rows] == ["Your", "journey", "▸ starts", "with", "one", "step"]
     assert p.terms.header[2] == "x_j"  # the values are the inputs themselves
@@ -74,10 +74,9 @@ def test_the_panels_numbers_are_the_pages_matrices(s: view.Settings) -> None:
     shift = top if top > EXP_LIMIT else 0.0
     exps = np.exp(c.scores[q] - shift)
     errors, total = cell_text.row_errors(c.scores[q], shift)  # float32's, for the digits it holds
-    assert last == (
-        f"a_{fmt.md(v.labels[q])},{fmt.md(v.labels[k])} = {cell_text.exp_text(exps[k], errors[k])} / "
-        f"{cell_text.sum_text(exps.sum(), total)} = **{fmt.num(c.weights[q, k])}**"
-    )
+    exp, share = cell_text.exp_text(exps[k], errors[k]), fmt.num(c.weights[q, k])
+    denominator, sign = cell_text.division(exp, exps.sum(), total, share)  # closes: test_cell_divisions
+    assert last == f"a_{fmt.md(v.labels[q])},{fmt.md(v.labels[k])} = {exp} / {denominator} {sign} **{share}**"
     assert fmt.num(c.weights[q, k]) == fmt.num(v.weight)
     # The context: the row's weights times the inputs, summed into the output the table prints.
     listed = {r[0].removeprefix("▸ "): r[1:] for r in p.terms.rows}

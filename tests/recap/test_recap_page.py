@@ -177,7 +177,7 @@ def test_a_cell_link_shows_the_pairs_arithmetic_with_no_divisor():
         "| 1 | 0.5500 | 0.5700 | 0.3135 |",
         "ω = 0.3135 + 0.7395 + 0.4224 = **1.4754**",
         "This page divides by nothing: the softmax takes the raw score.",
-        "a_journey,starts = 4.3728 / 18.75 = **0.2333**",
+        "a_journey,starts = 4.3728 / 18.745 = **0.2333**",
         "z_journey = **[0.4419, 0.6515, 0.5683]**",
     ):
         assert shown in panel, shown

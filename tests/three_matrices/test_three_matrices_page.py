@@ -240,7 +240,7 @@ def test_a_cell_link_shows_the_cells_arithmetic_with_the_numbers_on_screen():
         "| 1 | 0.4306 | 0.4361 | 0.1878 |",
         "| 2 | 1.4551 | 1.1156 | 1.6233 |",
         "ω = 0.1878 + 1.6233 = **1.8111**",
-        "Divided by √d_k = √2 = 1.4142: 1.2806",
+        "Divided by √d_k = √2 = 1.4142: ≈ 1.2806",
         "exp(1.2806) = 3.5990",
         "Σ exp over its keys: 16.37",
         "a_journey,starts = 3.5990 / 16.37 = **0.2199**",

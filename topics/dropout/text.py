@@ -199,6 +199,19 @@ def code_caption(book_draw: bool) -> str:
     )
 
 
+def default_cell_note(row_live: bool) -> str:
+    """Which cell the panel works out when the reader picked none: the rule of ``view.default_key``."""
+    if row_live:
+        return (
+            "This cell's key is the one this draw's row gives most weight, as the note above ranks "
+            "the row (the first, where weights tie); pick another under *Key of the cell*."
+        )
+    return (
+        "This draw drops the whole row, so no key has the most weight after dropout: this cell's key "
+        "has the largest weight before dropout; pick another under *Key of the cell*."
+    )
+
+
 def cell_notes(
     query: str,
     key: str,

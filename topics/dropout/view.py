@@ -289,10 +289,20 @@ def lead(p: float) -> str:
     return text.lead(p)
 
 
+def default_key(drawn: np.ndarray, before: np.ndarray) -> int:
+    """The panel's cell when the reader picks none: the key this draw's row gives most weight, by
+    the focus note's rule (``ui.format.leaders``: ties on the printed value, the first of them), so
+    the note and the panel name one key; a row the draw drops whole has no largest weight, and
+    takes the key the weights before dropout give most."""
+    if drawn.any():
+        return int(fmt.leaders(drawn)[0])
+    return int(np.argmax(before))
+
+
 def focused(v: View, focus: int | None, cell_choice: int | None, relative: str | None = None) -> View:
     """``v`` with query ``focus`` picked out (None: no focus), the cell panel's key ``cell_choice``
-    (None: the query's largest weight) and the weights coloured by ``relative`` (``ui.scale``, which
-    the draw's caption names). Cheap: the draws are ``v``'s."""
+    (None: :func:`default_key`, this draw's largest weight) and the weights coloured by
+    ``relative`` (``ui.scale``, which the draw's caption names). Cheap: the draws are ``v``'s."""
     s = replace(v.settings, focus=focus, cell=cell_choice, relative=relative)
     caption = text.draw_caption(
         v.p, v.scale, v.keep, v.factor, v.dead_rows, v.book_sentence, v.book_draw, relative
@@ -304,7 +314,8 @@ def focused(v: View, focus: int | None, cell_choice: int | None, relative: str |
     f = Focus(
         focus, v.first[focus], before, after, fmt.most_weight(v.first[focus], v.labels, "this draw's A")
     )
-    cell_key = chosen_key(cell_choice, w[focus])
+    picked = cell_choice is not None and 0 <= cell_choice < len(v.labels)
+    cell_key = chosen_key(cell_choice, w[focus]) if picked else default_key(v.first[focus], w[focus])
     panel = None
     if cell_key is not None:
         the_cell = cell.cell(tr.queries, tr.keys, tr.values, focus, cell_key, tr.divisor, True, v.first)
@@ -312,6 +323,8 @@ def focused(v: View, focus: int | None, cell_choice: int | None, relative: str |
             the_cell, v.labels, bool(v.first_keep[focus, cell_key]), s, before,
             v.zero_theory_text[focus], v.zero_rate_text[focus], v.draws,
         )  # fmt: skip
+        if not picked:
+            panel = replace(panel, notes=(*panel.notes, text.default_cell_note(bool(v.first[focus].any()))))
     return replace(v, settings=s, focus=f, cell_key=cell_key, cell=panel, draw_caption=caption)
 
 

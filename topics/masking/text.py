@@ -16,7 +16,7 @@ from core.cell import Cell
 from core.rounding import round_up
 from topics.masking.paths import CellPaths
 from ui import format as fmt
-from ui.cell_text import exp_text, sum_text
+from ui.cell_text import closes, division, exp_error, exp_text, softmax_texts, sum_text
 
 Rows = Sequence[int] | np.ndarray  # row indices, numbered from 0
 
@@ -310,7 +310,9 @@ def cell_zero(c: Cell, p: CellPaths, qi: str) -> str:
         )
     fill_exp = f"exp(0{_shifted(p.zero_shift)})"
     later = _the(p.later, "later key")
-    before, after = sum_text(c.denominator), sum_text(p.zero_denominator)
+    exp, share = exp_text(p.zero_exp), share_text(p.zero_weight)
+    after, sign = division(exp, p.zero_denominator, exp_error(p.zero_denominator), share)
+    before = sum_text(c.denominator) if c.masked else softmax_texts(c)[1]  # as the panel prints it
     grows = (
         f"the row's denominator goes from {before} to {after}"
         if before != after
@@ -327,14 +329,13 @@ def cell_zero(c: Cell, p: CellPaths, qi: str) -> str:
             f"With the 0 fill instead (the shortcut), this score becomes 0, not −∞; ÷ √d_k it is still 0, "
             f"and {fill_exp} = {exp_text(p.zero_fill_exp)}. A zero score is not a zero weight: "
             f"{'' if p.later == 1 else 'each of '}{later} adds {exp_text(p.zero_fill_exp)}, {grows}, "
-            "and this cell gets "
-            f"{exp_text(p.zero_exp)} / {sum_text(p.zero_denominator)} = **{share_text(p.zero_weight)}**."
+            f"and this cell gets {exp} / {after} {sign} **{share}**."
         )
     return (
         f"With the 0 fill instead, {later} {'adds' if p.later == 1 else 'each add'} "
         f"{fill_exp} = "
         f"{exp_text(p.zero_fill_exp)} to the denominator: {grows}, and this weight becomes "
-        f"{exp_text(p.zero_exp)} / {sum_text(p.zero_denominator)} = {share_text(p.zero_weight)}."
+        f"{exp} / {after} {sign} {share}."
     )
 
 
@@ -364,10 +365,12 @@ def _grid(p: CellPaths, naive: str) -> str:
 
 def cell_naive(p: CellPaths) -> str:
     """The naive path to this cell: the full row's softmax, the tril, the renormalisation."""
+    exp, share = exp_text(p.full_exp), share_text(p.full_weight)
+    total, sign = division(exp, p.full_denominator, exp_error(p.full_denominator), share)
     full = (
         f"The naive path softmaxes first, over the whole row, later keys included: "
-        f"exp({fmt.num(p.scaled)}{_shifted(p.full_shift)}) = {exp_text(p.full_exp)} over "
-        f"{sum_text(p.full_denominator)} gives {share_text(p.full_weight)} at step 2."
+        f"exp({fmt.num(p.scaled)}{_shifted(p.full_shift)}) = {exp} over "
+        f"{total} gives {'' if sign == '=' else '≈ '}{share} at step 2."
     )
     vs = share_text(p.visible_sum)
     naive = stage_value(p.naive_weight)
@@ -377,7 +380,8 @@ def cell_naive(p: CellPaths) -> str:
         step4 = f"step 4 divides the row by its visible sum, {vs}: 0 / {vs} = 0"
     else:
         step4 = (
-            f"step 4 divides by the row's visible sum, {vs}: {share_text(p.full_weight)} / {vs} = {naive}, "
+            f"step 4 divides by the row's visible sum, {vs}: {share} / {vs} "
+            f"{'=' if closes(share, vs, naive) else '≈'} {naive}, "
             "the full-row denominator cancelling"
         )
     keeps = "sets it to 0" if p.future else "keeps it"

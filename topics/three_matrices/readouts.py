@@ -27,6 +27,7 @@ import pandas as pd
 from core import book
 from core.reproduce.book_code import self_attention_class
 from ui import format as fmt
+from ui.cell_text import sum_text
 from ui.sentence import md
 from ui.weights import MODE_LABELS
 
@@ -39,8 +40,10 @@ SCALE = "keys.shape[-1] ** 0.5"  # the book's divisor: the keys' width, d_k
 
 
 def den_text(log_z: float) -> str:
-    """A denominator to 2 decimals, or as a power of e where float64 cannot hold it (past e^709)."""
-    return fmt.num(float(np.exp(log_z)), 2) if log_z < 709 else f"e^{fmt.num(log_z, 1)}"
+    """A denominator as the cell panel prints one (``ui.cell_text.sum_text``: 2 decimals, fewer
+    where float32 does not hold them, 4 significant digits past 10⁵), or as a power of e where
+    float64 cannot hold it (past e^709)."""
+    return sum_text(float(np.exp(log_z))) if log_z < 709 else f"e^{fmt.num(log_z, 1)}"
 
 
 def dens_text(log_z: np.ndarray) -> str:

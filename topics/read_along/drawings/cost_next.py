@@ -100,13 +100,14 @@ def cost_doubling(f: Figure) -> Drawn:
 
 def cost_table(f: Figure) -> Drawn:
     """The cost page's table, the rows and columns a phone holds without scrolling: the 1,024-token
-    baseline and every length from :data:`TABLE_FROM` on, exact counts as text, as the page has them."""
+    baseline and every length from :data:`TABLE_FROM` on, exact counts as text, as the page has them
+    (the cards too: a column of integers with a "?" in it cannot travel as Arrow's int64)."""
     v: CostView = f.data
     rows = [r for r in v.table if r.n == v.table[0].n or r.n >= TABLE_FROM]
     table = pd.DataFrame(
         {
             "bytes": [f"{r.nbytes:,}" for r in rows],
-            "cards to buy": [r.cards_to_buy for r in rows],
+            "cards to buy": [f"{r.cards_to_buy:,}" for r in rows],  # text, as "?" covers one
         },
         index=pd.Index([f"{r.n:,}" + (" (current)" if r.n == v.n else "") for r in rows], name="n"),
     )
