@@ -411,7 +411,11 @@ def heatmap_axes(
     x = {
         "type": "category",
         "side": "bottom",
-        "autotickangles": [0, 45, 90],
+        # Level while they fit, else upright: at 45° a 9 px label needs 15 px a column, and at 32
+        # tokens Plotly turned labels 12 px apart into each other ("becau" under "it"); past 16
+        # columns every other one is labelled (the values table names them all).
+        "autotickangles": [0, 90],
+        **({"nticks": 16} if len(cols) > 16 else {}),
         "tickfont": {"size": _tick_size(len(cols), 10)},  # "journey starts" stays apart in a 300 px chart
         "title": {"text": x_title, "font": title_font, "standoff": 8},  # clear of the tick labels' boxes
         "ticks": "",

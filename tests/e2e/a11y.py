@@ -18,8 +18,10 @@ from __future__ import annotations
 import io
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -130,9 +132,40 @@ def _rgb(css: str) -> np.ndarray:
 
 
 def _shot(plot) -> np.ndarray:
+    return _image(plot.screenshot())
+
+
+_BOXES = """() => Array.from(document.querySelectorAll(".aww-chart .js-plotly-plot")).map((p) => {
+    const r = p.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+})"""
+
+
+class _Photos:
+    """Each chart's photograph: cut from one screenshot of the screen where the chart lies wholly
+    on it (a tall viewport holds a whole page: one photograph a page instead of one a chart), else
+    the chart's own screenshot, scrolled to."""
+
+    def __init__(self, page, plots) -> None:
+        self.page, self.plots = page, plots
+        self.boxes = page.evaluate(_BOXES)
+        self.screen: np.ndarray | None = None
+
+    def __call__(self, k: int) -> np.ndarray:
+        x, y, w, h = (round(v) for v in self.boxes[k])
+        size = self.page.viewport_size or {"width": 0, "height": 0}
+        if x >= 0 and y >= 0 and x + w <= size["width"] and y + h <= size["height"]:
+            if self.screen is None:
+                self.screen = _image(self.page.screenshot())
+            return self.screen[y : y + h, x : x + w]
+        self.plots[k].scroll_into_view_if_needed()
+        return _shot(self.plots[k])
+
+
+def _image(png: bytes) -> np.ndarray:
     from PIL import Image
 
-    return np.asarray(Image.open(io.BytesIO(plot.screenshot())).convert("RGB"), dtype=np.float64) / 255
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64) / 255
 
 
 def chart_text_contrasts(page, glyphs: bool = False) -> list[TextContrast]:
@@ -143,18 +176,18 @@ def chart_text_contrasts(page, glyphs: bool = False) -> list[TextContrast]:
     plots = page.locator(".aww-chart .js-plotly-plot").all()
     shown: dict[int, np.ndarray] = {}
     if glyphs:
-        for k, (plot, items) in enumerate(zip(plots, texts, strict=False)):
+        photo = _Photos(page, plots)
+        for k, items in enumerate(texts[: len(plots)]):
             if items:
-                plot.scroll_into_view_if_needed()
-                shown[k] = _shot(plot)
+                shown[k] = photo(k)
     out: list[TextContrast] = []
     page.evaluate(_HIDE, True)
     try:
-        for k, (plot, items) in enumerate(zip(plots, texts, strict=False)):
+        photo = _Photos(page, plots)
+        for k, items in enumerate(texts[: len(plots)]):
             if not items:
                 continue
-            plot.scroll_into_view_if_needed()
-            shot = _shot(plot)
+            shot = photo(k)
             for t in items:
                 x0, y0 = max(0, int(t["x"])), max(0, int(t["y"]))
                 x1, y1 = (
@@ -284,19 +317,24 @@ def too_low(c: TextContrast, floor: float = 4.5) -> bool:
     return c.drawn is not None and c.drawn < floor and _NUMBER.fullmatch(c.text) is not None
 
 
-def low_chart_texts(page, urls: list[str], floor: float = 4.5) -> list[tuple[str, TextContrast]]:
+def low_chart_texts(
+    page, urls: list[str], floor: float = 4.5, also: Callable[[Any], list[str]] | None = None
+) -> tuple[list[tuple[str, TextContrast]], list[str]]:
     """Each chart text under ``floor``:1 from pixels (:func:`too_low`), with its page's URL, over
-    every URL in turn: one browser page, one server."""
+    every URL in turn: one browser page, one server. With ``also``, what it finds on each page as
+    it stands (``tests.e2e.whole.chart_faults``), each with its URL, comes second."""
     from tests.e2e.browser import open_settled
 
-    lows = []
+    lows, more = [], []
     for url in urls:
         open_settled(page, url)
+        if also is not None:
+            more += [f"{url}: {fault}" for fault in also(page)]
         # Glyphs only where cells print numbers (at most TEXT_MAX tokens): they cost a second
-        # photograph of every chart, and only a number's glyphs are held to the floor.
+        # photograph of the screen, and only a number's glyphs are held to the floor.
         numbers = page.evaluate(_PRINTS_NUMBERS)
         lows += [(url, c) for c in chart_text_contrasts(page, glyphs=numbers) if too_low(c, floor)]
-    return lows
+    return lows, more
 
 
 _PRINTS_NUMBERS = """() => Array.from(

@@ -67,8 +67,8 @@ def cost_doubling(f: Figure) -> Drawn:
         range=[math.log10(lo), math.log10(hi)],
         tickvals=xs,
         ticktext=[f"{x:,}" for x in xs],
-        tickangle="auto",  # on a phone "1,024" and "2,048" turn rather than run together
     )
+    fig.layout.xaxis.tickangle = None  # Plotly's own choice: on a phone "1,024" and "2,048" turn
     ys = [1 << k for k in range(10, 41, 2)]  # every 4×: KiB, MiB, GiB
     fig.update_yaxes(tickvals=ys, ticktext=[_binary(y) for y in ys])
     bottom, top = lo * lo * base.cfg.bytes_per_score, hi * hi * base.cfg.bytes_per_score

@@ -1,0 +1,59 @@
+"""Every chart drawn whole, on every page and every tour step (issue 42): at 1,400 px in the light
+theme, every page and step; on a 390 px phone in the dark theme, the pages that draw charts and
+the steps that ask for a prediction. Each chart's tick labels, axis titles, legend entries, title
+and annotations lie inside its box, none over another, every tick label Plotly computed is shown
+whole, and its legend names only what is drawn (``tests.e2e.whole``).
+
+One server and one browser page a width visit every URL in turn. The sweep at 1, 12 and 32 tokens,
+in both themes, runs with the contrast sweep (``test_chart_contrast``), which loads those pages
+already. Each fault is named by its URL, its chart and its text.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.browser import exceptions, open_settled
+from tests.e2e.whole import chart_faults
+from topics import PAGES
+from topics.read_along.view import STEPS
+
+TOUR = "read-along"
+STEP_URLS = [f"{TOUR}?step={k}" for k in range(1, len(STEPS) + 1)]
+ASKING_URLS = [f"{TOUR}?step={k}" for k, s in enumerate(STEPS, start=1) if s.asks]
+PAGE_URLS = [p.url_path for p in PAGES if p.url_path != TOUR]
+# The pages that draw no chart of their own at their default settings are visited all the same:
+# a chart added to one later is then measured without anyone thinking of it.
+SWEEPS = {
+    "desktop-light": ({"width": 1400, "height": 1000}, "light", PAGE_URLS + STEP_URLS),
+    "phone-dark": ({"width": 390, "height": 844}, "dark", PAGE_URLS + ASKING_URLS),
+}
+
+
+def faults_on(page, base: str, urls: list[str]) -> tuple[list[str], int]:
+    """Every fault on every URL in turn, each named by its URL, and how many charts were measured."""
+    faults, charts = [], 0
+    for url in urls:
+        open_settled(page, f"{base}/{url}")
+        charts += page.locator(".aww-chart").count()
+        faults += [f"{url}: {fault}" for fault in chart_faults(page)]
+        faults += [f"{url}: the page shows an exception: {e}" for e in exceptions(page)]
+    return faults, charts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sweep", SWEEPS)
+def test_every_chart_on_every_page_and_step_is_drawn_whole(server, browser, sweep):
+    viewport, scheme, urls = SWEEPS[sweep]
+    phone = viewport["width"] < 500
+    context = browser.new_context(
+        viewport=viewport, color_scheme=scheme, is_mobile=phone, has_touch=phone, device_scale_factor=1
+    )
+    try:
+        faults, charts = faults_on(context.new_page(), server.url, urls)
+    finally:
+        context.close()
+    assert charts >= len(urls), (
+        f"only {charts} charts on {len(urls)} pages and steps: the sweep measured little"
+    )
+    assert not faults, f"{len(faults)} faults on {charts} charts:\n" + "\n".join(faults)
