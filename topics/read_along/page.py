@@ -7,7 +7,7 @@ from dataclasses import replace
 import streamlit as st
 
 from topics import page_of
-from topics.read_along import predict, view
+from topics.read_along import predict, progress, view
 from topics.read_along.drawings import draw
 from topics.read_along.nav import PAGE, back_and_next, step_control
 from topics.read_along.step import Figure
@@ -17,6 +17,9 @@ from ui.sentence import sentence_control
 
 s = sentence_control()
 number = step_control(len(STEPS))
+at = progress.asked_at(s)  # the sentence a prediction is asked at, kept with its first guess
+progress.keep(frozenset(view.asking()), predict.PREFIXES)  # in this browser's storage: sidebar
+predict.restore(at)
 t = view.build(number, s)
 d, step, q = t.definition, t.step, t.step.question
 topic = page_of(d.topic)
@@ -24,7 +27,7 @@ answered = q is not None and predict.revealed(d.key)
 
 st.title(d.title)
 st.progress(t.number / t.total, text=f"Read along: {t.progress}")
-if tally := predict.tally():  # from the first reveal on; in the session only, never in the link
+if tally := predict.tally():  # from the first reveal on; in the reader's browser, never in the link
     st.caption(view.tally_text(tally, t.predictions), help="Counts each prediction's first try.")
 st.markdown(step.text)
 
@@ -49,7 +52,7 @@ else:  # side by side on a desktop, the figure first on a phone, with only the a
     # the verdict takes the question's place, so on a phone it is where the reader tapped
     drawing, asking = st.columns([3, 2], gap="medium")
     with asking:
-        (predict.verdict if answered else predict.ask)(q, d.key)
+        predict.verdict(q, d.key) if answered else predict.ask(q, d.key, at)
     with drawing:
         figure(step.figure if answered else replace(step.figure, hide=True))
 
