@@ -9,7 +9,7 @@ import streamlit as st
 from topics import page_of
 from topics.read_along import predict, progress, view
 from topics.read_along.drawings import draw
-from topics.read_along.nav import PAGE, back_and_next, step_control
+from topics.read_along.nav import PAGE, back_and_next, landing, step_control
 from topics.read_along.step import Figure
 from topics.read_along.steps import STEPS
 from ui import figures
@@ -25,6 +25,7 @@ d, step, q = t.definition, t.step, t.step.question
 topic = page_of(d.topic)
 answered = q is not None and predict.revealed(d.key)
 
+landing(number)  # Next, Back and the slider land on the new step's title
 st.title(d.title)
 st.progress(t.number / t.total, text=f"Read along: {t.progress}")
 if tally := predict.tally():  # from the first reveal on; in the reader's browser, never in the link
@@ -48,9 +49,9 @@ def figure(f: Figure) -> None:
 
 if q is None:
     figure(step.figure)
-else:  # side by side on a desktop, the figure first on a phone, with only the answer's part covered;
-    # the verdict takes the question's place, so on a phone it is where the reader tapped
-    drawing, asking = st.columns([3, 2], gap="medium")
+else:  # side by side on a desktop, the question first on a phone (within its first screen, the figure
+    # starting below it), with only the answer's part covered; the verdict takes the question's place
+    asking, drawing = st.columns([2, 3], gap="medium")
     with asking:
         predict.verdict(q, d.key) if answered else predict.ask(q, d.key, at)
     with drawing:

@@ -20,6 +20,7 @@ from topics.read_along.step import Question
 REVEALS = "_read_along_reveals"  # how many reveals this session: each scrolls its verdict into view once
 _SAID, _HINT, _GUESS = "_read_along_said_", "_read_along_hint_", "_read_along_guess_"
 PREFIXES = (_SAID, _HINT, _GUESS)  # what "Start over" forgets of the session
+SHORT = 16  # options no longer than this sit on one line: the figure starts higher on a phone
 
 # The verdict takes the question's place. A rerun that redraws the figure above it can leave the page
 # scrolled elsewhere (on a 390 px phone it was found 954 px down, below the fold, after a reveal), so a
@@ -130,6 +131,8 @@ def ask(q: Question, key: str, at: Mapping[str, Any]) -> None:
                 index=None,
                 format_func=q.options.__getitem__,
                 key=_guess(key),
+                horizontal=max(map(len, q.options)) <= SHORT,  # "6 × 2": a line, not four
+                label_visibility="collapsed",  # named for a screen reader; the prompt stands above it
             )
         else:
             st.number_input(
@@ -147,8 +150,8 @@ def ask(q: Question, key: str, at: Mapping[str, Any]) -> None:
                 "again, or show the answer.",
                 icon=":material/lightbulb:",
             )
-        left, right = st.columns(2)
-        left.button(
+        row = st.container(horizontal=True)  # side by side on a phone too: the figure starts higher
+        row.button(
             "Check again" if wrong is not None else "Check my answer",
             key=f"_read_along_check_{key}",
             on_click=_check,
@@ -156,6 +159,6 @@ def ask(q: Question, key: str, at: Mapping[str, Any]) -> None:
             disabled=not _changed(key),
             width="stretch",
         )
-        right.button(
+        row.button(
             "Show the answer", key=f"_read_along_show_{key}", on_click=_show, args=(key, at), width="stretch"
         )

@@ -308,7 +308,7 @@ def asymmetry(s: Sentence) -> Step:
     link = {"focus": T[j], "cell": T[k]}
     intro = (
         "Now a score is a query against a key, ω(a, b) = q_a · k_b (scaled down by a square root "
-        "before the softmax: step 8 asks which). W_q and W_k are two different matrices."
+        "before the softmax: step 8 asks why). W_q and W_k are two different matrices."
     )
     if v.n == 1:
         text = (
