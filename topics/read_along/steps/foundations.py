@@ -486,6 +486,13 @@ def tied_limit(s: Sentence) -> Step:
         "product of two queries, ω(i, j) = q_i · q_j, and reads the same both ways; three matrices are free "
         f"of that. The chart shows the tied run's attention after {v.step} steps, computed here."
     )
+    if (
+        len(np.unique(s.embeddings, axis=0)) < n
+    ):  # the count's rule for a repeated word, said before it counts
+        text += (
+            " A row is right when its largest weight is on the target's word: a repeated word's copies "
+            "share one key, so either copy counts."
+        )
     ran = f"This run, {v.step} steps: tied {_rows(v, 'tied')} rows right, three matrices {_rows(v, 'three')}."
     if v.cycles:
         why = (
