@@ -76,6 +76,8 @@ def _visit(page, number: int, shots: str | None, reveal_answer: bool = True, scr
                 page.wait_for_function(VERDICT_IN_VIEW, arg=screen, timeout=10_000, polling=100)
             verdict = _top(page, "[data-testid='stMain'] [data-testid='stAlert']")
             assert verdict is not None and 0 <= verdict < screen - 100, (number, verdict)
+            chart = _top(page, "[data-testid='stMain'] .aww-chart, [data-testid='stTable']")
+            assert chart is None or 0 <= chart < screen, (number, chart)  # the figure starts below it
     total, drawn = charts_drawn(page)
     assert drawn == total, (number, total, drawn)
     assert exceptions(page) == [], number

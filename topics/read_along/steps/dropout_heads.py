@@ -84,7 +84,9 @@ def _zeros(v: drop.View) -> str:
     live = np.tril(np.ones(v.weights.shape, dtype=bool))
     masked, dropped, n = int((~live).sum()), int((live & ~v.first_keep).sum()), int(live.sum())
     verb = "was" if dropped == 1 else "were"
-    drops = f"{dropped} of the {fmt.count(n, 'weight')} on or below the diagonal {verb} dropped"
+    drops = f"{dropped} of the {n} weights on or below the diagonal {verb} dropped"
+    if n == 1:
+        drops = f"its one weight was {'' if dropped else 'not '}dropped"
     mask = f"the {masked} zeros above the diagonal are the causal mask's; " if masked else ""
     return f"the weights that survived show ?; {mask}{drops} by this draw."
 
