@@ -125,6 +125,7 @@ E2E_FIRST = (  # the longest browser tests, longest first (about 40 s to 15 s ea
     "tests/e2e/test_load.py",
     "tests/e2e/test_memory.py",
     "tests/e2e/test_read_along.py",
+    "tests/e2e/test_read_along_progress.py",
     "tests/e2e/test_sentence.py",
     "tests/e2e/test_browser.py::test_a_sample_of_hostile_urls",
     "tests/e2e/test_browser.py",

@@ -76,6 +76,22 @@ def test_the_factor_is_the_views_survivor_factor(s):
     assert step.question.judge(2).right and not step.question.judge(0.5).right
 
 
+@pytest.mark.parametrize("s", [BOOK, ONE, LONG], ids=["book", "one token", "32 tokens"])
+def test_the_factor_step_says_which_zeros_are_the_masks_and_which_were_dropped(s):
+    """It said "the zeros are the ones dropped", though 15 of the book's are the causal mask's."""
+    v, covered = book_draw(s), STEP["dropout_factor"].make(s).figure.covered
+    hidden = np.triu(np.ones(v.first.shape, dtype=bool), k=1)
+    zeros_dropped = int(((v.first == 0) & ~hidden).sum())  # the draw's zeros on or below the diagonal
+    if s.n > 1:
+        assert f"{zeros_dropped} of the {int((~hidden).sum())} weights" in covered
+    else:
+        assert ("its one weight was dropped" in covered) == (zeros_dropped == 1)
+    assert (f"the {int(hidden.sum())} zeros above the diagonal are the causal mask's" in covered) == (s.n > 1)
+    assert "the zeros are the ones dropped" not in covered
+    if s is BOOK:
+        assert "the 15 zeros above the diagonal are the causal mask's; 9 of the 21 weights" in covered
+
+
 def test_the_factor_step_shows_the_books_printed_draw():
     v = book_draw(BOOK)
     assert v.book_draw and np.allclose(v.first, v.checks.run, atol=1e-6)  # the tensor the book prints
@@ -143,6 +159,11 @@ def test_the_shape_after_transpose_is_the_traces_at_every_length(n):
     assert q.options[int(q.answer)].startswith("(b, num_heads, num_tokens, head_dim)")
     assert q.options[int(q.answer)].endswith(heads.shape(after))
     assert sum(o.endswith(heads.shape(after)) for o in q.options) == 1, "two options name the same shape"
+    moved = next(st.contiguous for st in v.run.steps if st.name == "heads first")  # the trace's column
+    f = STEP["heads_shapes"].make(s).figure  # its captions say what the column means, by the trace
+    text = f.covered + f.highlight
+    assert "“contiguous” column says whether" in text
+    assert f"after `.transpose(1, 2)`, {'yes too' if moved else 'no: a transpose'}" in text
 
 
 @pytest.mark.parametrize("s", EDGES, ids=["book", "one", "two", "three", "repeat", "long"])

@@ -187,6 +187,8 @@ def test_tied_limit_answers_the_learning_views_proof(s):
         assert q.answer == s.n - 1  # Your ↔ journey is a cycle: one row lost
     if s is SAME:
         assert q.answer == s.n  # one word: no cycle, nothing lost
+    repeated = len({w for w in s.words}) < s.n  # training.rows_right counts a repeat's weight as the word's
+    assert ("either copy counts" in f.tied_limit(s).text) == repeated  # the rule, said before it counts
 
 
 def test_links_name_the_learning_pages_options_as_its_url_holds_them():

@@ -57,20 +57,32 @@ def test_the_readers_sentence_carries_into_the_steps():
     assert "cat" in shown_text(at) or any("cat" in str(c.proto) for c in charts(at))
 
 
-def test_a_wrong_guess_gets_a_hint_then_the_answer_and_the_tally_counts_first_tries():
-    number, d = next((i, d) for i, d in enumerate(STEPS, 1) if d.key == "weightless")
+def test_a_wrong_guess_gets_a_hint_and_only_a_changed_guess_is_checked_again():
+    """A real second try (issue 43): after a wrong guess the check waits for a changed guess, a
+    second wrong guess gets the hint again, never the answer; only a right guess or "Show the
+    answer" reveals it, and the tally counts the first try."""
+    number, d = next((i, d) for i, d in enumerate(STEPS, 1) if d.key == "huddle")
     at = open_page(PAGE, {"step": str(number)})
     q = d.make(sentence.book()).question
-    assert q is not None
-    right, guess, check = int(q.answer), f"_read_along_guess_{d.key}", f"_read_along_check_{d.key}"
+    assert q is not None and len(q.options) == 3
+    right = int(q.answer)
+    wrong = [i for i in range(3) if i != right]
+    guess, check = f"_read_along_guess_{d.key}", f"_read_along_check_{d.key}"
     assert at.button(key=check).disabled  # nothing to check yet
-    at.radio(key=guess).set_value(1 - right).run()
+    at.radio(key=guess).set_value(wrong[0]).run()
     at.button(key=check).click().run()
     assert_clean(at)
     hint = next(w.value for w in at.warning)
     assert hint.startswith("**Not quite: you said") and q.hint in hint  # a hint, not the answer
     assert q.answer_text not in " ".join(m.value for m in at.markdown)
-    assert at.button(key=check).label == "Try again"
+    assert at.button(key=check).disabled  # the same guess again is not another try
+    assert at.button(key=check).label == "Check again"
+    at.radio(key=guess).set_value(wrong[1]).run()
+    assert not at.button(key=check).disabled
+    at.button(key=check).click().run()
+    hint = next(w.value for w in at.warning)
+    assert q.options[wrong[1]] in hint and not at.success and not at.info  # still no answer
+    assert not any(q.answer_text in w.value for w in at.warning)
     at.radio(key=guess).set_value(right).run()
     at.button(key=check).click().run()
     assert next(b.value for b in at.success).startswith("**Right:")
@@ -79,13 +91,25 @@ def test_a_wrong_guess_gets_a_hint_then_the_answer_and_the_tally_counts_first_tr
     assert at.radio(key=guess).value is not None or not at.warning
 
 
+def test_start_over_forgets_every_answer():
+    at = open_page(PAGE, {"step": "1"})
+    at.button(key="_read_along_show_weightless").click().run()
+    assert any("0 of 1 prediction right" in c.value for c in at.caption)
+    at.button(key="_read_along_start_over").click().run()
+    assert_clean(at)
+    assert not any("prediction right" in c.value for c in at.caption)
+    assert at.button(key="_read_along_show_weightless")  # the question is asked afresh
+
+
 def test_after_every_prediction_the_last_step_shows_the_tally_and_the_summary():
     from topics.read_along import view
 
     asked = view.asking()
     missed = asked[::4]
     at = open_page(PAGE, {"step": str(len(STEPS))})
-    at.session_state["_read_along_tally"] = {k: k not in missed for k in asked}  # every one answered
+    at.session_state["_read_along_answers"] = {
+        k: {"guess": None, "right": k not in missed, "sentence": {}} for k in asked
+    }  # every one answered
     at.run()
     assert_clean(at)
     right = len(asked) - len(missed)

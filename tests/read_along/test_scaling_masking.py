@@ -78,8 +78,11 @@ def test_the_width_is_the_keys_width_the_view_divides_by(s):
     step = part.which_width(s)
     v = scaling_view(2, True)  # d_out of W_key: the book's keys are 2 wide at any sentence width
     q = step.question
-    assert q is not None and q.options[int(q.answer)].startswith("√d_k = √2")
-    assert q.answer_text == f"√d_k = √2 = {fmt.num(v.sqrt_d_k)}" == "√d_k = √2 = 1.4142"
+    assert q is not None and not q.is_choice and q.answer == 2.0  # √(4 · 2) / √2
+    assert "d_k" not in q.prompt.split(":")[-1] and "√" not in q.prompt  # the page's name does not answer it
+    assert q.answer_text.startswith("2 times") and "√8 / √2 = 2" in q.answer_text
+    assert f"√2 = {fmt.num(v.sqrt_d_k)}" in q.explanation and "1.4142" in q.explanation
+    assert q.right(2.05) and not q.right(4)
     assert f"measures {estimate(v)['std']} over {v.draws:,} draws" in q.explanation
     assert f"n = {s.n} token" in step.text and f"d_in = {s.width} numbers" in step.text
     assert ("as well" in q.explanation) == (s.n == 2)  # √n = √2 too: said, and still not the answer
@@ -238,9 +241,7 @@ def claims_hold(s: Sentence, steps: dict[str, Step]) -> None:
     width, triangle, zero, ways = (
         steps[k] for k in ("which_width", "which_triangle", "zero_score", "two_ways")
     )
-    assert width.question is not None and width.question.options[int(width.question.answer)].startswith(
-        "√d_k"
-    )
+    assert width.question is not None and width.question.answer == 2.0  # the spread's factor, √4
     m = masking_view(s, stage=2).efficient.matrix
     np.testing.assert_array_equal(np.isneginf(m), np.triu(np.ones((s.n, s.n), dtype=bool), k=1))
     assert triangle.question is not None and triangle.question.answer == 0

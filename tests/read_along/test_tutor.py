@@ -8,11 +8,13 @@ import json
 import re
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from core import sentence
+from topics import PAGES, page_of
 from topics.read_along import view
 from topics.read_along.drawings import draw
 from topics.read_along.drawings.drawn import Drawn
@@ -20,6 +22,8 @@ from topics.read_along.step import Question
 from topics.read_along.steps import STEPS
 
 OTHER = "the cat sat on the mat because it was warm"  # a reader's own sentence, as the issue tried
+REPEATS = "the cat the cat sat on the mat"  # the asked tokens of steps 4 and 7 repeat (issue 43)
+SIDEBAR = " ".join(p.title for p in PAGES)  # the navigation names every page, at every step
 
 
 def _drawn_text(d: Drawn) -> str:
@@ -33,7 +37,8 @@ def _shown(s: sentence.Sentence) -> list[tuple[str, Question | None, str, str]]:
     for d in STEPS:
         step = d.make(s)
         f, q = step.figure, step.question
-        before = [d.title, step.text]
+        link = " ".join(f"{k}={v}" for k, v in step.link.items())  # the step's own link and its page
+        before = [SIDEBAR, d.title, step.text, page_of(d.topic).title, link]
         after = [f.highlight, f.name, _drawn_text(draw(f))]
         if q is None:
             before += after
@@ -45,11 +50,11 @@ def _shown(s: sentence.Sentence) -> list[tuple[str, Question | None, str, str]]:
     return out
 
 
-@pytest.mark.parametrize("text", [sentence.BOOK_TEXT, OTHER], ids=["book", "other"])
+@pytest.mark.parametrize("text", [sentence.BOOK_TEXT, OTHER, REPEATS], ids=["book", "other", "repeats"])
 def test_no_answer_is_on_screen_before_its_reveal(text):
     """Walk the tour: each question's giveaway values are absent from its step before the reveal
-    (title, text, prompt, hint, the covered figure's spec and table) and from every earlier step,
-    answered."""
+    (the sidebar's page names, title, text, prompt, hint, the covered figure's spec and table, the
+    step's link and its page's name) and from every earlier step, answered."""
     s = sentence.book() if text == sentence.BOOK_TEXT else sentence.build(text)
     seen = ""
     asked = 0
@@ -63,6 +68,46 @@ def test_no_answer_is_on_screen_before_its_reveal(text):
                     assert found is None, (key, secret)
         seen += before + after
     assert asked >= 10
+
+
+@pytest.mark.parametrize("key", ["asymmetry", "tied_limit"])
+@pytest.mark.parametrize("text", [REPEATS, "journey starts journey starts with one step"])
+def test_a_repeated_words_mirror_cells_are_covered_too(key, text):
+    """A repeated word has the same embedding, so its row and column repeat the asked token's
+    numbers: every cell holding a covered cell's number is covered, in the heatmap and its table."""
+    step = next(d for d in STEPS if d.key == key).make(sentence.build(text))
+    hidden = draw(replace(step.figure, hide=True))
+    v = step.figure.data
+    m = v.trace.scores if key == "asymmetry" else v.attention
+    covered = hidden.table.to_numpy(dtype=str) == "?"
+    if key == "asymmetry":  # the asked scores, wherever they stand
+        same = np.isin(m, m[covered])
+    else:  # the asked rows of weights, wherever a row repeats one
+        rows = np.flatnonzero(covered.all(axis=1))
+        same = np.array([[any(np.array_equal(r, m[i]) for i in rows)] * len(r) for r in m])
+    assert same.sum() > 2 * (2 if key == "asymmetry" else m.shape[1])  # the sentence does repeat them
+    np.testing.assert_array_equal(covered, same)
+    assert hidden.figure is not None
+    spec = json.dumps(hidden.figure.to_plotly_json(), default=str)  # the heatmap prints "?" there too
+    assert spec.count('"?"') >= covered.sum()
+    assert "repeated words" in step.figure.covered
+
+
+def test_a_hidden_answers_neighbours_and_labels_are_covered():
+    """Step 21's next row (2²⁰ tokens, next door to the asked window) held the cards to buy, and step
+    10's chart labelled the hidden curve where it leaves the chart ("↓ 5.4e-10 at 2,048")."""
+    steps = {d.key: d.make(sentence.book()) for d in STEPS if d.key in ("frontier", "gradient")}
+    frontier = steps["frontier"].figure
+    shown = draw(frontier).table["cards to buy"]
+    answer = str(shown[[i for i in shown.index if "current" in i]].iloc[0])  # 26 at the book's settings
+    cards = draw(replace(frontier, hide=True)).table["cards to buy"].astype(str).tolist()
+    assert "?" in cards and answer not in cards, cards
+    gradient = steps["gradient"].figure
+    shown_fig, hidden_fig = draw(gradient).figure, draw(replace(gradient, hide=True)).figure
+    assert shown_fig is not None and hidden_fig is not None
+    labels = [str(a.text) for a in shown_fig.layout.annotations]
+    hidden = [str(a.text) for a in hidden_fig.layout.annotations]
+    assert any(t.startswith("↓") for t in labels) and not any(t.startswith("↓") for t in hidden), hidden
 
 
 @pytest.mark.parametrize("d", [d for d in STEPS if d.asks], ids=[d.key for d in STEPS if d.asks])

@@ -23,6 +23,36 @@ NEXT_KEY, BACK_KEY = "read_along_next", "read_along_back"
 _PROBLEM = "_read_along_link_problem"  # what was wrong with the link, said on the run after
 
 
+# A new step keeps the old one's scroll position (on a desktop it opened 123-265 px below its title), so a
+# Components v2 element just above the title brings itself, and so the title, to the top of the screen
+# whenever the step it is handed differs from the last one it was handed in this tab (Next, Back, the
+# slider, the browser's Back and Forward); never on the first load or on a rerun of the same step (a
+# reveal). It moves no other element.
+_LANDING = st.components.v2.component(
+    "read_along_landing",
+    html="<div></div>",
+    js="""let shown = null;
+export default function ({ parentElement, data }) {
+  const box = parentElement.host || parentElement;
+  const moved = shown !== null && shown !== data;
+  shown = data;
+  if (!moved) return;
+  const land = () => {
+    const top = box.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight / 3) box.scrollIntoView({ block: "start" });
+  };
+  requestAnimationFrame(land);
+  setTimeout(land, 400);
+}""",
+)
+
+
+def landing(number: int) -> None:
+    """Above the title: the page lands on it when the step changes."""
+    if st.runtime.exists():
+        _LANDING(key="_read_along_landing", data=number, height=1)
+
+
 def step_control(total: int) -> int:
     """The step on screen (1-based, of ``total``), read from the link's ``step``; the sidebar's
     slider jumps to any step as Next does, as a new history entry."""

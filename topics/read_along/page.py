@@ -7,9 +7,9 @@ from dataclasses import replace
 import streamlit as st
 
 from topics import page_of
-from topics.read_along import predict, view
+from topics.read_along import predict, progress, view
 from topics.read_along.drawings import draw
-from topics.read_along.nav import PAGE, back_and_next, step_control
+from topics.read_along.nav import PAGE, back_and_next, landing, step_control
 from topics.read_along.step import Figure
 from topics.read_along.steps import STEPS
 from ui import figures
@@ -17,14 +17,18 @@ from ui.sentence import sentence_control
 
 s = sentence_control()
 number = step_control(len(STEPS))
+at = progress.asked_at(s)  # the sentence a prediction is asked at, kept with its first guess
+progress.keep(frozenset(view.asking()), predict.PREFIXES)  # in this browser's storage: sidebar
+predict.restore(at)
 t = view.build(number, s)
 d, step, q = t.definition, t.step, t.step.question
 topic = page_of(d.topic)
 answered = q is not None and predict.revealed(d.key)
 
+landing(number)  # Next, Back and the slider land on the new step's title
 st.title(d.title)
 st.progress(t.number / t.total, text=f"Read along: {t.progress}")
-if tally := predict.tally():  # from the first reveal on; in the session only, never in the link
+if tally := predict.tally():  # from the first reveal on; in the reader's browser, never in the link
     st.caption(view.tally_text(tally, t.predictions), help="Counts each prediction's first try.")
 st.markdown(step.text)
 
@@ -45,11 +49,11 @@ def figure(f: Figure) -> None:
 
 if q is None:
     figure(step.figure)
-else:  # side by side on a desktop, the figure first on a phone, with only the answer's part covered;
-    # the verdict takes the question's place, so on a phone it is where the reader tapped
-    drawing, asking = st.columns([3, 2], gap="medium")
+else:  # side by side on a desktop, the question first on a phone (within its first screen, the figure
+    # starting below it), with only the answer's part covered; the verdict takes the question's place
+    asking, drawing = st.columns([2, 3], gap="medium")
     with asking:
-        (predict.verdict if answered else predict.ask)(q, d.key)
+        predict.verdict(q, d.key) if answered else predict.ask(q, d.key, at)
     with drawing:
         figure(step.figure if answered else replace(step.figure, hide=True))
 

@@ -1,5 +1,6 @@
-"""The prediction box, as a tutor runs it: a guess, a hint after a wrong first guess, then the
-computed answer with its explanation; and the tally of first tries, kept in the session.
+"""The prediction box, as a tutor runs it: a guess, a hint after each wrong guess and another try
+with a changed guess, then the computed answer with its explanation, revealed only by a right guess
+or by "Show the answer"; the first try of each goes into the reader's progress (``progress``).
 
 The figure stays on screen throughout with only the answer's part covered (``page.py``); the
 verdict is drawn above it after the reveal, so a phone shows it without scrolling. Guesses and
@@ -9,13 +10,17 @@ the tally are the reader's own and stay out of the link: a shared step asks its 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import streamlit as st
 
+from topics.read_along import progress
 from topics.read_along.step import Question
 
-TALLY = "_read_along_tally"  # {step key: right at the first try}, one entry per prediction revealed
 REVEALS = "_read_along_reveals"  # how many reveals this session: each scrolls its verdict into view once
+_SAID, _HINT, _GUESS = "_read_along_said_", "_read_along_hint_", "_read_along_guess_"
+PREFIXES = (_SAID, _HINT, _GUESS)  # what "Start over" forgets of the session
+SHORT = 16  # options no longer than this sit on one line: the figure starts higher on a phone
 
 # The verdict takes the question's place. A rerun that redraws the figure above it can leave the page
 # scrolled elsewhere (on a 390 px phone it was found 954 px down, below the fold, after a reveal), so a
@@ -36,50 +41,59 @@ _IN_VIEW = st.components.v2.component(
 
 
 def _said(key: str) -> str:
-    return f"_read_along_said_{key}"
+    return _SAID + key
 
 
 def _hint(key: str) -> str:
-    return f"_read_along_hint_{key}"
+    return _HINT + key
 
 
 def _guess(key: str) -> str:
-    return f"_read_along_guess_{key}"
+    return _GUESS + key
 
 
 def tally() -> Mapping[str, bool]:
-    """Each prediction revealed so far, and whether its first try was right."""
-    return dict(st.session_state.get(TALLY, {}))
+    """Each prediction answered so far, and whether its first try was right."""
+    return progress.tally()
 
 
-def _count(key: str, right: bool) -> None:
-    """The first try of ``key`` goes into the tally; later tries do not change it."""
-    st.session_state[TALLY] = {**tally(), key: tally().get(key, right)}
+def restore(at: Mapping[str, Any]) -> None:
+    """Open the steps the browser had stored as answered at sentence ``at`` revealed, as they were."""
+    for key, guess in progress.restored(at).items():
+        st.session_state.setdefault(_said(key), guess)
 
 
 def _revealed_now() -> None:
     st.session_state[REVEALS] = st.session_state.get(REVEALS, 0) + 1
 
 
-def _show(key: str) -> None:
+def _show(key: str, at: Mapping[str, Any]) -> None:
     """Reveal the answer, judging the last guess checked (or none, for "Show the answer")."""
     _revealed_now()
-    st.session_state[_said(key)] = st.session_state.get(_hint(key))
+    said = st.session_state.get(_hint(key))
+    st.session_state[_said(key)] = said
     st.session_state.pop(_hint(key), None)
-    _count(key, False)
+    progress.count(key, said, False, at)
 
 
-def _check(key: str, q: Question) -> None:
+def _changed(key: str) -> bool:
+    """Whether the guess in the box is one not yet checked: only a changed guess is another try."""
     g = st.session_state.get(_guess(key))
-    if g is None:
+    return g is not None and g != st.session_state.get(_hint(key))
+
+
+def _check(key: str, q: Question, at: Mapping[str, Any]) -> None:
+    if not _changed(key):  # the guess already judged: not another try
         return
+    g = st.session_state[_guess(key)]
     right = q.right(g)
-    _count(key, right)
-    if right or _hint(key) in st.session_state:  # right, or the second wrong try: the answer
+    if _hint(key) not in st.session_state:  # the first try: it counts
+        progress.count(key, g, right, at)
+    if right:  # only a right guess or "Show the answer" reveals
         _revealed_now()
         st.session_state[_said(key)] = g
         st.session_state.pop(_hint(key), None)
-    else:  # a wrong first try: a hint, then try again or see the answer
+    else:  # a wrong try: a hint; change the guess to try again, or see the answer
         st.session_state[_hint(key)] = g
 
 
@@ -94,15 +108,19 @@ def revealed(key: str) -> bool:
 
 def verdict(q: Question, key: str) -> None:
     """The judged guess and the full explanation (drawn above the figure once revealed)."""
-    j = q.judge(st.session_state[_said(key)])
+    said = st.session_state[_said(key)]
+    if q.is_choice and said not in range(len(q.options)):  # a stored guess that no longer fits
+        said = None
+    j = q.judge(said)
     _IN_VIEW(key=f"_read_along_in_view_{key}", data=st.session_state.get(REVEALS, 0), height=1)
     box = st.success if j.right else st.info if j.right is None else st.warning
     box(f"**{j.headline}** {j.explanation}")
     st.button("Predict again", key=f"_read_along_again_{key}", on_click=_again, args=(key,))
 
 
-def ask(q: Question, key: str) -> None:
-    """The question, its input and how close counts; after a wrong first guess, a hint."""
+def ask(q: Question, key: str, at: Mapping[str, Any]) -> None:
+    """The question, its input and how close counts; after a wrong guess, a hint, and the check is
+    enabled again once the guess is changed. ``at`` is the sentence it is asked at."""
     with st.container(border=True):
         st.markdown(f"**Predict first.** {q.prompt}")
         wrong = st.session_state.get(_hint(key))
@@ -113,6 +131,8 @@ def ask(q: Question, key: str) -> None:
                 index=None,
                 format_func=q.options.__getitem__,
                 key=_guess(key),
+                horizontal=max(map(len, q.options)) <= SHORT,  # "6 × 2": a line, not four
+                label_visibility="collapsed",  # named for a screen reader; the prompt stands above it
             )
         else:
             st.number_input(
@@ -125,16 +145,20 @@ def ask(q: Question, key: str) -> None:
             st.caption(q.rule)
         if wrong is not None:
             said = q.options[int(wrong)] if q.is_choice else q.said(wrong)
-            st.warning(f"**Not quite: you said {said}.** Hint: {q.hint}", icon=":material/lightbulb:")
-        left, right = st.columns(2)
-        left.button(
-            "Try again" if wrong is not None else "Check my answer",
+            st.warning(
+                f"**Not quite: you said {said}.** Hint: {q.hint} Change your prediction to check it "
+                "again, or show the answer.",
+                icon=":material/lightbulb:",
+            )
+        row = st.container(horizontal=True)  # side by side on a phone too: the figure starts higher
+        row.button(
+            "Check again" if wrong is not None else "Check my answer",
             key=f"_read_along_check_{key}",
             on_click=_check,
-            args=(key, q),
-            disabled=st.session_state.get(_guess(key)) is None,
+            args=(key, q, at),
+            disabled=not _changed(key),
             width="stretch",
         )
-        right.button(
-            "Show the answer", key=f"_read_along_show_{key}", on_click=_show, args=(key,), width="stretch"
+        row.button(
+            "Show the answer", key=f"_read_along_show_{key}", on_click=_show, args=(key, at), width="stretch"
         )

@@ -47,7 +47,7 @@ class Question:
     count) is rounded to the nearest whole number first and must then be exact. ``answer_text`` is
     the answer as the page prints it; ``hint`` points at the element of the figure to look at after
     a wrong first guess; ``secrets`` are the printed values that would give the answer away, which
-    nothing on screen shows before the reveal (``tests/read_along/test_no_spoilers.py``).
+    nothing on screen shows before the reveal (``tests/read_along/test_tutor.py``).
     """
 
     prompt: str

@@ -111,8 +111,8 @@ def cost_table(f: Figure) -> Drawn:
         },
         index=pd.Index([f"{r.n:,}" + (" (current)" if r.n == v.n else "") for r in rows], name="n"),
     )
-    if f.hide:  # the current row's cards are the question
-        return Drawn(None, covered_table(table, [(i, 1) for i, r in enumerate(rows) if r.n == v.n]))
+    if f.hide:  # the current row's cards are the question, and a longer row's (2²⁰ is next door)
+        return Drawn(None, covered_table(table, [(i, 1) for i, r in enumerate(rows) if r.n >= v.n]))
     return Drawn(None, table)
 
 

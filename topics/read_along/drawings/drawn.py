@@ -165,6 +165,15 @@ def covered(m: np.ndarray, cells: Sequence[tuple[int, int]]) -> tuple[np.ndarray
     return out, text
 
 
+def mirrored(cells: Sequence[tuple[int, int]], x: np.ndarray) -> list[tuple[int, int]]:
+    """``cells`` and every cell that holds the same number by construction: a repeated word has the
+    same embedding ``x`` row (``x``: [n, d_in]), so its row and column mirror the asked token's, and
+    covering the asked cell alone would leave its value on screen in the mirror."""
+    x = np.asarray(x)
+    same = [np.flatnonzero((x == x[i]).all(axis=1)) for i in range(len(x))]
+    return sorted({(int(r), int(c)) for i, j in cells for r in same[i] for c in same[j]})
+
+
 def covered_table(table: pd.DataFrame, cells: Sequence[tuple[int, int]]) -> pd.DataFrame:
     """``table`` with ``cells`` (row, column positions) written as "?"."""
     out = table.astype(object).copy()

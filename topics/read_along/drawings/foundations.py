@@ -14,6 +14,7 @@ from topics.read_along.drawings.drawn import (
     covered,
     covered_table,
     matrix_table,
+    mirrored,
     printed,
     scale_note,
     scaled_name,
@@ -98,9 +99,9 @@ def tm_asymmetry(f: Figure) -> Drawn:
     one heatmap of its three, since a 32 × 32 heatmap takes tens of milliseconds to build)."""
     v: ThreeView = f.data
     t = v.labels
-    if f.hide:  # the scores Ω, the asked pair's two cells covered
+    if f.hide:  # the scores Ω, the asked pair's two cells covered, and their repeated words' mirrors
         j, k = v.focus_row or 0, v.cell_key or 0
-        pair = [(j, k), (k, j)]
+        pair = mirrored([(j, k), (k, j)], np.hstack((v.trace.queries, v.trace.keys)))
         om, text = covered(v.trace.scores, pair)
         title = "Scores Ω = QKᵀ (the asked pair covered)"
         fig = figures.heatmap(om, t, t, title=title, text=text, focus=v.focus_row, cell=v.cell_key)
@@ -170,8 +171,8 @@ def learn_attention(f: Figure) -> Drawn:
     t, n = v.settings.labels, len(v.settings.labels)
     relative = weights_scale(n)
     if f.hide:  # the contested rows, tokens 1 and 2, covered: how many rows are right is asked
-        rows = sorted({0, min(1, n - 1)})
-        cells = [(i, j) for i in rows for j in range(n)]
+        rows = sorted({0, min(1, n - 1)})  # with a repeated word's rows: they hold the same weights
+        cells = mirrored([(i, j) for i in rows for j in range(n)], v.settings.embeddings)
         m, text = covered(v.attention, cells)
         fig = figures.heatmap(m, t, t, title="Attention A (rows 1 and 2 covered)", text=text, zmin=0, zmax=1)
         table = covered_table(matrix_table(v.attention, t, t), cells)

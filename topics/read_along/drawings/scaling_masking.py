@@ -132,7 +132,8 @@ def scaling_jacobian(f: Figure) -> Drawn:
         "mean, ÷√d_k": c.mean[True],
     }
     if f.hide:  # the curves with the divisor only: without it is the question
-        without(fig, "median, no divisor", "mean, no divisor")
+        without(fig, "median, no divisor", "mean, no divisor")  # and their label where they leave the chart
+        fig.layout.annotations = [a for a in fig.layout.annotations if a.font.color != scaling_figures.RAW]
         columns = {k: x for k, x in columns.items() if "no divisor" not in k}
     else:
         summary = here.summary(s.divisor)

@@ -124,7 +124,7 @@ def frontier(s: Sentence) -> Step:
             v,
             f"The cost table: one head's score matrix at some context lengths, on {gpu} cards",
             f"The row marked “(current)” is GPT-4.1's window, {fmt.integer(r.n)} tokens.",
-            covered="the current row's cards show ?.",
+            covered="the cards of the current row and of every longer window show ?.",
         ),
         question=Question(
             prompt=f"How many {gpu} cards would this one matrix fill?",

@@ -79,6 +79,18 @@ def survivor(v: drop.View) -> tuple[int, int] | None:
     return int(i), int(j)
 
 
+def _zeros(v: drop.View) -> str:
+    """What the covered draw's zeros are: the causal mask's, above the diagonal, and the dropped."""
+    live = np.tril(np.ones(v.weights.shape, dtype=bool))
+    masked, dropped, n = int((~live).sum()), int((live & ~v.first_keep).sum()), int(live.sum())
+    verb = "was" if dropped == 1 else "were"
+    drops = f"{dropped} of the {n} weights on or below the diagonal {verb} dropped"
+    if n == 1:
+        drops = f"its one weight was {'' if dropped else 'not '}dropped"
+    mask = f"the {masked} zeros above the diagonal are the causal mask's; " if masked else ""
+    return f"the weights that survived show ?; {mask}{drops} by this draw."
+
+
 def factor(s: Sentence) -> Step:
     """The survivors' factor 1/(1 − p): a number question on the book's draw."""
     v = _dropout(s, "torch", ONE_DRAW)
@@ -106,7 +118,7 @@ def factor(s: Sentence) -> Step:
             DropPick(v, shown[0], shown[1], sums=False),
             "One draw after dropout",
             f"Outlined: the row of {token(T[shown[0]])} and its weight for {token(T[shown[1]])}.",
-            covered="the weights that survived show ?; the zeros are the ones dropped.",
+            covered=_zeros(v),
         ),
         question=Question(
             prompt=f"At p = {p}, about half of the weights are zeroed. What does `nn.Dropout` multiply "
@@ -356,6 +368,17 @@ def shape_options(v: heads.View, n: int) -> tuple[tuple[int, ...], ...]:
     return ((b, n, c.num_heads, hd), (b, c.num_heads, n, hd), (b, c.num_heads, hd, n), (b, n, c.d_out))
 
 
+def _order(viewed: mh.Step, moved: mh.Step) -> str:
+    """What the trace's "contiguous" column says after ``.view`` and after ``.transpose(1, 2)``."""
+    said = f"after `.view`, {'yes' if viewed.contiguous else 'no'}; after `.transpose(1, 2)`, "
+    if moved.contiguous:
+        return said + "yes too: one of the swapped axes has length 1 here, so nothing moves."
+    return (
+        said + "no: a transpose only changes the order the same numbers are read in, so the class calls "
+        "`.contiguous()` before its last `.view`."
+    )
+
+
 def view_transpose(s: Sentence) -> Step:
     """The shapes after ``.view`` and ``.transpose(1, 2)`` in the split class, at the reader's n."""
     h, d = split_settings(s.n)
@@ -374,14 +397,18 @@ def view_transpose(s: Sentence) -> Step:
         f"{c.d_out} and num_heads = {c.num_heads}, so head_dim = {v.head_dim}; the batch is {_tokens(s)}, "
         f"stacked twice (b = {heads.BATCH})."
     )
+    column = (  # the table's third column, said in both of its captions
+        " Its “contiguous” column says whether a tensor's numbers lie in memory in the order its shape "
+        f"reads them: {_order(viewed, moved)}"
+    )
     return Step(
         text=text,
         figure=Figure(
             "heads_trace",
             Trace(v, at),
             "The split class's shape trace, as it ran",
-            "Marked ▸: the keys after `.transpose(1, 2)`.",
-            covered="the marked shape and the ones after it show ?.",
+            "Marked ▸: the keys after `.transpose(1, 2)`." + column,
+            covered="the marked shape and the ones after it show ?." + column,
         ),
         question=Question(
             prompt="What shape do the keys have after `.view(b, num_tokens, num_heads, head_dim)` and then "

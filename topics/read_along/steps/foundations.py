@@ -51,6 +51,12 @@ def _pair(labels: tuple[str, ...]) -> tuple[int, int]:
     return q, k
 
 
+def _repeats(s: Sentence, *rows: int) -> bool:
+    """Whether another token has the embedding of one of ``rows``: its scores repeat theirs."""
+    x = s.embeddings
+    return any(int((x == x[r]).all(axis=1).sum()) > 1 for r in rows)
+
+
 def _recap(s: Sentence, q: int, k: int) -> recap.View:
     T = s.labels
     return recap.build(recap.Settings(T, s.embeddings, T[q], T[k]))
@@ -292,12 +298,17 @@ def asymmetry(s: Sentence) -> Step:
         v,
         "Ω − Ωᵀ: each score minus the score read the other way, three matrices",
         f"Outlined: the row of {a} and its cell for {b}, ω({a}, {b}) − ω({b}, {a}).",
-        covered=f"the scores Ω are drawn with the two asked cells, ω({a}, {b}) and ω({b}, {a}), covered.",
+        covered=f"the scores Ω are drawn with the two asked cells, ω({a}, {b}) and ω({b}, {a}), covered"
+        + (
+            ", and the cells of their repeated words, which hold the same scores."
+            if _repeats(s, j, k)
+            else "."
+        ),
     )
     link = {"focus": T[j], "cell": T[k]}
     intro = (
         "Now a score is a query against a key, ω(a, b) = q_a · k_b (scaled down by a square root "
-        "before the softmax: step 8 asks which). W_q and W_k are two different matrices."
+        "before the softmax: step 8 asks why). W_q and W_k are two different matrices."
     )
     if v.n == 1:
         text = (
@@ -475,6 +486,13 @@ def tied_limit(s: Sentence) -> Step:
         "product of two queries, ω(i, j) = q_i · q_j, and reads the same both ways; three matrices are free "
         f"of that. The chart shows the tied run's attention after {v.step} steps, computed here."
     )
+    if (
+        len(np.unique(s.embeddings, axis=0)) < n
+    ):  # the count's rule for a repeated word, said before it counts
+        text += (
+            " A row is right when its largest weight is on the target's word: a repeated word's copies "
+            "share one key, so either copy counts."
+        )
     ran = f"This run, {v.step} steps: tied {_rows(v, 'tied')} rows right, three matrices {_rows(v, 'three')}."
     if v.cycles:
         why = (
@@ -491,7 +509,12 @@ def tied_limit(s: Sentence) -> Step:
             v,
             f"Attention A of the tied run at step {v.step}",
             f"Outlined: the row of {a} and its cell for {b}, the weight the target wants largest.",
-            covered="the rows of tokens 1 and 2, the pair the target asks to attend to each other, show ?.",
+            covered="the rows of tokens 1 and 2, the pair the target asks to attend to each other, show ?"
+            + (
+                ", and so do the rows of their repeated words, which hold the same weights."
+                if _repeats(s, 0, cell)
+                else "."
+            ),
         ),
         question=Question(
             prompt=(

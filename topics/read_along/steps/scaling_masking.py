@@ -23,7 +23,7 @@ from core import weights as core_weights
 from core.masking import STAGES
 from core.sentence import Sentence, weights_for
 from topics.masking import view as masking
-from topics.read_along.step import Figure, Question, Step, StepDef, token
+from topics.read_along.step import RELATIVE, Figure, Question, Step, StepDef, token
 from topics.scaling import view as scaling
 from topics.scaling.view import DkResult, Reference, Sampler
 from ui import format as fmt
@@ -100,6 +100,9 @@ def _secrets(*values: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(x for x in values if len(x) >= 5))
 
 
+WIDER = 4  # step 8 asks how the scores' spread grows when the keys are this many times as wide
+
+
 def which_width(s: Sentence) -> Step:
     """The square root of which width: n, d_in or d_k."""
     d_k = key_width(s)
@@ -110,6 +113,7 @@ def which_width(s: Sentence) -> Step:
         ("d_in", s.width, "each embedding's width"),
         ("d_k", d_k, "each key's width, d_out of W_key"),
     )
+    grow = float(np.sqrt(WIDER * d_k) / np.sqrt(d_k))  # the spread's factor, √(4 d_k) / √d_k
     same = [name for name, w, _ in widths if name != "d_k" and w == d_k]
     also = (
         f" Here {same[0]} = {d_k} as well, so its square root is the same number; the code still reads "
@@ -135,21 +139,27 @@ def which_width(s: Sentence) -> Step:
             f"Circled: the spread measured at d_k = {d_k}, {spread_text(v)}, on the √d_k line at {root}.",
             covered="the chart of the scores' spread is held back; the table lists the three sizes in play.",
         ),
-        question=Question(
-            prompt="The scores are divided by the square root of which width?",
-            options=tuple(f"√{name} = √{w}: {what}" for name, w, what in widths),
-            answer=[name for name, _, _ in widths].index("d_k"),
-            answer_text=f"√d_k = √{d_k} = {root}",
+        question=Question(  # not "which width": the page's own name, "Divide by √d_k", says that
+            prompt=(
+                f"Queries and keys are d_k = {d_k} wide here. Make them {WIDER} times as wide, d_k = "
+                f"{WIDER * d_k}: by what factor does the spread of the scores q·k grow, before any division?"
+            ),
+            options=(),
+            answer=grow,
+            answer_text=f"{grow:g} times: the spread grows like √d_k, and √{WIDER * d_k} / √{d_k} = {grow:g}",
             explanation=(
-                f"The book's code divides by `keys.shape[-1]**0.5`: the keys' last axis, d_k = {d_k}, "
-                f"so √{d_k} = {root}. A score q·k sums d_k products, so its spread grows like √d_k "
-                f"whatever n and d_in are: for random N(0, 1) queries and keys {d_k} wide the chart "
-                f"measures {spread_text(v)} over {v.draws:,} draws.{also}"
+                f"A score q·k sums d_k products of independent N(0, 1) entries, so its variance is d_k and "
+                f"its spread √d_k, whatever n and d_in are: for random queries and keys {d_k} wide the chart "
+                f"measures {spread_text(v)} over {v.draws:,} draws. So the book's code divides by "
+                f"`keys.shape[-1]**0.5`, the keys' width: √{d_k} = {root}, and the scores keep a spread "
+                f"near 1 at any width.{also}"
             ),
             hint=(
-                "A score q·k adds up one product per entry of the query and key. Which row of the table "
-                "counts those entries?"
+                "A score adds up one product per entry of the query and key, each of variance 1, and "
+                "variances add. When a variance grows 4 times, how does its square root grow?"
             ),
+            tolerance=RELATIVE,
+            relative=True,
             secrets=_secrets(root),
         ),
         link=scaling_link(v),
