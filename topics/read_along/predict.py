@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import streamlit as st
 
 from topics.read_along.step import Question
+from ui import classroom
 
 TALLY = "_read_along_tally"  # {step key: right at the first try}, one entry per prediction revealed
 REVEALS = "_read_along_reveals"  # how many reveals this session: each scrolls its verdict into view once
@@ -74,6 +75,7 @@ def _check(key: str, q: Question) -> None:
     if g is None:
         return
     right = q.right(g)
+    classroom.record_first_guess(key, g, right, len(q.options))  # issue 45: kept only if it is the first
     _count(key, right)
     if right or _hint(key) in st.session_state:  # right, or the second wrong try: the answer
         _revealed_now()
