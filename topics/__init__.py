@@ -26,6 +26,7 @@ ORDER: tuple[str, ...] = (
     "multihead",
     "cost",
     "next",
+    "classroom",  # not a chapter topic: the instructor's page, last
 )
 
 PAGES: tuple[PageInfo, ...] = tuple(import_module(f"{__name__}.{name}").PAGE for name in ORDER)

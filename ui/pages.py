@@ -22,7 +22,9 @@ from types import MappingProxyType
 # The reader's sentence (ui.sentence): its text, its embedding width and its embedding edits.
 SENTENCE_KEYS: tuple[str, ...] = ("text", "dim", "emb")
 # Keys several pages bind on purpose: one value that follows the reader from page to page.
-SHARED_KEYS: frozenset[str] = frozenset(SENTENCE_KEYS)
+# A class's code (ui.classroom): read from the link, never bound, on the tour and the Class page.
+CLASS_KEY = "class"
+SHARED_KEYS: frozenset[str] = frozenset((*SENTENCE_KEYS, CLASS_KEY))
 
 
 def frozen(mapping: Mapping[str, str] | None = None) -> Mapping[str, str]:

@@ -12,7 +12,7 @@ from topics.read_along.drawings import draw
 from topics.read_along.nav import PAGE, back_and_next, landing, step_control
 from topics.read_along.step import Figure
 from topics.read_along.steps import STEPS
-from ui import figures
+from ui import classroom, figures
 from ui.sentence import sentence_control
 
 s = sentence_control()
@@ -28,6 +28,7 @@ answered = q is not None and predict.revealed(d.key)
 landing(number)  # Next, Back and the slider land on the new step's title
 st.title(d.title)
 st.progress(t.number / t.total, text=f"Read along: {t.progress}")
+classroom.tour_notice()  # the class the learner is in (from ?class=), one line
 if tally := predict.tally():  # from the first reveal on; in the reader's browser, never in the link
     st.caption(view.tally_text(tally, t.predictions), help="Counts each prediction's first try.")
 st.markdown(step.text)

@@ -16,6 +16,7 @@ import streamlit as st
 
 from topics.read_along import progress
 from topics.read_along.step import Question
+from ui import classroom
 
 REVEALS = "_read_along_reveals"  # how many reveals this session: each scrolls its verdict into view once
 _SAID, _HINT, _GUESS = "_read_along_said_", "_read_along_hint_", "_read_along_guess_"
@@ -87,8 +88,9 @@ def _check(key: str, q: Question, at: Mapping[str, Any]) -> None:
         return
     g = st.session_state[_guess(key)]
     right = q.right(g)
-    if _hint(key) not in st.session_state:  # the first try: it counts
+    if _hint(key) not in st.session_state:  # the first try: it counts, and a class keeps it
         progress.count(key, g, right, at)
+        classroom.record_first_guess(key, g, right, len(q.options))
     if right:  # only a right guess or "Show the answer" reveals
         _revealed_now()
         st.session_state[_said(key)] = g
