@@ -19,6 +19,7 @@ ORDER: tuple[str, ...] = (
     "read_along",
     "recap",
     "three_matrices",
+    "layer",
     "learning",
     "scaling",
     "masking",
@@ -43,3 +44,14 @@ def page_at(url_path: str) -> PageInfo:
 def page_of(topic: str) -> PageInfo:
     """The page of the topic folder ``topic`` (``"three_matrices"``)."""
     return dict(zip(ORDER, PAGES, strict=True))[topic]
+
+
+def tour_step(key: str) -> tuple[int, str]:
+    """The tour's step whose key is ``key`` (``topics/read_along/steps``): its number, 1-based as
+    its link's ``step`` says it, and its title. A page links to the step that teaches what it draws."""
+    from topics.read_along.steps import STEPS  # the tour reads every view: only when a page asks
+
+    for number, d in enumerate(STEPS, start=1):
+        if d.key == key:
+            return number, d.title
+    raise KeyError(key)

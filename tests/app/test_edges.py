@@ -26,6 +26,7 @@ EDGES: dict[str, tuple[dict[str, str], ...]] = {  # per topic, beyond the senten
     "read_along": ({},),
     "recap": ({"query": "hello", "key": "hello"},),
     "three_matrices": ({"focus": "hello"},),
+    "layer": ({"layer_focus": "hello"}, {"layer_focus": "hello", "layer_weights": "Section 3.5"}),
     "learning": ({"learn_focus": "hello"}, {"target": "Uniform", "learn_focus": "hello"}),
     "scaling": ({"keys": "2", "d_k": "1"},),
     "masking": ({"mask_focus": "hello"}, {"mask_focus": "hello", "fill": "0 (the shortcut)"}),
@@ -53,6 +54,7 @@ CASES += [
     pytest.param(("learning", {"text": LONGEST}), id="learning-longest"),
     pytest.param(("learning", {"text": LONGEST, "target": "Uniform"}), id="learning-longest-uniform"),
     pytest.param(("masking", {"text": LONGEST, "mask_focus": "w31"}), id="masking-longest"),
+    pytest.param(("layer", {"text": LONGEST, "layer_focus": "w31"}), id="layer-longest"),
 ]
 
 # Nouns the pages count, in the plural: "1 keys" and "one keys" are wrong wherever they stand.

@@ -24,6 +24,7 @@ T, X = tokens.TOKENS, tokens.inputs()
 KEYS = {  # page script -> the expander's key, and its label
     "topics/recap/page.py": ("reproduce_recap", "Reproduce in PyTorch"),
     "topics/three_matrices/page.py": ("reproduce_three_matrices", "Reproduce in PyTorch"),
+    "topics/layer/page.py": ("reproduce_layer", "Reproduce in PyTorch"),
     "topics/learning/page.py": ("reproduce_learning", "Reproduce in PyTorch"),
     "topics/scaling/page.py": ("reproduce_scaling", "Reproduce in NumPy"),
     "topics/masking/page.py": ("reproduce_masking", "Reproduce in PyTorch"),

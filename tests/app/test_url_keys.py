@@ -17,7 +17,7 @@ IDS = [p.url_path for p in PAGES]
 # Values that reveal a page's conditional controls (the seed and initialisation of "Any seed", the
 # token of Learning's "A token you pick"), applied to whichever of these keys a page declares.
 REVEAL = {
-    **{f"{prefix}weights": "Any seed" for prefix in ("", "learn_", "mask_")},
+    **{f"{prefix}weights": "Any seed" for prefix in ("", "learn_", "mask_", "layer_")},
     "target": "A token you pick",
     "steps": "100",  # keeps Learning's training short
 }
