@@ -144,21 +144,22 @@ _BOXES = """() => Array.from(document.querySelectorAll(".aww-chart .js-plotly-pl
 class _Photos:
     """Each chart's photograph: cut from one screenshot of the screen where the chart lies wholly
     on it (a tall viewport holds a whole page: one photograph a page instead of one a chart), else
-    the chart's own screenshot, scrolled to."""
+    the chart's own screenshot, scrolled to. A scroll moves every chart, so the screen is taken
+    again after one, and each chart's place is read when it is photographed."""
 
     def __init__(self, page, plots) -> None:
         self.page, self.plots = page, plots
-        self.boxes = page.evaluate(_BOXES)
         self.screen: np.ndarray | None = None
 
     def __call__(self, k: int) -> np.ndarray:
-        x, y, w, h = (round(v) for v in self.boxes[k])
+        x, y, w, h = (round(v) for v in self.page.evaluate(_BOXES)[k])
         size = self.page.viewport_size or {"width": 0, "height": 0}
         if x >= 0 and y >= 0 and x + w <= size["width"] and y + h <= size["height"]:
             if self.screen is None:
                 self.screen = _image(self.page.screenshot())
             return self.screen[y : y + h, x : x + w]
         self.plots[k].scroll_into_view_if_needed()
+        self.screen = None
         return _shot(self.plots[k])
 
 
