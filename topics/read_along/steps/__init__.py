@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from topics.read_along.step import StepDef
 from topics.read_along.steps import cost_next, dropout_heads, foundations, scaling_masking
+from topics.read_along.steps.coded import with_code
 
-STEPS: tuple[StepDef, ...] = (
-    *foundations.STEPS,
-    *scaling_masking.STEPS,
-    *dropout_heads.STEPS,
-    *cost_next.STEPS,
+STEPS: tuple[StepDef, ...] = tuple(
+    with_code(d)
+    for d in (
+        *foundations.STEPS,
+        *scaling_masking.STEPS,
+        *dropout_heads.STEPS,
+        *cost_next.STEPS,
+    )
 )

@@ -1,0 +1,47 @@
+"""The book's code beside each step: every line run in PyTorch at the reader's sentence gives the
+shape and value its comment prints; a prediction's part is covered until the reveal; and at a
+9-token sentence most steps show code with the sentence's live shapes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core import sentence
+from topics.read_along.code import number
+from topics.read_along.steps import STEPS
+
+NINE = "the cat sat on the mat because it was"
+
+
+def test_most_steps_show_the_books_code_with_live_shapes():
+    s = sentence.build(NINE)
+    codes = [d.make(s).code for d in STEPS]
+    shown = [c for c in codes if c is not None]
+    assert len(shown) >= 16
+    live = [c for c in shown if any(9 in shp for shp in c.shapes)]
+    assert len(live) >= 12
+    assert all(re.search(r"# \[(\d+, )*9[],]", c.text()) for c in live)
+
+
+@pytest.mark.parametrize("text", [NINE, "one"], ids=["nine", "one"])
+def test_every_line_gives_its_comment_in_pytorch(text):
+    torch = pytest.importorskip("torch")
+    s = sentence.build(text)
+    for d in STEPS:
+        code = d.make(s).code
+        if code is None:
+            continue
+        ns: dict[str, object] = {}
+        exec("\n".join(code.setup), ns)  # the Reproduce script's setup: classes, inputs, weights
+        for line in code.lines:
+            exec(line.code, ns)
+            if line.shape is None and line.value is None:
+                continue
+            got = eval(line.target, ns)
+            assert isinstance(got, torch.Tensor), (d.key, line.code)
+            if line.shape is not None:
+                assert tuple(got.shape) == line.shape, (d.key, line.code)
+            if line.value is not None:
+                assert number(float(got[line.at])) == number(line.value), (d.key, line.code)

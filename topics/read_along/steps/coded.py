@@ -1,0 +1,108 @@
+"""Which of the book's lines each step shows: a step's code is built from the view its figure draws
+(``step.figure.data``) and the reader's sentence, by :mod:`topics.read_along.steps.lines`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from core.sentence import Sentence, example_batch, weights_for
+from core.weights import section_3_4
+from topics.read_along.code import Code, pair
+from topics.read_along.step import Step, StepDef
+from topics.read_along.steps import lines
+
+Coder = Callable[[Sentence, Any], Code]
+CHAIN = set(lines.CHAIN)
+
+
+def _recap(secret: bool) -> Coder:
+    def code(s: Sentence, v: Any) -> Code:
+        c = v.collapse
+        return lines.weightless(
+            v.labels, s.embeddings, c.scores, c.weights, c.context, v.query, v.key, secret
+        )
+
+    return code
+
+
+def _masked(show: set[str], secret: bool) -> Coder:
+    def code(s: Sentence, m: Any) -> Code:
+        col = min(m.col, len(m.view.labels) - 1)  # one token: the step's cell is past the sentence
+        cell = ((m.row, col), pair(m.view.labels[m.row], m.view.labels[col], "a"), secret)
+        return lines.causal(m.view.labels, s.embeddings, m.view.weights, show,
+                            {"masked": cell, "weights": cell} if secret else None)  # fmt: skip
+
+    return code
+
+
+def _dropped(secret: bool) -> Coder:
+    def code(s: Sentence, d: Any) -> Code:
+        v, col = d.view, d.cell if d.cell is not None else 0
+        cell = ((d.row, col), pair(v.labels[d.row], v.labels[col], "a"), secret)
+        show = {"queries", "keys", "scores", "mask", "masked", "weights", "dropout", "dropped"}
+        return lines.causal(v.labels, s.embeddings, v.weight_set, show, {"weights": cell, "dropped": cell})
+
+    return code
+
+
+def _heads(pick: Callable[[Any], tuple[Any, int]]) -> Coder:
+    def code(s: Sentence, data: Any) -> Code:
+        v, first = pick(data)  # the view, and the trace's first row whose shape is the answer
+        c = v.config
+        batch = example_batch(s.embeddings, c.d_in)
+        kind = "split" if "MultiHeadAttention(" in v.caption or v.head_dim is not None else "wrapper"
+        secret = range(first, len(v.trace)) if first >= 0 else ()
+        return lines.heads(
+            s.labels, batch, v.trace, kind, c.d_out, c.num_heads, 123, c.context_length, secret
+        )
+
+    return code
+
+
+def _plain(show: set[str]) -> Coder:
+    def code(s: Sentence, _: Any) -> Code:
+        return lines.causal(s.labels, s.embeddings, weights_for(section_3_4(), s.width), show)
+
+    return code
+
+
+CODERS: Mapping[str, Coder] = {
+    "weightless": _recap(True),
+    "huddle": _recap(False),
+    "projections": lambda s, v: lines.projections(
+        v.labels, s.embeddings, v.weight_set, v.trace, v.pair[0], True
+    ),
+    "asymmetry": lambda s, v: lines.scores(
+        v.labels, s.embeddings, v.weight_set, v.trace, v.pair[0], v.pair[1], True
+    ),
+    "context": lambda s, v: lines.context(
+        v.labels, s.embeddings, v.weight_set, v.trace, v.pair[0], v.cell_key if v.cell_key is not None else 0
+    ),
+    "which_triangle": _masked({"queries", "keys", "scores", "mask", "masked", "weights"}, True),
+    "zero_score": _masked({"queries", "keys", "scores", "mask", "masked", "weights"}, False),
+    "two_ways": _masked({"queries", "keys", "scores", "mask", "masked", "weights"}, False),
+    "dropout_factor": _dropped(True),
+    "dropout_one_draw": _dropped(True),
+    "dropout_average": _dropped(False),
+    "heads_d_out": _heads(lambda c: (c.split, 4)),
+    "heads_shapes": _heads(lambda t: (t.view, t.row)),
+    "heads_same": _heads(lambda t: (t.view, -1)),
+    "n_squared": _plain({"queries", "keys", "scores"}),
+    "the_end": _plain(CHAIN),
+}
+
+
+def with_code(d: StepDef) -> StepDef:
+    """``d`` with its step's code added (the same step when the tour has no code for it)."""
+    coder = CODERS.get(d.key)
+    if coder is None:
+        return d
+    make = d.make
+
+    def built(s: Sentence) -> Step:
+        step = make(s)
+        return replace(step, code=coder(s, step.figure.data))
+
+    return replace(d, make=built)
