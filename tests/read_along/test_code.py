@@ -11,6 +11,7 @@ import pytest
 from core import sentence
 from topics.read_along.code import number
 from topics.read_along.steps import STEPS
+from topics.read_along.steps.scaling_masking import key_width
 
 NINE = "the cat sat on the mat because it was"
 
@@ -19,9 +20,11 @@ def test_most_steps_show_the_books_code_with_live_shapes():
     s = sentence.build(NINE)
     codes = [d.make(s).code for d in STEPS]
     shown = [c for c in codes if c is not None]
-    assert len(shown) >= 16
+    assert len(shown) >= 20
     live = [c for c in shown if any(9 in shp for shp in c.shapes)]
     assert len(live) >= 12
+    width = next(d for d in STEPS if d.key == "which_width").make(s).code
+    assert width is not None and width.lines[1].shape == (9, key_width(s))  # the d_k the step asks about
     assert all(re.search(r"# \[(\d+, )*9[],]", c.text()) for c in live)
 
 

@@ -12,6 +12,7 @@ from core.weights import section_3_4
 from topics.read_along.code import Code, pair
 from topics.read_along.step import Step, StepDef
 from topics.read_along.steps import lines
+from topics.three_matrices import view as three
 
 Coder = Callable[[Sentence, Any], Code]
 CHAIN = set(lines.CHAIN)
@@ -68,6 +69,14 @@ def _plain(show: set[str]) -> Coder:
     return code
 
 
+def _scaled(secret: bool, unscaled: bool) -> Coder:
+    def code(s: Sentence, _: Any) -> Code:  # the sentence's own scores, at section 3.4's weights
+        v = three.build(three.Settings(s.labels, s.embeddings, s.is_book))
+        return lines.scaled(v.labels, s.embeddings, v.weight_set, v.trace, secret, unscaled)
+
+    return code
+
+
 CODERS: Mapping[str, Coder] = {
     "weightless": _recap(True),
     "huddle": _recap(False),
@@ -80,6 +89,9 @@ CODERS: Mapping[str, Coder] = {
     "context": lambda s, v: lines.context(
         v.labels, s.embeddings, v.weight_set, v.trace, v.pair[0], v.cell_key if v.cell_key is not None else 0
     ),
+    "which_width": _scaled(True, False),
+    "saturation": _scaled(False, True),
+    "gradient": _scaled(False, True),
     "which_triangle": _masked({"queries", "keys", "scores", "mask", "masked", "weights"}, True),
     "zero_score": _masked({"queries", "keys", "scores", "mask", "masked", "weights"}, False),
     "two_ways": _masked({"queries", "keys", "scores", "mask", "masked", "weights"}, False),
@@ -90,6 +102,7 @@ CODERS: Mapping[str, Coder] = {
     "heads_shapes": _heads(lambda t: (t.view, t.row)),
     "heads_same": _heads(lambda t: (t.view, -1)),
     "n_squared": _plain({"queries", "keys", "scores"}),
+    "kv_cache": _plain({"keys", "values"}),  # what the cache keeps: each token's key and value
     "the_end": _plain(CHAIN),
 }
 

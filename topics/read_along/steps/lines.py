@@ -158,3 +158,19 @@ def heads(labels: tuple[str, ...], batch: np.ndarray, trace: object, kind: str, 
             if ".view(b, num_tokens, self.num_heads" in r.code or r.code == "keys = keys.transpose(1, 2)":
                 lines.append(Line(r.code.replace("keys", other), dims, secret_shape=i in secret))
     return Code(tuple(lines), (*heads_setup(labels, batch), *(b for b in build if b)), "section 3.6")
+
+
+def scaled(
+    labels: tuple[str, ...], x: np.ndarray, ws: WeightSet, t: AttentionTrace, secret: bool, unscaled: bool
+) -> Code:
+    """Section 3.4.1's divisor: the scores divided by √d_k, d_k the keys' width, before the softmax
+    (``unscaled`` adds the softmax without it; ``secret`` covers the keys' width, the answer)."""
+    out = [
+        Line("queries = inputs @ W_query", _shape(t.queries), secret_shape=secret),
+        Line("keys = inputs @ W_key", _shape(t.keys), secret_shape=secret),
+        Line("attn_scores = queries @ keys.T", _shape(t.scores)),
+    ]
+    if unscaled:
+        out.append(Line("torch.softmax(attn_scores, dim=-1)  # no divisor", _shape(t.scores)))
+    out.append(Line(SOFTMAX, _shape(t.weights)))
+    return Code(tuple(out), weights_setup(labels, x, ws), "section 3.4.1")
