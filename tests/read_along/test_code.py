@@ -48,3 +48,24 @@ def test_every_line_gives_its_comment_in_pytorch(text):
                 assert tuple(got.shape) == line.shape, (d.key, line.code)
             if line.value is not None:
                 assert number(float(got[line.at])) == number(line.value), (d.key, line.code)
+
+
+def test_a_predictions_part_waits_for_its_reveal():
+    """Before the reveal a covered comment reads "?" and a line that is the answer is left out:
+    step 11's torch.triu names the masked triangle; step 12's cell is the asked weight."""
+    s = sentence.build(NINE)
+    steps = {d.key: d.make(s) for d in STEPS}
+    triangle = steps["which_triangle"].code
+    assert triangle is not None
+    assert "triu" not in triangle.text(hide=True) and "-torch.inf" not in triangle.text(hide=True)
+    assert "triu" in triangle.text()
+    zero = steps["zero_score"]
+    assert zero.code is not None and zero.question is not None
+    assert zero.question.answer_text.split(": ")[-1] in zero.code.text()
+    assert zero.question.answer_text.split(": ")[-1] not in zero.code.text(hide=True)
+    for key, step in steps.items():
+        if step.code is None or step.question is None:
+            continue
+        for line in step.code.lines:
+            if line.secret or line.secret_shape:
+                assert "?" in line.comment(hide=True), (key, line.code)

@@ -3,10 +3,11 @@ each with its result at the reader's sentence as a comment (its shape, and its v
 
 A :class:`Code` is pure data built by a step from the same view its figure draws; the page prints
 :meth:`Code.text` in one code block. A line that gives a prediction's answer away is ``secret``:
-what it gives away reads ``?`` until the reveal. ``setup`` is what the step's Reproduce script runs
-first (the book's class, the reader's inputs, the weights after ``torch.manual_seed``): never
-shown, it lets ``tests/read_along/test_code.py`` run the lines in PyTorch and compare every
-result with its comment.
+what it gives away reads ``?`` until the reveal, and a line whose code itself is the answer
+(``torch.triu`` names the masked triangle) waits for the reveal. ``setup`` is what the step's
+Reproduce script runs first (the book's class, the reader's inputs, the weights after
+``torch.manual_seed``): never shown, it lets ``tests/read_along/test_code.py`` run the lines in
+PyTorch and compare every result with its comment.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Line:
     label: str = ""
     secret: bool = False  # the value is the answer: "?" until the reveal
     secret_shape: bool = False  # the shape is the answer too
+    after: bool = False  # the line itself gives the answer away: shown only after the reveal
     result: str = ""
 
     @property
@@ -70,9 +72,10 @@ class Code:
 
     def text(self, hide: bool = False) -> str:
         """The code block: each line with its comment (``?`` on a secret line when ``hide``)."""
-        width = max(len(x.code) for x in self.lines)
+        shown = [x for x in self.lines if not (hide and x.after)]
+        width = max(len(x.code) for x in shown)
         out = []
-        for x in self.lines:
+        for x in shown:
             said = x.comment(hide)
             out.append(f"{x.code.ljust(width)}  {said}".rstrip() if said else x.code)
         return "\n".join(out)

@@ -3,19 +3,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
 from core.sentence import Sentence, example_batch, weights_for
 from core.weights import section_3_4
+from topics.multihead import view as heads
 from topics.read_along.code import Code, pair
 from topics.read_along.step import Step, StepDef
 from topics.read_along.steps import lines
 from topics.three_matrices import view as three
 
-Coder = Callable[[Sentence, Any], Code]
+Coder = Callable[[Sentence, Any], Code | None]
 CHAIN = set(lines.CHAIN)
+SEED = heads.Settings.seed  # the Multi-head page's torch.manual_seed, as the tour builds its classes
 
 
 def _recap(secret: bool) -> Coder:
@@ -28,14 +30,21 @@ def _recap(secret: bool) -> Coder:
     return code
 
 
-def _masked(show: set[str], secret: bool) -> Coder:
+def _masked(show: set[str], secret: bool, after: Collection[str] = ()) -> Coder:
     def code(s: Sentence, m: Any) -> Code:
         col = min(m.col, len(m.view.labels) - 1)  # one token: the step's cell is past the sentence
         cell = ((m.row, col), pair(m.view.labels[m.row], m.view.labels[col], "a"), secret)
         return lines.causal(m.view.labels, s.embeddings, m.view.weights, show,
-                            {"masked": cell, "weights": cell} if secret else None)  # fmt: skip
+                            {"masked": cell, "weights": cell} if secret else None, after)  # fmt: skip
 
     return code
+
+
+def _zero(s: Sentence, m: Any) -> Code:
+    """The Masking page's 0 fill: its weights, the asked cell covered until the reveal."""
+    v = m.view
+    col = min(m.col, len(v.labels) - 1)
+    return lines.zero_fill(v.labels, s.embeddings, v.weights, v.masked, m.row, col, True)
 
 
 def _dropped(secret: bool) -> Coder:
@@ -49,14 +58,15 @@ def _dropped(secret: bool) -> Coder:
 
 
 def _heads(pick: Callable[[Any], tuple[Any, int]]) -> Coder:
-    def code(s: Sentence, data: Any) -> Code:
-        v, first = pick(data)  # the view, and the trace's first row whose shape is the answer
+    def code(s: Sentence, data: Any) -> Code | None:
+        v, first = pick(data)  # the split class's view, and the trace's first row whose shape is the answer
         c = v.config
+        if v.trace is None:  # the class could not be built at these settings: no lines ran
+            return None
         batch = example_batch(s.embeddings, c.d_in)
-        kind = "split" if "MultiHeadAttention(" in v.caption or v.head_dim is not None else "wrapper"
         secret = range(first, len(v.trace)) if first >= 0 else ()
         return lines.heads(
-            s.labels, batch, v.trace, kind, c.d_out, c.num_heads, 123, c.context_length, secret
+            s.labels, batch, v.trace, "split", c.d_out, c.num_heads, SEED, c.context_length, secret
         )
 
     return code
@@ -92,8 +102,10 @@ CODERS: Mapping[str, Coder] = {
     "which_width": _scaled(True, False),
     "saturation": _scaled(False, True),
     "gradient": _scaled(False, True),
-    "which_triangle": _masked({"queries", "keys", "scores", "mask", "masked", "weights"}, True),
-    "zero_score": _masked({"queries", "keys", "scores", "mask", "masked", "weights"}, False),
+    "which_triangle": _masked(
+        {"queries", "keys", "scores", "mask", "masked", "weights"}, True, {"mask", "masked", "weights"}
+    ),  # torch.triu names the triangle
+    "zero_score": _zero,
     "two_ways": _masked({"queries", "keys", "scores", "mask", "masked", "weights"}, False),
     "dropout_factor": _dropped(True),
     "dropout_one_draw": _dropped(True),

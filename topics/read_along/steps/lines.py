@@ -102,11 +102,12 @@ CHAIN = ("queries", "keys", "values", "scores", "mask", "masked", "weights", "se
 
 def causal(
     labels: tuple[str, ...], x: np.ndarray, ws: WeightSet, show: Collection[str],
-    values: dict[str, tuple[tuple[int, int], str, bool]] | None = None,
+    values: dict[str, tuple[tuple[int, int], str, bool]] | None = None, after: Collection[str] = (),
 ) -> Code:  # fmt: skip
     """Section 3.5: the causal mask and dropout on the reader's sentence, as the layer page computes
     them (``topics.layer.view``: its X to Z at the same weights). ``values`` names, per line, a cell
-    to print, its label and whether it is covered until the reveal."""
+    to print, its label and whether it is covered until the reveal; the lines in ``after`` give the
+    answer away by themselves and wait for the reveal."""
     v = layer.build(layer.Settings(labels, x, ws))
     m = {s.key.removeprefix("fig_layer_"): s.matrix for s in v.stages}
     n = len(labels)
@@ -127,16 +128,16 @@ def causal(
     out = []
     for key in CHAIN:
         if key == "mask" and "mask" in show:
-            out.append(Line("context_length = attn_scores.shape[0]"))
+            out.append(Line("context_length = attn_scores.shape[0]", after="mask" in after))
         if key not in show and not (key == "seed" and "dropped" in show):
             continue
         code, mat = text[key]
         if mat is None:
-            out.append(Line(code))
+            out.append(Line(code, after=key in after))
             continue
         at, label, hidden = (values or {}).get(key, ((0, 0), "", False))
         value = float(mat[at]) if label else None
-        out.append(Line(code, _shape(mat), value, at if label else (), label, hidden))
+        out.append(Line(code, _shape(mat), value, at if label else (), label, hidden, after=key in after))
     return Code(tuple(out), weights_setup(labels, x, ws), "section 3.5")
 
 
@@ -174,3 +175,24 @@ def scaled(
         out.append(Line("torch.softmax(attn_scores, dim=-1)  # no divisor", _shape(t.scores)))
     out.append(Line(SOFTMAX, _shape(t.weights)))
     return Code(tuple(out), weights_setup(labels, x, ws), "section 3.4.1")
+
+
+def zero_fill(labels: tuple[str, ...], x: np.ndarray, ws: WeightSet, weights: np.ndarray, row: int, col: int,
+              secret: bool) -> Code:  # fmt: skip
+    """Section 3.5.1's mask with 0 in the place of −∞, as the Masking page's 0 fill runs it: ``weights``
+    is that page's softmax after the 0 fill; the asked cell is covered until the reveal (``secret``)."""
+    n = len(labels)
+    a, b = labels[row], labels[col]
+    return Code(
+        (
+            Line("queries = inputs @ W_query", (n, ws.w_query.shape[1])),
+            Line("keys = inputs @ W_key", (n, ws.w_key.shape[1])),
+            Line("attn_scores = queries @ keys.T", (n, n)),
+            Line("context_length = attn_scores.shape[0]"),
+            Line("mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)", (n, n)),
+            Line("masked = attn_scores.masked_fill(mask.bool(), 0)  # 0, not the book's -torch.inf", (n, n)),
+            Line(MASKED_SOFTMAX, _shape(weights), weights[row, col], (row, col), pair(a, b, "a"), secret),
+        ),
+        weights_setup(labels, x, ws),
+        "section 3.5.1, with 0 for −∞",
+    )  # fmt: skip
