@@ -80,6 +80,14 @@ class Code:
             out.append(f"{x.code.ljust(width)}  {said}".rstrip() if said else x.code)
         return "\n".join(out)
 
+    def caption(self, hide: bool = False) -> str:
+        """What the block is, said above it; before the reveal, what "?" stands for."""
+        marked = hide and any(x.secret or x.secret_shape for x in self.lines)
+        later = hide and any(x.after for x in self.lines)
+        wait = " A result that would give your answer away reads ? until you answer." if marked else ""
+        wait += " The lines that name the answer appear once you answer." if later else ""
+        return f"The book's code ({self.section}), each line's result at your sentence as a comment.{wait}"
+
     @property
     def shapes(self) -> tuple[tuple[int, ...], ...]:
         return tuple(x.shape for x in self.lines if x.shape is not None)

@@ -138,7 +138,14 @@ def causal(
         at, label, hidden = (values or {}).get(key, ((0, 0), "", False))
         value = float(mat[at]) if label else None
         out.append(Line(code, _shape(mat), value, at if label else (), label, hidden, after=key in after))
-    return Code(tuple(out), weights_setup(labels, x, ws), "section 3.5")
+    section = (
+        "sections 3.5.1 and 3.5.2"
+        if "dropped" in show
+        else "section 3.5.1"
+        if "mask" in show
+        else "section 3.4.1"
+    )
+    return Code(tuple(out), weights_setup(labels, x, ws), section)
 
 
 def heads(labels: tuple[str, ...], batch: np.ndarray, trace: object, kind: str, d_out: int, num_heads: int,
