@@ -22,7 +22,7 @@ from ui import format as fmt
 
 P = 0.5  # the book's nn.Dropout(0.5) (section 3.5.2)
 DROPOUT_SEED = 123  # and its torch.manual_seed(123) before the draw
-# The book's lines, shared with the tour's code blocks (topics/read_along/steps/lines.py)
+# The book's lines, shared with the tour's code blocks (topics/read_along/lines.py)
 MASK_CODE = "attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)"
 SOFTMAX_CODE = "attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)"
 DROPOUT_CODE = "attn_weights = self.dropout(attn_weights)"

@@ -6,9 +6,9 @@ Each part lives beside the topics it walks through and lists its steps in ``STEP
 
 from __future__ import annotations
 
+from topics.read_along.coded import with_code
 from topics.read_along.step import StepDef
 from topics.read_along.steps import cost_next, dropout_heads, foundations, scaling_masking
-from topics.read_along.steps.coded import with_code
 
 STEPS: tuple[StepDef, ...] = tuple(
     with_code(d)

@@ -1,5 +1,5 @@
 """Which of the book's lines each step shows: a step's code is built from the view its figure draws
-(``step.figure.data``) and the reader's sentence, by :mod:`topics.read_along.steps.lines`."""
+(``step.figure.data``) and the reader's sentence, by :mod:`topics.read_along.lines`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Any
 from core.sentence import Sentence, example_batch, weights_for
 from core.weights import section_3_4
 from topics.multihead import view as heads
+from topics.read_along import lines
 from topics.read_along.code import Code, pair
 from topics.read_along.step import Step, StepDef
-from topics.read_along.steps import lines
 from topics.three_matrices import view as three
 
 Coder = Callable[[Sentence, Any], Code | None]
