@@ -136,3 +136,18 @@ def test_no_link_repeats_the_sentences_keys(page):
         assert_clean(at)
         for link in at.get("page_link"):
             assert not set(parse_qs(link.proto.query_string)) & set(SENTENCE_KEYS), link.proto.label
+
+
+def test_the_books_code_is_on_the_step_covered_until_the_reveal():
+    """Step 4 at a 9-token sentence: one code block, the live shapes in it, the asked scores "?"
+    until the reveal, then the step's own values (its view's, via the step's data)."""
+    text = "the cat sat on the mat because it was"
+    at = open_page(PAGE, {"step": "4", "text": text})
+    assert_clean(at)
+    code = next(d for d in STEPS if d.key == "asymmetry").make(sentence.build(text)).code
+    assert code is not None
+    assert [c.value for c in at.code] == [code.text(hide=True)]
+    assert "# [9, 9]" in at.code[0].value and "= ?" in at.code[0].value
+    at.button(key="_read_along_show_asymmetry").click().run()
+    assert [c.value for c in at.code] == [code.text()]
+    assert "?" not in at.code[0].value

@@ -39,12 +39,13 @@ def _shown(s: sentence.Sentence) -> list[tuple[str, Question | None, str, str]]:
         f, q = step.figure, step.question
         link = " ".join(f"{k}={v}" for k, v in step.link.items())  # the step's own link and its page
         before = [SIDEBAR, d.title, step.text, page_of(d.topic).title, link]
-        after = [f.highlight, f.name, _drawn_text(draw(f))]
+        after = [f.highlight, f.name, _drawn_text(draw(f)), step.code.text() if step.code else ""]
         if q is None:
             before += after
             after = []
         else:
             before += [q.prompt, q.hint, q.rule, f.covered, _drawn_text(draw(replace(f, hide=True)))]
+            before += [step.code.text(hide=True) if step.code else ""]  # the book's code, covered
             after += [q.answer_text, q.explanation]
         out.append((d.key, q, " ".join(before), " ".join(after)))
     return out

@@ -22,6 +22,11 @@ from ui import format as fmt
 
 P = 0.5  # the book's nn.Dropout(0.5) (section 3.5.2)
 DROPOUT_SEED = 123  # and its torch.manual_seed(123) before the draw
+# The book's lines, shared with the tour's code blocks (topics/read_along/lines.py)
+MASK_CODE = "attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)"
+SOFTMAX_CODE = "attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)"
+DROPOUT_CODE = "attn_weights = self.dropout(attn_weights)"
+CONTEXT_CODE = "context_vec = attn_weights @ values"
 
 
 @dataclass(frozen=True)
@@ -152,8 +157,7 @@ def build(s: Settings) -> View:
         return f"{name} = self.{attr}(x)" if linear else f"{name} = x @ self.{attr}"
 
     tm = "three_matrices"
-    mask_code = "attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)"
-    softmax_code = "attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)"
+    mask_code, softmax_code = MASK_CODE, SOFTMAX_CODE
     stages = (
         rows("fig_layer_x", "X", "inputs", "x  # the embedded tokens", x, di, "weightless", "recap"),
         weight("fig_layer_wq", "W_q", "query weights", "W_query", ws.w_query),
@@ -169,8 +173,8 @@ def build(s: Settings) -> View:
         square("fig_layer_weights", "A = softmax(Ω/√d_k)", "attention weights", softmax_code, weights, False,
                "which_width", "scaling"),
         square("fig_layer_dropout", f"Dropout(A), p = {P:g}", "weights after dropout",
-               "attn_weights = self.dropout(attn_weights)", dropped, False, "dropout_one_draw", "dropout"),
-        rows("fig_layer_z", "Z", "context vectors", "context_vec = attn_weights @ values", z, do, "context",
+               DROPOUT_CODE, dropped, False, "dropout_one_draw", "dropout"),
+        rows("fig_layer_z", "Z", "context vectors", CONTEXT_CODE, z, do, "context",
              "three_matrices"),
     )  # fmt: skip
     lead = (

@@ -58,6 +58,12 @@ else:  # side by side on a desktop, the question first on a phone (within its fi
     with drawing:
         figure(step.figure if answered else replace(step.figure, hide=True))
 
+if (
+    step.code is not None
+):  # the book's lines, each with its result here; a prediction's part "?" until answered
+    st.caption(f"The book's code ({step.code.section}), each line's result at your sentence:")
+    st.code(step.code.text(hide=q is not None and not answered), language="python")
+
 if number == t.total:  # the end: the six ideas, each with the step that taught it, and the misses
     end = view.summary(predict.tally())
     st.subheader(end.heading)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.sentence import Sentence
+from topics.read_along.code import Code
 from ui import format as fmt
 
 RELATIVE = 0.05  # a ratio or a size is right within 5% of the answer, on either side
@@ -129,6 +130,7 @@ class Step:
     figure: Figure
     question: Question | None = None
     link: Mapping[str, str] = field(default_factory=dict)  # the topic page's own URL keys for this view
+    code: Code | None = None  # the book's lines that compute the figure, with their live results
 
 
 @dataclass(frozen=True)

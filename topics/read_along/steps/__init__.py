@@ -6,12 +6,16 @@ Each part lives beside the topics it walks through and lists its steps in ``STEP
 
 from __future__ import annotations
 
+from topics.read_along.coded import with_code
 from topics.read_along.step import StepDef
 from topics.read_along.steps import cost_next, dropout_heads, foundations, scaling_masking
 
-STEPS: tuple[StepDef, ...] = (
-    *foundations.STEPS,
-    *scaling_masking.STEPS,
-    *dropout_heads.STEPS,
-    *cost_next.STEPS,
+STEPS: tuple[StepDef, ...] = tuple(
+    with_code(d)
+    for d in (
+        *foundations.STEPS,
+        *scaling_masking.STEPS,
+        *dropout_heads.STEPS,
+        *cost_next.STEPS,
+    )
 )
