@@ -15,9 +15,10 @@ connection ends the walk: the learner's tab is broken, as it would be in a brows
 ``class=CODE``, so the tour records each first guess, and tells ``made`` each first guess it
 made (the step's key and the guess as the tour records it: a choice's index, or the number) once
 its check has run. A connection lost during the tour (a replica killed, ``--kill-replica``) no
-longer ends the walk: the learner opens the step they were on again in a new tab (nginx sends it
-to a replica that is up), as a browser reloading would, and carries on; a step whose first guess
-was made already is not guessed again. Only one such reopening a walk.
+longer ends the walk, nor does one while the tour first opens: the learner opens the step they
+were on again in a new tab (nginx sends it to a replica that is up), as a browser reloading
+would, and carries on; a step whose first guess was made already is not guessed again. Only one
+such reopening a walk.
 
 No gevent here: Locust's process calls :func:`walk` with a gevent sleep, a test may call it with
 ``time.sleep``.
@@ -72,13 +73,20 @@ def walk(
         return f"step={step}" + (f"&class={class_code}" if class_code else "")
 
     session = Session(base_url, color_scheme=rng.choice(("light", "dark")))
+    reopens = 1 if class_code else 0
     try:
         start = rng.randint(1, TOUR - STEPS + 1)  # a walk of 10 fits
-        run = act("open", partial(session.open, "read-along", query(start)))
+        try:
+            run = act("open", partial(session.open, "read-along", query(start)))
+        except (SessionError, OSError):
+            if reopens == 0 or session.ws is not None:
+                raise
+            reopens -= 1
+            session = Session(base_url, color_scheme=session.color_scheme)
+            run = act("reopen", partial(session.open, "read-along", query(start)))
         reveal = set(rng.sample(range(STEPS), STEPS // 2))
         links: dict[str, object] = {}  # page script hash -> a step's "whole page" link to it
         guessed: set[str] = set()  # the steps whose first guess was made (and checked)
-        reopens = 1 if class_code else 0
         i = 0
         while i < STEPS:
             try:
