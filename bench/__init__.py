@@ -14,11 +14,13 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Figure:
     name: str
-    value: float
+    value: float | str  # a str names a kind (``class_db sqlite``)
     unit: str
 
     def line(self) -> str:
         v = self.value
+        if isinstance(v, str):
+            return f"{self.name} {v} {self.unit}".rstrip()
         shown = f"{v:.4g}" if isinstance(v, float) and not float(v).is_integer() else f"{v:,.0f}"
         return f"{self.name} {shown} {self.unit}"
 

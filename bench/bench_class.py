@@ -31,6 +31,20 @@ mean wait ``W``; by Little's law, real learners pausing 12.5 s on average would 
 first step failed. Beside it: each step's p95 (``class_step_<n>_learners_p95_ms``), the simulated
 learners and runs per second at that step, and the replica's peak resident memory. The machine
 is shared, so every figure here moves with its other load.
+
+**Recording** (``--record``). The bench makes a class through :mod:`ui.class_store` in a database
+of its own, SQLite in a temporary directory with one replica (``CLASSROOM_DATA_DIR``), a throwaway
+PostgreSQL cluster (:mod:`bench.pg`) shared by all with two or more (``CLASSROOM_DB_URL``); the
+learners open the tour with ``class=CODE``, so each first guess is written, during the class run
+and the capacity steps alike. Printed: ``class_db`` (the database's kind), the first guesses the
+database holds (``class_recorded_guesses``), the first guesses the learners made (their check ran
+to its end) that it does not hold, matched by step and guess (``class_lost_guesses``), and the
+p95 wait of a reveal, the run that writes the first guess (``class_record_p95_ms``).
+
+**A replica killed** (``--kill-replica``, two replicas or more). Half-way through the class run
+the last replica is killed (SIGKILL). Its learners' connections drop; each opens the step it was
+on again (:mod:`bench.learner`), nginx sends it to a replica that is up, and it carries on. Those
+lost connections are in ``class_errors``; ``class_reopens`` counts the steps opened again.
 """
 
 from __future__ import annotations
@@ -43,10 +57,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,6 +71,7 @@ from bench.learner import ACTIONS_PER_WALK, THINK_S
 
 if TYPE_CHECKING:
     from bench.serve import Served
+    from ui.class_store import Store
 
 MEAN_THINK_S = sum(THINK_S) / 2
 WALK_S = MEAN_THINK_S * (ACTIONS_PER_WALK - 1)  # a real learner's walk, waits aside
@@ -73,6 +89,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--capacity-start", type=int, default=4, help="class: first step's learners (4)")
     group.add_argument("--capacity-steps", type=int, default=5, help="class: at most this many steps (5)")
     group.add_argument("--step-seconds", type=float, default=20, help="class: length of a step (20)")
+    group.add_argument("--record", action="store_true", help="class: record first guesses in a class")
+    group.add_argument("--kill-replica", action="store_true", help="class: kill a replica half-way")
 
 
 def think_scale_for(seconds: float) -> float:
@@ -89,10 +107,12 @@ class Actions:
     walks: dict[str, int]
     seconds: float
     locust: dict[str, int] = field(default_factory=dict)
+    made: list[tuple[str, float]] = field(default_factory=list)  # first guesses in a class: step, guess
 
     def after(self, start: float) -> Actions:
         """The actions that started at or after ``start`` seconds (a step's ramp left out)."""
-        return Actions([r for r in self.rows if r[1] >= start], self.walks, self.seconds, self.locust)
+        rows = [r for r in self.rows if r[1] >= start]
+        return Actions(rows, self.walks, self.seconds, self.locust, self.made)
 
     @property
     def waits(self) -> list[float]:
@@ -111,9 +131,9 @@ class Actions:
 
 class Class:
     """``replicas`` app servers on free loopback ports, behind nginx with deploy/nginx.conf on
-    ``port`` (a free one when not given)."""
+    ``port`` (a free one when not given); ``env`` is added to the replicas' environment."""
 
-    def __init__(self, replicas: int, port: int | None = None) -> None:
+    def __init__(self, replicas: int, port: int | None = None, env: Mapping[str, str] | None = None) -> None:
         from bench.balancer import Balancer
         from bench.serve import Served
         from tests.e2e.conftest import free_port
@@ -121,7 +141,7 @@ class Class:
         self.servers: list[Served] = []
         try:
             with ThreadPoolExecutor(replicas) as pool:  # start together: each takes seconds to boot
-                starting = [pool.submit(Served, free_port()) for _ in range(replicas)]
+                starting = [pool.submit(Served, free_port(), None, env) for _ in range(replicas)]
                 for f in starting:
                     with suppress(Exception):
                         self.servers.append(f.result())
@@ -157,8 +177,8 @@ class Class:
 
 
 @contextmanager
-def served(replicas: int, port: int | None = None) -> Iterator[Class]:
-    c = Class(replicas, port)
+def served(replicas: int, port: int | None = None, env: Mapping[str, str] | None = None) -> Iterator[Class]:
+    c = Class(replicas, port, env)
     try:
         yield c
     finally:
@@ -182,6 +202,7 @@ class Learners:
         spawn_seconds: float,
         cpus: set[int] | None = None,
         wait_seconds: float = 0,
+        class_code: str | None = None,
     ) -> None:
         from tests.e2e.conftest import ROOT
 
@@ -193,6 +214,7 @@ class Learners:
         command += ["--seconds", str(seconds), "--think-scale", str(think_scale)]
         command += ["--spawn-seconds", str(spawn_seconds), "--wait-seconds", str(wait_seconds)]
         command += ["--out", str(self.tmp / "actions.json")]
+        command += ["--class-code", class_code] if class_code else []
         with open(self.log, "w") as f:
             self.proc = subprocess.Popen(command, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
         if cpus:
@@ -205,7 +227,9 @@ class Learners:
             data = json.loads((self.tmp / "actions.json").read_text(encoding="utf-8"))
         finally:
             self.stop()
-        return Actions([tuple(r) for r in data["actions"]], data["walks"], data["seconds"], data["locust"])
+        made = [(str(step), float(guess)) for step, guess in data.get("made", [])]
+        rows = [tuple(r) for r in data["actions"]]
+        return Actions(rows, data["walks"], data["seconds"], data["locust"], made)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -221,9 +245,47 @@ def drive(
     think_scale: float,
     spawn_seconds: float,
     cpus: set[int] | None = None,
+    class_code: str | None = None,
 ) -> Actions:
     """:class:`Learners` against a server already up, to the end of their run."""
-    return Learners(url, learners, seconds, think_scale, spawn_seconds, cpus).result()
+    return Learners(url, learners, seconds, think_scale, spawn_seconds, cpus, class_code=class_code).result()
+
+
+@dataclass
+class Recording:
+    """The class the learners are in (``--record``): its database and code."""
+
+    store: Store
+    code: str
+    env: dict[str, str]
+
+
+@contextmanager
+def recording(replicas: int) -> Iterator[Recording]:
+    """A class in a database of the bench's own: SQLite for one replica, PostgreSQL for more."""
+    import sqlalchemy as sa
+
+    from bench import pg
+    from ui.class_store import Store
+
+    with ExitStack() as stack:
+        if replicas == 1:
+            top = stack.enter_context(tempfile.TemporaryDirectory(prefix="class-db-"))
+            url, env = f"sqlite:///{top}/classroom.db", {"CLASSROOM_DATA_DIR": top}
+        else:
+            url = stack.enter_context(pg.cluster())
+            env = {"CLASSROOM_DB_URL": url}
+        engine = sa.create_engine(url)
+        stack.callback(engine.dispose)
+        store = Store(engine)
+        code, _key = store.create()
+        yield Recording(store, code, env)
+
+
+def lost(made: list[tuple[str, float]], held: list[tuple[str, float]]) -> int:
+    """The first guesses in ``made`` that ``held`` lacks, matched by step and guess (each held one
+    matches one made)."""
+    return sum((Counter(made) - Counter(held)).values())
 
 
 def run(quick: bool, options: argparse.Namespace | None = None) -> Iterable[Figure]:
@@ -234,10 +296,15 @@ def run(quick: bool, options: argparse.Namespace | None = None) -> Iterable[Figu
     replicas = getattr(o, "replicas", 2)
     seconds = getattr(o, "seconds", 45) if not quick else 30
     scale = getattr(o, "think_scale", None) or think_scale_for(seconds)
+    kill = bool(getattr(o, "kill_replica", False))
+    if kill and replicas < 2:
+        raise RuntimeError("--kill-replica needs --replicas 2 or more (one to kill, one to carry on)")
     if nginx_path() is None:
         raise RuntimeError("bench class needs nginx (apt-get install nginx)")
-    with served(replicas) as c:
-        yield from _class_figures(c, learners, replicas, seconds, scale)
+    with ExitStack() as stack:
+        rec = stack.enter_context(recording(replicas)) if getattr(o, "record", False) else None
+        c = stack.enter_context(served(replicas, env=rec.env if rec else None))
+        yield from _class_figures(c, learners, replicas, seconds, scale, rec, kill)
         # Capacity: the first replica alone, warm, on one core.
         c.balancer.stop()
         del c.balancer
@@ -249,16 +316,50 @@ def run(quick: bool, options: argparse.Namespace | None = None) -> Iterable[Figu
             getattr(o, "capacity_start", 4),
             getattr(o, "capacity_steps", 5) if not quick else 2,
             getattr(o, "step_seconds", 20),
+            rec.code if rec else None,
         )
 
 
-def _class_figures(c: Class, learners: int, replicas: int, seconds: float, scale: float) -> Iterable[Figure]:
+def _class_figures(
+    c: Class,
+    learners: int,
+    replicas: int,
+    seconds: float,
+    scale: float,
+    rec: Recording | None = None,
+    kill: bool = False,
+) -> Iterable[Figure]:
     yield Figure("class_learners", learners, "learners")
     yield Figure("class_replicas", replicas, "replicas")
     yield Figure("class_think_scale", scale, "× 5-20 s")
     cpu0 = [s.cpu_s() for s in c.servers]
-    acts = drive(c.url, learners, seconds, scale, spawn_seconds=min(10.0, seconds / 6))
-    cpu = sum(s.cpu_s() - c0 for s, c0 in zip(c.servers, cpu0, strict=True))
+    last: dict[int, tuple[float, float]] = {}  # a killed replica's CPU seconds and peak, just before
+
+    def kill_one() -> None:
+        victim = c.servers[-1]
+        last[len(c.servers) - 1] = (victim.cpu_s(), rss.peak(victim.proc.pid) / rss.MB)
+        victim.proc.kill()
+        print(f"# killed replica {len(c.servers)} (port {victim.port})", file=sys.stderr)
+
+    timer = threading.Timer(seconds / 2, kill_one) if kill else None
+    if timer is not None:
+        timer.start()
+    try:
+        spawn = min(10.0, seconds / 6)
+        acts = drive(
+            c.url, learners, seconds, scale, spawn_seconds=spawn, class_code=rec.code if rec else None
+        )
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+    def cpu_of(i: int) -> float:
+        return last[i][0] if i in last else c.servers[i].cpu_s()
+
+    def peak_of(i: int) -> float:
+        return last[i][1] if i in last else rss.peak(c.servers[i].proc.pid) / rss.MB
+
+    cpu = sum(cpu_of(i) - c0 for i, c0 in enumerate(cpu0))
     done = len(acts.waits)
     yield Figure("class_actions", done, "actions")
     yield Figure("class_walks_completed", acts.walks["completed"], "walks")
@@ -270,17 +371,27 @@ def _class_figures(c: Class, learners: int, replicas: int, seconds: float, scale
     yield Figure("class_errors", len(acts.errors), "errors")
     for e in acts.errors[:5]:
         print(f"# error: {e}", file=sys.stderr)
-    for i, s in enumerate(c.servers, 1):
-        yield Figure(f"class_replica{i}_peak_rss", rss.peak(s.proc.pid) / rss.MB, "MiB")
+    for i in range(len(c.servers)):
+        yield Figure(f"class_replica{i + 1}_peak_rss", peak_of(i), "MiB")
     yield Figure("class_cpu_ms_per_action", 1000 * cpu / max(done, 1), "ms")
     sessions = c.sessions()
     for i, s in enumerate(c.servers, 1):
         yield Figure(f"class_replica{i}_sessions", sessions.get(f"127.0.0.1:{s.port}", 0), "sessions")
     yield Figure("class_replicas_served", sum(1 for n in sessions.values() if n > 0), "replicas")
     yield Figure("class_browsers_on_two_replicas", len(c.split_browsers()), "browsers")
+    if kill:
+        yield Figure("class_reopens", sum(1 for r in acts.rows if r[0] == "reopen"), "reopens")
+    if rec is not None:
+        held = [(g.step, g.guess) for g in rec.store.guesses(rec.code)]
+        yield Figure("class_db", rec.store.dialect, "")
+        yield Figure("class_recorded_guesses", len(held), "guesses")
+        yield Figure("class_lost_guesses", lost(acts.made, held), "guesses")
+        yield Figure("class_record_p95_ms", 1000 * acts.quantile(0.95, "reveal"), "ms")
 
 
-def _capacity(server: Served, start: int, steps: int, step_seconds: float) -> Iterable[Figure]:
+def _capacity(
+    server: Served, start: int, steps: int, step_seconds: float, class_code: str | None = None
+) -> Iterable[Figure]:
     """Step the simulated learners on one replica: doubling from ``start`` until a step fails,
     then halving the gap between the last pass and the first failure (below ``start`` when the
     first step fails), at most ``steps`` steps in all."""
@@ -301,6 +412,7 @@ def _capacity(server: Served, start: int, steps: int, step_seconds: float) -> It
             CAPACITY_THINK_SCALE,
             spawn_seconds=spawn,
             cpus={cpus[1]} if pinned else None,
+            class_code=class_code,
         ).after(spawn)
         p95 = acts.quantile(0.95)
         yield Figure(f"class_step_{learners}_learners_p95_ms", 1000 * p95, "ms")

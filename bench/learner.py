@@ -11,6 +11,15 @@ Every action is one message on the session's websocket and waits for its run's
 and error (None when it went well). An exception on the page, a compile error or a lost
 connection ends the walk: the learner's tab is broken, as it would be in a browser.
 
+**In a class** (``class_code``, ``python -m bench class --record``) the learner opens the tour with
+``class=CODE``, so the tour records each first guess, and tells ``made`` each first guess it
+made (the step's key and the guess as the tour records it: a choice's index, or the number) once
+its check has run. A connection lost during the tour (a replica killed, ``--kill-replica``) no
+longer ends the walk, nor does one while the tour first opens: the learner opens the step they
+were on again in a new tab (nginx sends it to a replica that is up), as a browser reloading
+would, and carries on; a step whose first guess was made already is not guessed again. Only one
+such reopening a walk.
+
 No gevent here: Locust's process calls :func:`walk` with a gevent sleep, a test may call it with
 ``time.sleep``.
 """
@@ -32,6 +41,7 @@ NEXT, GUESS, CHECK = "read_along_next", "_read_along_guess_", "_read_along_check
 ACTIONS_PER_WALK = 1 + (STEPS - 1) + 2 * (STEPS // 2) + 4  # open, Next, guess + reveal, 2 × (page, control)
 
 Record = Callable[[str, float, "str | None"], None]
+Made = Callable[[str, float], None]
 
 
 def walk(
@@ -40,8 +50,11 @@ def walk(
     think: Callable[[float], None],
     record: Record,
     think_scale: float = 1.0,
+    class_code: str | None = None,
+    made: Made | None = None,
 ) -> bool:
-    """One learner's walk on ``base_url``; True when it got to the end without an error."""
+    """One learner's walk on ``base_url``; True when it got to the end without an error (or, in a
+    class, with one lost connection it recovered from)."""
 
     def pause() -> None:
         think(rng.uniform(*THINK_S) * think_scale)
@@ -56,32 +69,59 @@ def walk(
         record(name, time.perf_counter() - t0, None)
         return run
 
+    def query(step: int) -> str:
+        return f"step={step}" + (f"&class={class_code}" if class_code else "")
+
     session = Session(base_url, color_scheme=rng.choice(("light", "dark")))
+    reopens = 1 if class_code else 0
     try:
         start = rng.randint(1, TOUR - STEPS + 1)  # a walk of 10 fits
-        run = act("open", partial(session.open, "read-along", f"step={start}"))
+        try:
+            run = act("open", partial(session.open, "read-along", query(start)))
+        except (SessionError, OSError):
+            if reopens == 0 or session.ws is not None:
+                raise
+            reopens -= 1
+            session = Session(base_url, color_scheme=session.color_scheme)
+            run = act("reopen", partial(session.open, "read-along", query(start)))
         reveal = set(rng.sample(range(STEPS), STEPS // 2))
         links: dict[str, object] = {}  # page script hash -> a step's "whole page" link to it
-        for i in range(STEPS):
-            for link in run.links:
-                if "open_in_new" in link.icon:  # the step's link to its topic page
-                    links.setdefault(link.page_script_hash, link)
-            guess = next((k for k in run.widgets if k.startswith(GUESS)), None)
-            if i in reveal and guess is not None:
-                pause()
-                w = run.widgets[guess]
-                if w.kind == "radio":
-                    run = act("guess", partial(session.choose, guess, rng.choice(list(w.proto.options))))
-                else:
-                    run = act("guess", partial(session.enter, guess, float(rng.randint(0, 12))))
-                check = next((k for k in run.widgets if k.startswith(CHECK)), CHECK)  # KeyError if gone
-                pause()
-                run = act("reveal", partial(session.click, check))
-            if i < STEPS - 1:
-                if session.widgets[NEXT].proto.disabled:
-                    break
-                pause()
-                run = act("next", partial(session.click, NEXT))
+        guessed: set[str] = set()  # the steps whose first guess was made (and checked)
+        i = 0
+        while i < STEPS:
+            try:
+                for link in run.links:
+                    if "open_in_new" in link.icon:  # the step's link to its topic page
+                        links.setdefault(link.page_script_hash, link)
+                guess = next((k for k in run.widgets if k.startswith(GUESS)), None)
+                if i in reveal and guess is not None and guess not in guessed:
+                    pause()
+                    w = run.widgets[guess]
+                    if w.kind == "radio":
+                        options = list(w.proto.options)
+                        said = rng.randrange(len(options))
+                        run = act("guess", partial(session.choose, guess, options[said]))
+                    else:
+                        said = rng.randint(0, 12)
+                        run = act("guess", partial(session.enter, guess, float(said)))
+                    check = next((k for k in run.widgets if k.startswith(CHECK)), CHECK)  # KeyError if gone
+                    pause()
+                    run = act("reveal", partial(session.click, check))
+                    guessed.add(guess)
+                    if made is not None:
+                        made(guess.removeprefix(GUESS), float(said))
+                if i < STEPS - 1:
+                    if session.widgets[NEXT].proto.disabled:
+                        break
+                    pause()
+                    run = act("next", partial(session.click, NEXT))
+                i += 1
+            except (SessionError, OSError):
+                if reopens == 0 or session.ws is not None:  # not a lost connection: the tab is broken
+                    raise
+                reopens -= 1
+                session = Session(base_url, color_scheme=session.color_scheme)
+                run = act("reopen", partial(session.open, "read-along", query(start + i)))
         for link in rng.sample(list(links.values()), min(2, len(links))):
             pause()
             run = act("topic", partial(session.follow, link))

@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spawn-seconds", type=float, default=5.0, help="all learners arrive within this")
     parser.add_argument("--wait-seconds", type=float, default=0, help="wait this long for the host's health")
     parser.add_argument("--seed", type=int, default=37)
+    parser.add_argument("--class-code", help="open the tour in this class (its first guesses recorded)")
     parser.add_argument("--out", required=True, help="where to write the actions, as JSON")
     args = parser.parse_args(argv)
     if args.wait_seconds and not healthy(args.host, args.wait_seconds):
@@ -59,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     t_start = time.perf_counter()
     actions: list[tuple[str, float, float, str | None]] = []  # name, start (s), wait (s), error
     walks = {"started": 0, "completed": 0}
+    made: list[tuple[str, float]] = []  # each first guess made in the class: step, guess
     seeds = random.Random(args.seed)
 
     class Learner(User):
@@ -82,7 +84,16 @@ def main(argv: list[str] | None = None) -> int:
                 )
 
             rng = random.Random(seeds.getrandbits(32))
-            if walk(self.host or args.host, rng, gevent.sleep, record, think_scale=args.think_scale):
+            done = walk(
+                self.host or args.host,
+                rng,
+                gevent.sleep,
+                record,
+                think_scale=args.think_scale,
+                class_code=args.class_code,
+                made=lambda step, guess: made.append((step, guess)),
+            )
+            if done:
                 walks["completed"] += 1
 
     env = Environment(user_classes=[Learner], events=events)
@@ -96,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "actions": actions,
                 "walks": walks,
+                "made": made,
                 "seconds": time.perf_counter() - t_start,
                 "locust": {"requests": total.num_requests, "failures": total.num_failures},
             },

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from tests.e2e.conftest import ROOT, Server, free_port
@@ -23,9 +24,10 @@ def port(offset: int) -> int:
 
 
 class Served(Server):
-    """``streamlit run script`` (the app by default) on ``port``; :meth:`stop` ends it."""
+    """``streamlit run script`` (the app by default) on ``port``, with ``env`` added to this
+    process's environment; :meth:`stop` ends it."""
 
-    def __init__(self, port: int, script: Path | None = None) -> None:
+    def __init__(self, port: int, script: Path | None = None, env: Mapping[str, str] | None = None) -> None:
         (ROOT / "artifacts").mkdir(exist_ok=True)
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
@@ -40,7 +42,9 @@ class Served(Server):
         }
         for name, value in flags.items():
             command += [f"--{name}", value]
-        self.proc = subprocess.Popen(command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+        )
         self._wait_healthy()
 
     def cpu_s(self) -> float:

@@ -33,6 +33,17 @@ from tests.torch_kernels import HostKernels, calibrate, same_bits, within_ulps
 _INEXACT = pytest.StashKey[str]()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def classroom_data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The class database's directory for the whole session (``CLASSROOM_DATA_DIR``): a temporary
+    one, so a test that opens the Class page or the tour never writes data/classroom.db into the
+    checkout. A server the session starts (tests/e2e/conftest.py) inherits it."""
+    where = str(tmp_path_factory.mktemp("classroom"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CLASSROOM_DATA_DIR", where)
+        yield where
+
+
 @pytest.fixture(scope="session")
 def host_kernels() -> HostKernels:
     torch = pytest.importorskip("torch")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.class_store import STEP, Store, Unavailable, clean_code, clean_guess, new_learner
+from ui.class_store import LEARNER, STEP, Store, Unavailable, clean_code, clean_guess, new_learner
 
 CONNECTION = "classroom"
 QUERY_KEY = "class"
@@ -28,6 +28,7 @@ _CODE = "_class_code"  # the class this session's learner is in
 _LEARNER = "_class_learner"  # this session's anonymous learner id
 _SENT = "_class_sent"  # the steps whose first guess this session has sent
 _JOINED = "_class_joined"
+_WAITED = "_class_waited"  # a run has passed: the browser has had its turn to send its learner id
 _DOWN = "_class_down"  # the database failed in this session: say so once, go solo
 
 _stores: dict[str, Store] = {}
@@ -82,10 +83,20 @@ def store() -> Store | None:
 
 
 def learner() -> str:
-    """This session's anonymous learner id: random, never a name or an address."""
+    """This learner's anonymous id: random, never a name or an address. The one the browser keeps
+    (:func:`adopt_learner`), so a reload or another replica is the same learner; a session's own
+    when the browser keeps no storage (or has not answered yet)."""
     if _LEARNER not in st.session_state:
         st.session_state[_LEARNER] = new_learner()
     return str(st.session_state[_LEARNER])
+
+
+def adopt_learner(raw: object) -> None:
+    """Take the learner id the browser keeps (the tour's storage element sends it on a session's
+    first run) when it is one: from then on this session writes as that learner."""
+    if isinstance(raw, str) and LEARNER.fullmatch(raw) and raw != st.session_state.get(_LEARNER):
+        st.session_state[_LEARNER] = raw
+        st.session_state.pop(_JOINED, None)  # joined (if at all) under the session's id: join again
 
 
 def current_class() -> str | None:
@@ -120,7 +131,9 @@ def tour_notice() -> None:
     if st.session_state.get(_DOWN):
         st.caption("The class's database cannot be reached: your guesses stay with you for now.")
         return
-    if st.session_state.get(_JOINED) != code and (s := store()) is not None:
+    first_run = not st.session_state.get(_WAITED)  # the browser's learner id arrives after it
+    st.session_state[_WAITED] = True
+    if not first_run and st.session_state.get(_JOINED) != code and (s := store()) is not None:
         try:
             s.join(code, learner())
             st.session_state[_JOINED] = code

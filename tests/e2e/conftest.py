@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -73,6 +74,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def server_env() -> dict[str, str]:
+    """The environment a test server runs in: this one, with the class database kept out of the
+    checkout (``CLASSROOM_DATA_DIR``: the session's, from tests/conftest.py, or a fresh temporary
+    directory when none is set)."""
+    data = os.environ.get("CLASSROOM_DATA_DIR") or tempfile.mkdtemp(prefix="classroom-")
+    return {**os.environ, "CLASSROOM_DATA_DIR": data}
+
+
 class Server:
     """One `streamlit run streamlit_app.py` process, stopped when the fixture ends."""
 
@@ -101,7 +110,9 @@ class Server:
             cwd=ROOT,
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            env=(env := server_env()),
         )
+        self.data = None if os.environ.get("CLASSROOM_DATA_DIR") else env["CLASSROOM_DATA_DIR"]
         self._wait_healthy()
 
     def _wait_healthy(self) -> None:
@@ -110,6 +121,8 @@ class Server:
     def stop(self) -> None:
         stop_process(self.proc)
         self.log.close()
+        if getattr(self, "data", None):  # a directory of its own (none when the session gave one)
+            shutil.rmtree(str(self.data), ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -3,11 +3,11 @@ the numbers and sentences come from ``view``; the database from ``ui.classroom``
 
 from urllib.parse import urlencode, urlsplit
 
-import pandas as pd
 import segno
 import streamlit as st
 
 from core.sentence import book, build
+from topics.classroom import figures as class_figures
 from topics.classroom import view
 from ui import classroom, figures
 from ui.class_store import KEY_LENGTH, SENTENCE_MAX, Store, Unavailable, clean_code
@@ -42,7 +42,7 @@ def main() -> None:  # each view returns early; the page's footer still follows
             started = st.form_submit_button("Start a class", type="primary")
         st.caption(
             "What is stored: each learner's first guess at each prediction, whether it was right, when, "
-            "and a random id their browser session holds. No name, no address."
+            "and a random id their browser keeps. No name, no address."
         )
         if started:
             try:
@@ -79,20 +79,15 @@ def main() -> None:  # each view returns early; the page's footer still follows
     if key is not None and not is_instructor:
         st.warning("That is not this class's key: nothing of the class is shown.")
         return
-    steps = view.asking()
-    keys = [d.key for _, d in steps]
+    keys = [d.key for _, d in view.asking()]
 
     def distribution(step_key: str, mark: bool) -> None:
         q = view.question(step_key, sentence)
-        title = next(f"Step {i}: {d.title}" for i, d in steps if d.key == step_key)
+        title = view.step_title(step_key)
         assert q is not None
         sp = view.split(title, q, store.guesses(cls.code, step_key))
-        labels = [f"{x} (the answer)" if mark and i == sp.answer else x for i, x in enumerate(sp.labels)]
-        name = f"First guesses at {title}"
-        fig = figures.bars(sp.counts, labels, title=name, decimals=0, y_range=None)
-        table = pd.DataFrame({"Guess": labels, "Learners": sp.counts})
-        figures.show(fig, key=f"class_split_{step_key}", name=name, table=table)
-        st.caption(sp.summary if mark else sp.summary.split(" The answer is")[0])
+        figures.show(class_figures.split_chart(sp, title, mark), key=f"class_split_{step_key}")
+        st.caption(sp.summary if mark else sp.unmarked)
         if mark and sp.wrong:
             st.info(sp.wrong)
 
@@ -124,11 +119,7 @@ def main() -> None:  # each view returns early; the page's footer still follows
         )
         st.markdown("**Your private link** (it holds the key: keep it to yourself):")
         st.code(f"{base}/class?{urlencode({'class': cls.code, 'key': key})}", language=None)
-        picked = st.selectbox(
-            "Step to look at",
-            keys,
-            format_func=lambda k: next(f"Step {i}: {d.title}" for i, d in steps if d.key == k),
-        )
+        picked = st.selectbox("Step to look at", keys, format_func=view.step_title)
         projector = f"/class?{urlencode({'class': cls.code, 'show': picked})}"
         st.markdown(
             f"[Projector view of this step]({projector}) (no key in its address; the answer is not marked)"
@@ -146,14 +137,7 @@ def main() -> None:  # each view returns early; the page's footer still follows
             st.warning("The class's database cannot be reached: the figures will be back when it is.")
             return
         st.markdown(view.roll_text(roll.joined, roll.active))
-        table = pd.DataFrame(
-            {
-                "Step": [f"{r.number}: {r.title}" for r in rows],
-                "Answered": [r.answered for r in rows],
-                "Right at the first try": [r.share for r in rows],
-            }
-        )
-        st.table(table.set_index("Step"))
+        st.table(class_figures.steps_table(rows))
         distribution(str(picked), mark=True)
 
     live()

@@ -44,10 +44,16 @@ class Split:
     answered: int
     summary: str  # the split in words, for the chart's caption and a screen reader
     wrong: str | None  # the most common wrong guess, with the tour's hint
+    unmarked: str = ""  # the split in words without the answer: the projector's caption
 
 
 def asking(steps: Sequence[StepDef] = STEPS) -> list[tuple[int, StepDef]]:
     return [(i, d) for i, d in enumerate(steps, 1) if d.asks]
+
+
+def step_title(key: str, steps: Sequence[StepDef] = STEPS) -> str:
+    """``Step 4: <title>`` for the step ``key`` of the tour."""
+    return next(f"Step {i}: {d.title}" for i, d in enumerate(steps, 1) if d.key == key)
 
 
 def rows(guesses: Sequence[Guess], steps: Sequence[StepDef] = STEPS) -> list[StepRow]:
@@ -110,16 +116,13 @@ def split(title: str, q: Question, guesses: Sequence[Guess]) -> Split:
         said = {k: q.said(k) for k in wrong_counts}
     n = len(guesses)
     parts = [f"{c} said {label}" for label, c in zip(labels, counts, strict=True) if c]
-    summary = (
-        f"{n} first guess{'es' * (n != 1)}: " + "; ".join(parts) + f". The answer is {q.answer_text}."
-        if n
-        else "No first guesses at this step yet."
-    )
+    unmarked = f"{n} first guess{'es' * (n != 1)}: " + "; ".join(parts) + "." if n else ""
+    summary = f"{unmarked} The answer is {q.answer_text}." if n else "No first guesses at this step yet."
     wrong = None
     if wrong_counts:
         top, times = wrong_counts.most_common(1)[0]
         wrong = f"The most common wrong guess: {said[top]} ({times} of {n}). The tour's hint for it: {q.hint}"
-    return Split(title, labels, tuple(counts), answer, n, summary, wrong)
+    return Split(title, labels, tuple(counts), answer, n, summary, wrong, unmarked or summary)
 
 
 def roll_text(joined: int, active: int) -> str:

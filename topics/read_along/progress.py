@@ -9,6 +9,11 @@ restart (a new session) all find the tally again. From then on each run hands th
 session's answers, which it merges into the stored ones (a first try already stored stays first,
 so two tabs never undo each other's). "Start over" clears both, after a confirmation.
 
+The same element keeps a learner id for class mode (``ui.classroom``): 16 random bytes drawn by
+the browser (``crypto.getRandomValues``, no name, no address), stored under its own entry (so
+"Start over" keeps it) and sent with the answers, so a learner who reloads or whose next tab
+lands on another replica stays one learner of their class.
+
 A browser that refuses storage (private mode, storage blocked for the site) answers
 ``{"ok": false}``: the tour then keeps the session's tally only, as before, and says so in one line.
 A stored answer restores its step's reveal only at the sentence it was asked at; at another
@@ -26,6 +31,7 @@ from typing import Any
 import streamlit as st
 
 from core.sentence import Sentence, format_edits
+from ui import classroom
 
 ANSWERS = "_read_along_answers"  # {step key: {"guess": float | None, "right": bool, "sentence": {...}}}
 ELEMENT_KEY = "_read_along_store"  # the element; its state "saved" is what the browser had stored
@@ -49,6 +55,17 @@ _STORE = st.components.v2.component(
 function stored(s) {
   try { return JSON.parse(s.getItem(KEY) || "{}").answers || {}; } catch (e) { return {}; }
 }
+function learner(s) {  // this browser's anonymous learner id: random, kept, never a name
+  if (!s) return null;
+  let id = s.getItem(KEY + "/learner");
+  if (!id || !/^[A-Za-z0-9_-]{22}$/.test(id)) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    id = btoa(String.fromCharCode(...bytes)).replace(/[+]/g, "-").replace(/[/]/g, "_").replace(/=+$/, "");
+    try { s.setItem(KEY + "/learner", id); } catch (e) {}
+  }
+  return id;
+}
 export default function ({ data, setStateValue }) {
   if (!data) return;
   const s = storage();
@@ -59,7 +76,7 @@ export default function ({ data, setStateValue }) {
   }
   if (!data.loaded) {  // the first run of a session: send what is stored ("at": always a change)
     const at = Date.now();
-    setStateValue("saved", s ? { ok: true, answers: stored(s), at } : { ok: false, at });
+    setStateValue("saved", s ? { ok: true, answers: stored(s), learner: learner(s), at } : { ok: false, at });
   }
 }""",
 )
@@ -111,6 +128,7 @@ def _received(keys: frozenset[str]) -> None:
     if not isinstance(saved, dict):
         return
     st.session_state[_LOADED] = bool(saved.get("ok"))
+    classroom.adopt_learner(saved.get("learner"))
     stored = _valid(saved.get("answers"), keys)
     st.session_state[ANSWERS] = {**answers(), **stored}
     st.session_state[_RESTORE] = stored
