@@ -132,7 +132,7 @@ def _rgb(css: str) -> np.ndarray:
 
 
 def _shot(plot) -> np.ndarray:
-    return _image(plot.screenshot())
+    return _unit(_image(plot.screenshot()))
 
 
 _BOXES = """() => Array.from(document.querySelectorAll(".aww-chart .js-plotly-plot")).map((p) => {
@@ -144,28 +144,45 @@ _BOXES = """() => Array.from(document.querySelectorAll(".aww-chart .js-plotly-pl
 class _Photos:
     """Each chart's photograph: cut from one screenshot of the screen where the chart lies wholly
     on it (a tall viewport holds a whole page: one photograph a page instead of one a chart), else
-    the chart's own screenshot, scrolled to."""
+    the chart's own screenshot, scrolled to. The screenshot spans only the band of the screen
+    that holds those charts, and is kept as bytes: a chart's cut becomes floats when asked for
+    (a whole 1,400 × 6,000 screen as float64 is 200 MB)."""
 
     def __init__(self, page, plots) -> None:
         self.page, self.plots = page, plots
-        self.boxes = page.evaluate(_BOXES)
+        self.boxes = [tuple(round(v) for v in box) for box in page.evaluate(_BOXES)]
+        size = page.viewport_size or {"width": 0, "height": 0}
+        self.on_screen = [
+            x >= 0 and y >= 0 and x + w <= size["width"] and y + h <= size["height"]
+            for x, y, w, h in self.boxes
+        ]
+        bands = [(y, y + h) for (_, y, _, h), on in zip(self.boxes, self.on_screen, strict=True) if on]
+        self.top = min((a for a, _ in bands), default=0)
+        self.bottom = max((b for _, b in bands), default=0)
+        self.width = size["width"]
         self.screen: np.ndarray | None = None
 
     def __call__(self, k: int) -> np.ndarray:
-        x, y, w, h = (round(v) for v in self.boxes[k])
-        size = self.page.viewport_size or {"width": 0, "height": 0}
-        if x >= 0 and y >= 0 and x + w <= size["width"] and y + h <= size["height"]:
+        x, y, w, h = self.boxes[k]
+        if self.on_screen[k]:
             if self.screen is None:
-                self.screen = _image(self.page.screenshot())
-            return self.screen[y : y + h, x : x + w]
+                clip = {"x": 0, "y": self.top, "width": self.width, "height": self.bottom - self.top}
+                self.screen = _image(self.page.screenshot(clip=clip))
+            return _unit(self.screen[y - self.top : y - self.top + h, x : x + w])
         self.plots[k].scroll_into_view_if_needed()
         return _shot(self.plots[k])
 
 
 def _image(png: bytes) -> np.ndarray:
+    """A PNG's pixels, RGB bytes."""
     from PIL import Image
 
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64) / 255
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def _unit(pixels: np.ndarray) -> np.ndarray:
+    """RGB bytes as floats in [0, 1]."""
+    return pixels.astype(np.float64) / 255
 
 
 def chart_text_contrasts(page, glyphs: bool = False) -> list[TextContrast]:
