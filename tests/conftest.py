@@ -145,13 +145,32 @@ def _rank(nodeid: str, module_size: int) -> tuple[int, int, int]:
     return (1, kind[0] if kind else len(MODULES_FIRST), -module_size)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadgroup`` (pyproject.toml), with a module outside tests/e2e as one work unit.
+
+    xdist's loadgroup reads a test's ``xdist_group`` mark into its node id (``item._nodeid``),
+    which pytest 9 no longer reads (``Node.nodeid`` comes from ``_id``): no group reached the
+    scheduler, every test was a unit of its own, and a module's tests spread over the workers,
+    each building the module's fixtures again (Learning's Reproduce batch, about 55 s, three times
+    a run). So the units are named here, by xdist's own hook for a scheduler, in the way its
+    loadfile and loadgroup schedulers name theirs (``_split_scope``): outside tests/e2e the
+    module, in tests/e2e each test (the per-page visits spread over the workers)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+    class ModuleOrTest(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if nodeid.startswith("tests/e2e/") else nodeid.split("::")[0]
+
+    return ModuleOrTest(config, log)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     sizes: dict[str, int] = {}
     for item in items:
         module = item.nodeid.split("::")[0]
         sizes[module] = sizes.get(module, 0) + 1
-        if not module.startswith("tests/e2e/"):
-            item.add_marker(pytest.mark.xdist_group(module))
     # A stable sort: within a rank, the collection's own order (a module's tests stay together).
     items.sort(key=lambda item: _rank(item.nodeid, sizes[item.nodeid.split("::")[0]]))
