@@ -132,7 +132,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 # not once per worker that happens to get one of its tests. A browser test is a unit of its own, so
 # the per-page visits spread over the workers; the longest start first, so no worker is left with
 # a long test at the end while the others wait.
-E2E_FIRST = (  # the longest browser tests, longest first (about 40 s to 15 s each)
+E2E_FIRST = (  # the longest browser tests, longest first (about 300 s to 15 s each)
+    "tests/e2e/test_chart_contrast.py",  # two sweeps of about 300 s: started last, they ran alone at the end
+    "tests/e2e/test_charts_whole.py",  # two sweeps of about 85 s
     "tests/e2e/test_load.py",
     "tests/e2e/test_memory.py",
     "tests/e2e/test_read_along.py",
@@ -154,13 +156,32 @@ def _rank(nodeid: str, module_size: int) -> tuple[int, int, int]:
     return (1, kind[0] if kind else len(MODULES_FIRST), -module_size)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadgroup`` (pyproject.toml), with a module outside tests/e2e as one work unit.
+
+    xdist's loadgroup reads a test's ``xdist_group`` mark into its node id (``item._nodeid``),
+    which pytest 9 no longer reads (``Node.nodeid`` comes from ``_id``): no group reached the
+    scheduler, every test was a unit of its own, and a module's tests spread over the workers,
+    each building the module's fixtures again (Learning's Reproduce batch, about 55 s, three times
+    a run). So the units are named here, by xdist's own hook for a scheduler, in the way its
+    loadfile and loadgroup schedulers name theirs (``_split_scope``): outside tests/e2e the
+    module, in tests/e2e each test (the per-page visits spread over the workers)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+    class ModuleOrTest(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if nodeid.startswith("tests/e2e/") else nodeid.split("::")[0]
+
+    return ModuleOrTest(config, log)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     sizes: dict[str, int] = {}
     for item in items:
         module = item.nodeid.split("::")[0]
         sizes[module] = sizes.get(module, 0) + 1
-        if not module.startswith("tests/e2e/"):
-            item.add_marker(pytest.mark.xdist_group(module))
     # A stable sort: within a rank, the collection's own order (a module's tests stay together).
     items.sort(key=lambda item: _rank(item.nodeid, sizes[item.nodeid.split("::")[0]]))

@@ -132,7 +132,7 @@ def _rgb(css: str) -> np.ndarray:
 
 
 def _shot(plot) -> np.ndarray:
-    return _image(plot.screenshot())
+    return _unit(_image(plot.screenshot()))
 
 
 _BOXES = """() => Array.from(document.querySelectorAll(".aww-chart .js-plotly-plot")).map((p) => {
@@ -144,29 +144,50 @@ _BOXES = """() => Array.from(document.querySelectorAll(".aww-chart .js-plotly-pl
 class _Photos:
     """Each chart's photograph: cut from one screenshot of the screen where the chart lies wholly
     on it (a tall viewport holds a whole page: one photograph a page instead of one a chart), else
-    the chart's own screenshot, scrolled to. A scroll moves every chart, so the screen is taken
-    again after one, and each chart's place is read when it is photographed."""
+    the chart's own screenshot, scrolled to. The screenshot spans only the band of the screen
+    that holds those charts, and is kept as bytes: a chart's cut becomes floats when asked for
+    (a whole 1,400 × 6,000 screen as float64 is 200 MB). A scroll moves every chart, so each
+    chart's place is read when it is photographed, and the screen is taken again after one."""
 
     def __init__(self, page, plots) -> None:
         self.page, self.plots = page, plots
-        self.screen: np.ndarray | None = None
+        self.screen: tuple[int, np.ndarray] | None = None  # the band's top, and its pixels
+
+    def _places(self) -> tuple[list[tuple[int, ...]], list[bool]]:
+        boxes = [tuple(round(v) for v in box) for box in self.page.evaluate(_BOXES)]
+        size = self.page.viewport_size or {"width": 0, "height": 0}
+        on = [
+            x >= 0 and y >= 0 and x + w <= size["width"] and y + h <= size["height"] for x, y, w, h in boxes
+        ]
+        return boxes, on
 
     def __call__(self, k: int) -> np.ndarray:
-        x, y, w, h = (round(v) for v in self.page.evaluate(_BOXES)[k])
-        size = self.page.viewport_size or {"width": 0, "height": 0}
-        if x >= 0 and y >= 0 and x + w <= size["width"] and y + h <= size["height"]:
+        boxes, on = self._places()
+        x, y, w, h = boxes[k]
+        if on[k]:
             if self.screen is None:
-                self.screen = _image(self.page.screenshot())
-            return self.screen[y : y + h, x : x + w]
+                bands = [(by, by + bh) for (_, by, _, bh), o in zip(boxes, on, strict=True) if o]
+                top, bottom = min(t for t, _ in bands), max(b for _, b in bands)
+                width = (self.page.viewport_size or {"width": 0})["width"]
+                clip = {"x": 0, "y": top, "width": width, "height": bottom - top}
+                self.screen = (top, _image(self.page.screenshot(clip=clip)))
+            top, pixels = self.screen
+            return _unit(pixels[y - top : y - top + h, x : x + w])
         self.plots[k].scroll_into_view_if_needed()
         self.screen = None
         return _shot(self.plots[k])
 
 
 def _image(png: bytes) -> np.ndarray:
+    """A PNG's pixels, RGB bytes."""
     from PIL import Image
 
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64) / 255
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def _unit(pixels: np.ndarray) -> np.ndarray:
+    """RGB bytes as floats in [0, 1]."""
+    return pixels.astype(np.float64) / 255
 
 
 def chart_text_contrasts(page, glyphs: bool = False) -> list[TextContrast]:

@@ -107,8 +107,15 @@ def settled_now(page, timeout_ms: int = 60_000) -> None:
 
 
 def open_settled(page, url: str) -> None:
+    """Open ``url`` and wait until the page has settled: read as settled, then again 250 ms later
+    (a second run can follow the first). No pause comes first, as :func:`settle` has after a click:
+    the new document has no title until its first run has drawn one, so it cannot read as settled
+    before that run has begun."""
     page.goto(url)
-    settle(page)
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=120_000)
+    page.wait_for_function(_SETTLED, timeout=120_000, polling=100)
+    page.wait_for_timeout(250)
+    page.wait_for_function(_SETTLED, timeout=120_000, polling=100)
 
 
 def readouts(page) -> dict[str, list[str]]:
