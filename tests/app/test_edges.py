@@ -24,6 +24,7 @@ ONE_TOKEN, TWO_TOKENS = "hello", "hello world"
 EDGES: dict[str, tuple[dict[str, str], ...]] = {  # per topic, beyond the sentence: its own edges
     "overview": ({},),
     "read_along": ({},),
+    "classroom": ({},),  # no sentence, no control: opened as it is
     "recap": ({"query": "hello", "key": "hello"},),
     "three_matrices": ({"focus": "hello"},),
     "layer": ({"layer_focus": "hello"}, {"layer_focus": "hello", "layer_weights": "Section 3.5"}),

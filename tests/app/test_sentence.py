@@ -75,6 +75,7 @@ def test_the_sentence_keys_are_declared_shared_and_bound_by_every_token_page():
         "read-along",
         "recap",
         "three-matrices",
+        "layer",
         "learning-to-attend",
         "masking",
         "dropout",
