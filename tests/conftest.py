@@ -20,6 +20,7 @@ nothing. Nothing here imports torch unless a torch test asks for these fixtures.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Generator, Iterator
 
 import numpy as np
@@ -42,6 +43,18 @@ def classroom_data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("CLASSROOM_DATA_DIR", where)
         yield where
+
+
+@pytest.fixture(autouse=True)
+def _torch_grad_mode_kept() -> Iterator[None]:
+    """Each test starts with torch's grad mode on, as a fresh process has it: a Reproduce script's
+    lines run in the test's own process (``torch.set_grad_enabled(False)``, the scripts' first
+    line) switch it off for the whole process, and the next test of that worker that trains
+    (Learning's gradients against autograd) then met "does not require grad"."""
+    yield
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_grad_enabled(True)
 
 
 @pytest.fixture(scope="session")
