@@ -34,7 +34,9 @@ pages = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p 
 root = st.Page(
     lambda: st.switch_page(pages[0]), title=PAGES[0].title, url_path="root", default=True, visibility="hidden"
 )
-page = st.navigation([root, *pages])
+# Every page listed: past twelve, Streamlit folds the list behind "View more", which hid What n²
+# costs, What comes next and Class once the whole layer and the Class page were added.
+page = st.navigation([root, *pages], expanded=True)
 # The style sheets first: style-only HTML takes no room (Streamlit sends it to its event container),
 # and in force before the page draws, a phone's smaller title and margins are never a shift.
 apply_style()

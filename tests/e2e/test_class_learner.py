@@ -15,14 +15,15 @@ from ui.class_store import LEARNER, Store
 
 
 def open_tour(context, url: str, code: str) -> str:
+    """The learner id a tab of ``context`` keeps for the class. The tab stays open: it joins the
+    class on the run after the browser's answer, which a closed tab never has (under CI's load the
+    tabs were closed first and the class counted 0)."""
     page = context.new_page()
     page.goto(f"{url}/read-along?class={code}")
     page.get_by_text(f"You are in class {code}").wait_for(timeout=60_000)
     key = f"{STORAGE_KEY}/learner"
     page.wait_for_function(f"() => localStorage.getItem({key!r}) !== null", timeout=30_000)
-    learner = str(page.evaluate(f"() => localStorage.getItem({key!r})"))
-    page.close()
-    return learner
+    return str(page.evaluate(f"() => localStorage.getItem({key!r})"))
 
 
 def joined(store: Store, code: str, expected: int) -> int:

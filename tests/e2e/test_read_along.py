@@ -127,9 +127,15 @@ def test_next_and_back_from_a_scrolled_step_land_on_the_new_title(server, contex
     page = context.new_page()
     open_settled(page, f"{server.url}/read-along?step=9")
     for button, number in (("Next", 10), ("Back", 9)):
-        page.mouse.move(700, 500)
-        page.mouse.wheel(0, 5000)  # to the foot of the page, where Next and Back are
-        page.wait_for_function(f"() => ({TITLE_TOP})() < -100", timeout=10_000, polling=100)
+        for attempt in range(3):  # a wheel turned while a late element still lays the page out can be lost
+            page.mouse.move(700, 500)
+            page.mouse.wheel(0, 5000)  # to the foot of the page, where Next and Back are
+            try:
+                page.wait_for_function(f"() => ({TITLE_TOP})() < -100", timeout=10_000, polling=100)
+                break
+            except PlaywrightTimeout:
+                if attempt == 2:
+                    raise
         page.locator(f".st-key-read_along_{button.lower()} button").first.click()
         settle_on(page, TITLES[number - 1])
         with contextlib.suppress(PlaywrightTimeout):  # the assertion below says where it stood
