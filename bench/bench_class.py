@@ -222,14 +222,25 @@ class Learners:
 
     def result(self) -> Actions:
         try:
-            if self.proc.wait(timeout=self.seconds + 300) != 0:
-                raise RuntimeError(f"the learners' process failed; see {self.log}")
+            try:
+                code = self.proc.wait(timeout=self.seconds + 120)
+            except subprocess.TimeoutExpired:
+                raise RuntimeError(f"the learners' process hung:\n{self.tail()}") from None
+            if code != 0:
+                raise RuntimeError(f"the learners' process failed (exit {code}):\n{self.tail()}")
             data = json.loads((self.tmp / "actions.json").read_text(encoding="utf-8"))
+            if not data.get("stopped", True):
+                raise RuntimeError(f"a learner would not stop:\n{self.tail()}")
         finally:
             self.stop()
         made = [(str(step), float(guess)) for step, guess in data.get("made", [])]
         rows = [tuple(r) for r in data["actions"]]
         return Actions(rows, data["walks"], data["seconds"], data["locust"], made)
+
+    def tail(self, lines: int = 60) -> str:
+        """The end of the learners' log ({ROOT}/artifacts), for a failure's message."""
+        text = self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:]) or f"(nothing in {self.log})"
 
     def stop(self) -> None:
         if self.proc.poll() is None:

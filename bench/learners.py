@@ -13,6 +13,7 @@ the standard library for gevent, which must never happen inside pytest or anothe
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import random
 import sys
@@ -24,6 +25,8 @@ from locust import User, constant, events, task
 from locust.env import Environment
 
 from bench.learner import walk
+
+QUIT_SECONDS = 30  # a walk's action waits 60 s at most; a stop is at most a close away
 
 
 def healthy(host: str, wait_seconds: float) -> bool:
@@ -100,13 +103,20 @@ def main(argv: list[str] | None = None) -> int:
     runner = env.create_local_runner()
     runner.start(args.learners, spawn_rate=args.learners / max(args.spawn_seconds, 0.1))
     gevent.sleep(args.seconds)
-    runner.quit()
+    # Stopping is bounded: a user that will not die must not hold the class's results for ever.
+    # Should it happen, the log shows where every thread stood.
+    faulthandler.dump_traceback_later(QUIT_SECONDS + 5, exit=False)
+    stopped = gevent.with_timeout(QUIT_SECONDS, runner.quit, timeout_value=False) is None
+    faulthandler.cancel_dump_traceback_later()
+    if not stopped:
+        print(f"the learners did not stop within {QUIT_SECONDS} s", file=sys.stderr)
     total = env.stats.total
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(
             {
                 "actions": actions,
                 "walks": walks,
+                "stopped": stopped,
                 "made": made,
                 "seconds": time.perf_counter() - t_start,
                 "locust": {"requests": total.num_requests, "failures": total.num_failures},
