@@ -103,6 +103,17 @@ def current_class() -> str | None:
     return st.session_state.get(_CODE)
 
 
+def link_value(name: str, longest: int) -> str | None:
+    """The link's one value for ``name``, at most ``longest`` characters; None, with a message when
+    the link gave something else (the Class page's class, instructor key and projected step)."""
+    values = st.query_params.get_all(name)
+    if len(values) != 1 or not values[0] or len(values[0]) > longest:
+        if values:
+            st.warning(f"The link's {name} is not one this app makes, so it is left aside.")
+        return None
+    return values[0]
+
+
 def tour_notice() -> None:
     """One line on the tour: the class the learner is in (from the link's ``class``), or why not."""
     raw = st.query_params.get_all(QUERY_KEY)

@@ -83,6 +83,25 @@ def test_three_learners_two_alike_the_instructor_sees_3_answered_and_the_2_1_spl
     assert "3 first guesses" in shown(projector) and "(the answer)" not in shown(projector)
 
 
+def test_the_step_in_view_is_in_the_instructors_link_and_the_link_reopens_it() -> None:
+    code, key = start_class()
+    answer(code, int(question().answer))
+    at = open_page(CLASS, {"class": code, "key": key})
+    box = at.selectbox(key="class_step")  # the browser writes its label into the link (ui.controls)
+    assert box.proto.query_param_key == "class_step" and box.value == STEP
+    other = view.asking()[1][1].key
+    box.set_value(other).run()
+    assert not at.exception
+    assert "No first guesses at this step yet." in shown(at)
+
+    again = open_page(CLASS, {"class": code, "key": key, "class_step": view.step_title(other)})
+    assert not again.exception and not again.warning
+    assert again.selectbox(key="class_step").value == other
+    home = open_page(CLASS, {"class": code, "key": key, "class_step": "Step 99: no such step"})
+    assert not home.exception and home.selectbox(key="class_step").value == STEP  # the default, no traceback
+    assert "1 first guess" in shown(home)
+
+
 def test_end_class_deletes_it_and_the_tour_then_says_so() -> None:
     code, key = start_class()
     answer(code, 0)

@@ -8,6 +8,6 @@ PAGE = PageInfo(
     ":material/groups:",
     "class",
     "For an instructor: start a class, share its link, and watch how the class guesses, live.",
-    keys=(CLASS_KEY, "key", "show"),
+    keys=(CLASS_KEY, "key", "show", "class_step"),  # the step in view, once a class is open
     written=(CLASS_KEY, "key", "show"),  # read from the link, never bound to a control
 )

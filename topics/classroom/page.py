@@ -9,7 +9,7 @@ import streamlit as st
 from core.sentence import book, build
 from topics.classroom import figures as class_figures
 from topics.classroom import view
-from ui import classroom, figures
+from ui import classroom, controls, figures
 from ui.class_store import KEY_LENGTH, SENTENCE_MAX, Store, Unavailable, clean_code
 
 REFRESH_S = 4
@@ -28,14 +28,6 @@ def main() -> None:  # each view returns early; the page's footer still follows
     store = maybe  # narrowed, for the functions below
     base = "{0.scheme}://{0.netloc}".format(urlsplit(st.context.url or "")) if st.context.url else ""
 
-    def one(name: str, longest: int) -> str | None:
-        values = st.query_params.get_all(name)
-        if len(values) != 1 or not values[0] or len(values[0]) > longest:
-            if values:
-                st.warning(f"The link's {name} is not one this app makes, so it is left aside.")
-            return None
-        return values[0]
-
     def start(store: Store) -> None:
         with st.form("class_start"):
             text = st.text_input("One sentence for the whole class (optional)", max_chars=SENTENCE_MAX)
@@ -53,6 +45,7 @@ def main() -> None:  # each view returns early; the page's footer still follows
             st.query_params.from_dict({"class": code, "key": key})
             st.rerun()
 
+    one = classroom.link_value
     raw, key, show = one("class", 40), one("key", KEY_LENGTH + 1), one("show", 40)
     code = clean_code(raw) if raw else None
     try:
@@ -72,14 +65,12 @@ def main() -> None:  # each view returns early; the page's footer still follows
         return
     cls = found  # narrowed, for the functions below
     sentence = build(cls.sentence) if cls.sentence else book()
-    learners = (
-        f"/read-along?{urlencode({'class': cls.code, **({'text': cls.sentence} if cls.sentence else {})})}"
-    )
+    learners = view.learners_path(cls.code, cls.sentence)
     is_instructor = key is not None and store.is_instructor(cls.code, key)
     if key is not None and not is_instructor:
         st.warning("That is not this class's key: nothing of the class is shown.")
         return
-    keys = [d.key for _, d in view.asking()]
+    steps = [d.key for _, d in view.asking()]
 
     def distribution(step_key: str, mark: bool) -> None:
         q = view.question(step_key, sentence)
@@ -92,7 +83,7 @@ def main() -> None:  # each view returns early; the page's footer still follows
             st.info(sp.wrong)
 
     if not is_instructor:
-        if show in keys:  # the projector's view: the split at one step, no key, no answer marked
+        if show in steps:  # the projector's view: the split at one step, no key, no answer marked
             st.subheader(f"Class {cls.code}")
 
             @st.fragment(run_every=REFRESH_S)
@@ -119,7 +110,14 @@ def main() -> None:  # each view returns early; the page's footer still follows
         )
         st.markdown("**Your private link** (it holds the key: keep it to yourself):")
         st.code(f"{base}/class?{urlencode({'class': cls.code, 'key': key})}", language=None)
-        picked = st.selectbox("Step to look at", keys, format_func=view.step_title)
+        picked = controls.select(  # bound to the link: a reload stays on the step
+            "Step to look at",
+            steps,
+            key="class_step",
+            default=steps[0],
+            format_func=view.step_title,
+            where=left,
+        )
         projector = f"/class?{urlencode({'class': cls.code, 'show': picked})}"
         st.markdown(
             f"[Projector view of this step]({projector}) (no key in its address; the answer is not marked)"

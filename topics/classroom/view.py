@@ -11,6 +11,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from core.sentence import Sentence
 from topics.read_along.step import Question, StepDef, typed
@@ -49,6 +50,11 @@ class Split:
 
 def asking(steps: Sequence[StepDef] = STEPS) -> list[tuple[int, StepDef]]:
     return [(i, d) for i, d in enumerate(steps, 1) if d.asks]
+
+
+def learners_path(code: str, sentence: str | None) -> str:
+    """The tour's address for a class's learners: its code, and the class's sentence if it has one."""
+    return "/read-along?" + urlencode({"class": code} | ({"text": sentence} if sentence else {}))
 
 
 def step_title(key: str, steps: Sequence[StepDef] = STEPS) -> str:
