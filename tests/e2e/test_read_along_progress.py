@@ -39,6 +39,12 @@ def test_a_reload_and_a_new_tab_keep_the_answers_and_start_over_clears_them(serv
     page.locator("[data-testid='stMain'] [role='radiogroup'] label").nth(0).click()
     page.get_by_role("button", name="Check my answer").click()
     _wait_tally(page, "of 2 predictions right")
+    page.wait_for_function(  # the storage element writes on the run after the tally's (a loaded CI box lags)
+        "(k) => Object.keys(JSON.parse(localStorage.getItem(k) || '{}').answers || {}).length >= 2",
+        arg=STORAGE_KEY,
+        timeout=30_000,
+        polling=100,
+    )
     stored = page.evaluate("(k) => JSON.parse(localStorage.getItem(k)).answers", STORAGE_KEY)
     assert set(stored) == {"weightless", "huddle"}
     assert stored["weightless"]["guess"] is None and stored["weightless"]["right"] is False
