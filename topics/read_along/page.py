@@ -15,6 +15,7 @@ from topics.read_along.steps import STEPS
 from ui import classroom, figures
 from ui.sentence import sentence_control
 
+FIGURE_KEY = "read_along_figure"  # every step's: Next hands the element a new spec, Plotly.react draws it
 s = sentence_control()
 number = step_control(len(STEPS))
 at = progress.asked_at(s)  # the sentence a prediction is asked at, kept with its first guess
@@ -38,7 +39,7 @@ def figure(f: Figure) -> None:
     drawn = draw(f)
     said = f"Until you answer, {f.covered}" if f.hide else f.highlight  # the highlight may name the answer
     if drawn.figure is not None:  # named for a screen reader, in the reader's theme
-        figures.show(drawn.figure, key=f"read_along_{d.key}", name=drawn.name)
+        figures.show(drawn.figure, key=FIGURE_KEY, name=drawn.name)  # one element, updated in place
         st.caption(said)
         if drawn.note:
             st.caption(drawn.note)

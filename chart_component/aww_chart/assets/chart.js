@@ -87,8 +87,9 @@ function mount(parent) {
     // Only a plot on screen: Plotly refuses to resize one that is hidden or being taken away.
     if (!window.Plotly || !c.plot.data || !c.plot.isConnected || c.plot.offsetParent === null) return;
     width = w;
-    if (c.spec && w !== c.width) draw(window.Plotly, c); // laid out again for its new width (whole)
-    else window.Plotly.Plots.resize(c.plot).catch(() => {});
+    // Laid out again for its new width (whole). At the width it was drawn at (a new chart's first
+    // observation) there is nothing to do: Plots.resize redrew it all, 300 ms for a 3-D scene.
+    if (c.spec && w !== c.width) draw(window.Plotly, c);
   });
   c.observer.observe(root);
   return c;
