@@ -126,6 +126,41 @@ def test_huddle_at_the_book_is_the_posts_collapse():
     assert "that of “starts”" in q.explanation  # every output is nearest starts
 
 
+@pytest.mark.parametrize("s", [BOOK, sentence.build("the cat sat on the mat", 16)])
+@pytest.mark.parametrize("hide", [True, False])
+def test_huddle_draws_inputs_and_outputs_flat_in_each_pair_of_their_first_three_dimensions(s, hide):
+    """Flat, not a 3-D scene (a browser without a graphics card took 0.5 s to build one on every
+    visit): each of dims 1-2, 1-3 and 2-3 shows every input, and once answered every output and
+    the followed token's pair joined; each set is named once in the legend."""
+    from dataclasses import replace
+
+    step = f.huddle(s)
+    v = step.figure.data
+    spec = draw(replace(step.figure, hide=hide)).figure.to_plotly_json()
+    assert all(t["type"] == "scatter" for t in spec["data"])
+    names = [t["name"] for t in spec["data"] if t.get("showlegend")]
+    assert len(names) == len(set(names)) == (1 if hide else 3), names
+    panels = {(t["xaxis"], t["yaxis"]) for t in spec["data"]}
+    assert panels == {("x", "y"), ("x2", "y2"), ("x3", "y3")}
+    titles = {
+        ax: spec["layout"][ax].get("title", {}).get("text") for ax in spec["layout"] if ax[1:5] == "axis"
+    }
+    dims = {"x": 0, "y": 1, "x2": 0, "y2": 2, "x3": 1, "y3": 2}  # the axes' dimensions, by their titles
+    assert {titles["xaxis2"], titles["xaxis3"], titles["yaxis"], titles["yaxis2"]} == {
+        "dim 1",
+        "dim 2",
+        "dim 3",
+    }
+    for t in spec["data"]:
+        pts = {"inputs X": v.inputs, "outputs Z = AX": v.collapse.context}.get(t["name"])
+        if pts is None:  # the followed pair: its input and its output
+            assert not hide
+            pts = np.array([v.inputs[v.query], v.collapse.context[v.query]])
+        else:
+            assert not (hide and t["name"] == "outputs Z = AX")
+        assert t["x"] == pts[:, dims[t["xaxis"]]].tolist() and t["y"] == pts[:, dims[t["yaxis"]]].tolist()
+
+
 @pytest.mark.parametrize("s", [SAME, ONE])
 def test_huddle_asks_nothing_when_the_inputs_do_not_spread(s):
     assert recap_view(s).collapse.spread_share is None

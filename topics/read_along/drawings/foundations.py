@@ -28,7 +28,93 @@ from ui import figures
 from ui import format as fmt
 from ui.weights import MODE_LABELS
 
-PHONE_3D = 420  # the Recap draws its scatter 520 tall; a step keeps its figure in a phone's view
+PAIRS_HEIGHT = 420  # the three pairs of dimensions, within a phone's first screen
+
+# Three views of 3-d points, as a scatterplot matrix's lower triangle: dims 1-2 above, dims 1-3 and
+# 2-3 below, the panels in one column sharing their x axis, in one row their y axis; the legend sits
+# in the empty quarter. (panel's x axis, its y axis, x dim, y dim, x labelled, y labelled)
+_PANELS = (
+    ("x", "y", 0, 1, False, True),
+    ("x2", "y2", 0, 2, True, True),
+    ("x3", "y3", 1, 2, True, False),
+)
+_LEFT, _RIGHT, _LOW, _HIGH = [0.0, 0.46], [0.54, 1.0], [0.0, 0.46], [0.54, 1.0]
+_DOMAINS = ((_LEFT, _HIGH), (_LEFT, _LOW), (_RIGHT, _LOW))
+
+
+def _flat(name: str, p: np.ndarray, **style: object) -> list[dict[str, object]]:
+    """One set of points in each of the three panels, named once in the legend."""
+    return [
+        {
+            "type": "scatter",
+            "x": p[:, dx].tolist(),
+            "y": p[:, dy].tolist(),
+            "xaxis": x,
+            "yaxis": y,
+            "name": name,
+            "legendgroup": name,
+            "showlegend": i == 0,
+            "hovertemplate": f"%{{text}}<br>dim {dx + 1} %{{x:.4f}}, dim {dy + 1} %{{y:.4f}}"
+            f"<extra>{name}</extra>",
+            **style,
+        }
+        for i, (x, y, dx, dy, _, _) in enumerate(_PANELS)
+    ]
+
+
+def _axes() -> dict[str, object]:
+    """The panels' axes: tick labels and a title on the outer edges only, the rest matched."""
+    axes: dict[str, object] = {}
+    for (x, y, dx, dy, x_shown, y_shown), (xd, yd) in zip(_PANELS, _DOMAINS, strict=True):
+        common = {"nticks": 6, "tickfont": {"size": 10}, "zeroline": False}
+        title = {"standoff": 8}
+        axes["xaxis" + x[1:]] = {**common, "domain": xd, "anchor": y, "showticklabels": x_shown}
+        axes["yaxis" + y[1:]] = {**common, "domain": yd, "anchor": x, "showticklabels": y_shown}
+        if x_shown:
+            axes["xaxis" + x[1:]]["title"] = {**title, "text": f"dim {dx + 1}"}  # type: ignore[index]
+        if y_shown:
+            axes["yaxis" + y[1:]]["title"] = {**title, "text": f"dim {dy + 1}"}  # type: ignore[index]
+    axes["xaxis"]["matches"] = "x2"  # type: ignore[index]  # dim 1, in the left column
+    axes["yaxis3"]["matches"] = "y2"  # type: ignore[index]  # dim 3, in the bottom row
+    return axes
+
+
+def pairs(
+    sets: list[tuple[str, np.ndarray]], labels: tuple[str, ...], title: str, focus: int | None
+) -> figures.go.Figure:
+    """Sets of points (inputs, then outputs) in their first three dimensions, seen two at a time.
+
+    The tour draws these flat, where the Recap page turns them in 3-D: a 3-D scene costs a browser
+    without a graphics card 0.5 s to build (WebGL in software), and the tour builds it anew on
+    every visit to the step; three flat views show every distance a pair of dimensions holds,
+    on a phone too. The ``focus`` token's input and output are enlarged and joined by a dashed
+    line."""
+    symbols = ("circle", "diamond")
+    text = [figures.plain(t) for t in labels]
+    data: list[dict[str, object]] = []
+    for k, ((name, pts), color) in enumerate(zip(sets, figures.PALETTE, strict=False)):
+        dot: dict[str, object] = {"size": 8 if k == 0 else 7, "color": color, "symbol": symbols[k % 2]}
+        data += _flat(name, np.asarray(pts, dtype=np.float64), mode="markers", text=text, marker=dot)
+    if focus is not None and 0 <= focus < len(labels) and len(sets) > 1:
+        pts = np.array([np.asarray(p, dtype=np.float64)[focus] for _, p in sets])
+        marker: dict[str, object] = {
+            "size": 11,
+            "color": list(figures.PALETTE[: len(sets)]),
+            "symbol": list(symbols[: len(sets)]),
+            "line": {"color": figures.FOCUS, "width": 2},
+        }
+        line = {"color": figures.FOCUS, "width": 2, "dash": "dash"}
+        who = figures.plain(labels[focus])
+        data += _flat(
+            f"{who}, followed",
+            pts,
+            mode="lines+markers",
+            text=[who, f"z for {who}"],
+            marker=marker,
+            line=line,
+        )
+    legend = {"x": _RIGHT[0] + 0.02, "y": 1, "xanchor": "left", "yanchor": "top"}
+    return figures.figure(data, figures.layout(title, PAIRS_HEIGHT, legend=legend, **_axes()))
 
 
 def recap_weights(f: Figure) -> Drawn:
@@ -49,12 +135,13 @@ def recap_weights(f: Figure) -> Drawn:
 
 
 def recap_huddle(f: Figure) -> Drawn:
-    """The Recap's scatter of inputs and outputs, the followed token's pair joined."""
+    """The Recap's inputs and outputs, flat, two dimensions at a time (:func:`pairs`), the followed
+    token's pair joined."""
     v: RecapView = f.data
     T, c = v.labels, v.collapse
     groups = [("inputs X", v.inputs)] + ([] if f.hide else [("outputs Z = AX", c.context)])
     title = "Inputs X (the outputs Z = AX not drawn yet)" if f.hide else f.name
-    fig = figures.scatter3d_tokens(groups, T, title=title, focus=v.query, height=PHONE_3D)
+    fig = pairs(groups, T, title, v.query)
     dims = range(1, min(3, v.width) + 1)
     outputs = {} if f.hide else {
         **{f"z{d}": c.context[:, d - 1] for d in dims},
