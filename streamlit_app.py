@@ -14,6 +14,7 @@ from ui.sentence import draw_for_page
 from ui.style import apply_style
 
 allocator.tune()  # once per process: freed NumPy arrays go back to the OS (see allocator.py)
+allocator.freeze_imports()  # once per process: later collections skip the libraries (allocator.py)
 
 st.set_page_config(
     page_title="Attention, with weights",

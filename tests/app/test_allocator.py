@@ -45,3 +45,30 @@ def _kept_mb(mode: str) -> float:
 def test_freed_arrays_go_back_to_the_os_once_tuned():
     assert _kept_mb("untuned") > 100  # the behaviour tune() exists for: 160 MB kept
     assert _kept_mb("tuned") < 16
+
+
+FREEZE = """
+import gc
+import pandas, plotly.graph_objects, streamlit  # what the app imports before its first run
+import allocator
+
+gc.collect()
+walked = len(gc.get_objects())  # what a collection walks: every object the collector tracks
+assert allocator.freeze_imports() and not allocator.freeze_imports()  # True once, per process
+left = len(gc.get_objects())
+
+class Node:
+    pass
+a, b = Node(), Node()
+a.other, b.other = b, a  # a cycle made after the freeze: still garbage the collector finds
+del a, b
+print(walked, left, gc.get_freeze_count(), gc.collect())
+"""
+
+
+def test_after_the_freeze_a_collection_walks_none_of_the_imports_and_still_frees_new_cycles():
+    out = subprocess.run([sys.executable, "-c", FREEZE], cwd=ROOT, capture_output=True, text=True, check=True)
+    walked, left, frozen, freed = (int(x) for x in out.stdout.split())
+    assert walked > 50_000 and frozen > 0.99 * walked  # the libraries' objects, all frozen
+    assert left < walked / 100  # a collection now walks almost nothing
+    assert freed >= 2  # the two nodes of the new cycle
