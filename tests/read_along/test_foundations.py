@@ -136,7 +136,9 @@ def test_huddle_draws_inputs_and_outputs_flat_in_each_pair_of_their_first_three_
 
     step = f.huddle(s)
     v = step.figure.data
-    spec = draw(replace(step.figure, hide=hide)).figure.to_plotly_json()
+    fig = draw(replace(step.figure, hide=hide)).figure
+    assert fig is not None
+    spec = fig.to_plotly_json()
     assert all(t["type"] == "scatter" for t in spec["data"])
     names = [t["name"] for t in spec["data"] if t.get("showlegend")]
     assert len(names) == len(set(names)) == (1 if hide else 3), names
