@@ -238,7 +238,7 @@ class Learners:
         return Actions(rows, data["walks"], data["seconds"], data["locust"], made)
 
     def tail(self, lines: int = 60) -> str:
-        """The end of the learners' log ({ROOT}/artifacts), for a failure's message."""
+        """The end of the learners' log (in ``artifacts/``), for a failure's message."""
         text = self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
         return "\n".join(text.splitlines()[-lines:]) or f"(nothing in {self.log})"
 

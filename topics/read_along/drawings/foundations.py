@@ -32,11 +32,12 @@ PAIRS_HEIGHT = 420  # the three pairs of dimensions, within a phone's first scre
 
 # Three views of 3-d points, as a scatterplot matrix's lower triangle: dims 1-2 above, dims 1-3 and
 # 2-3 below, the panels in one column sharing their x axis, in one row their y axis; the legend sits
-# in the empty quarter. (panel's x axis, its y axis, x dim, y dim, x labelled, y labelled)
+# in the empty quarter. (x axis, y axis, x dim, y dim, the axes an inner x and y axis match: None
+# for an outer one, which carries the tick labels and the title)
 _PANELS = (
-    ("x", "y", 0, 1, False, True),
-    ("x2", "y2", 0, 2, True, True),
-    ("x3", "y3", 1, 2, True, False),
+    ("x", "y", 0, 1, "x2", None),
+    ("x2", "y2", 0, 2, None, None),
+    ("x3", "y3", 1, 2, None, "y2"),
 )
 _LEFT, _RIGHT, _LOW, _HIGH = [0.0, 0.46], [0.54, 1.0], [0.0, 0.46], [0.54, 1.0]
 _DOMAINS = ((_LEFT, _HIGH), (_LEFT, _LOW), (_RIGHT, _LOW))
@@ -62,20 +63,20 @@ def _flat(name: str, p: np.ndarray, **style: object) -> list[dict[str, object]]:
     ]
 
 
+def _axis(domain: list[float], anchor: str, dim: int, matches: str | None) -> dict[str, object]:
+    """One panel's axis: an outer one titled with its dimension, an inner one matched and bare."""
+    axis = {"nticks": 6, "tickfont": {"size": 10}, "zeroline": False, "domain": domain, "anchor": anchor}
+    if matches is not None:
+        return {**axis, "matches": matches, "showticklabels": False}
+    return {**axis, "title": {"text": f"dim {dim + 1}", "standoff": 8}}
+
+
 def _axes() -> dict[str, object]:
     """The panels' axes: tick labels and a title on the outer edges only, the rest matched."""
     axes: dict[str, object] = {}
-    for (x, y, dx, dy, x_shown, y_shown), (xd, yd) in zip(_PANELS, _DOMAINS, strict=True):
-        common = {"nticks": 6, "tickfont": {"size": 10}, "zeroline": False}
-        title = {"standoff": 8}
-        axes["xaxis" + x[1:]] = {**common, "domain": xd, "anchor": y, "showticklabels": x_shown}
-        axes["yaxis" + y[1:]] = {**common, "domain": yd, "anchor": x, "showticklabels": y_shown}
-        if x_shown:
-            axes["xaxis" + x[1:]]["title"] = {**title, "text": f"dim {dx + 1}"}  # type: ignore[index]
-        if y_shown:
-            axes["yaxis" + y[1:]]["title"] = {**title, "text": f"dim {dy + 1}"}  # type: ignore[index]
-    axes["xaxis"]["matches"] = "x2"  # type: ignore[index]  # dim 1, in the left column
-    axes["yaxis3"]["matches"] = "y2"  # type: ignore[index]  # dim 3, in the bottom row
+    for (x, y, dx, dy, x_matches, y_matches), (xd, yd) in zip(_PANELS, _DOMAINS, strict=True):
+        axes["xaxis" + x[1:]] = _axis(xd, y, dx, x_matches)
+        axes["yaxis" + y[1:]] = _axis(yd, x, dy, y_matches)
     return axes
 
 
