@@ -309,9 +309,9 @@ def sentence_of(n: int) -> tuple[str, list[str]]:
     return " ".join(words), words
 
 
-def sweep_urls(base: str, counts: tuple[int, ...]) -> list[str]:
+def sweep_urls(base: str, counts: tuple[int, ...], fixed: bool = True) -> list[str]:
     """Every page at every token count in ``counts``, with a middle token focused where the page
-    has a focus (so its other rows are faded), and each fixed page once."""
+    has a focus (so its other rows are faded), and, with ``fixed``, each fixed page once."""
     from urllib.parse import urlencode
 
     urls = []
@@ -322,7 +322,7 @@ def sweep_urls(base: str, counts: tuple[int, ...]) -> list[str]:
             if key is not None:
                 query[key] = words[len(words) // 2]
             urls.append(f"{base}/{path}?{urlencode(query)}")
-    urls += [f"{base}/{path}" for path in FIXED_PAGES]
+    urls += [f"{base}/{path}" for path in FIXED_PAGES] if fixed else []
     return urls
 
 
@@ -339,17 +339,36 @@ def too_low(c: TextContrast, floor: float = 4.5) -> bool:
     return c.drawn is not None and c.drawn < floor and _NUMBER.fullmatch(c.text) is not None
 
 
+_INKS = """() => Array.from(document.querySelectorAll(".aww-chart .js-plotly-plot"))
+    .map((p) => (p.layout && p.layout.font && p.layout.font.color) || "")"""
+
+
 def low_chart_texts(
-    page, urls: list[str], floor: float = 4.5, also: Callable[[Any], list[str]] | None = None
+    page,
+    urls: list[str],
+    floor: float = 4.5,
+    also: Callable[[Any], list[str]] | None = None,
+    ink: str | None = None,
 ) -> tuple[list[tuple[str, TextContrast]], list[str]]:
     """Each chart text under ``floor``:1 from pixels (:func:`too_low`), with its page's URL, over
-    every URL in turn: one browser page, one server. With ``also``, what it finds on each page as
-    it stands (``tests.e2e.whole.chart_faults``), each with its URL, comes second."""
-    from tests.e2e.browser import open_settled
+    every URL in turn: one browser page, one server. The first URL is loaded, each next one visited
+    as Back and Forward bring a tab's entries (``tests.e2e.browser.visit``: a rerun, not a new
+    load of the frontend); ``page`` must be watched (``watch_reruns``) from before its first load.
+    With ``also``, what it finds on each page as it stands (``tests.e2e.whole.chart_faults``), each
+    with its URL, comes second, after any chart drawn in another theme than the one whose text
+    colour is ``ink`` (``ui.theme``'s ``Palette.text``)."""
+    from tests.e2e.browser import open_settled, visit
 
     lows, more = [], []
-    for url in urls:
-        open_settled(page, url)
+    for k, url in enumerate(urls):
+        (visit if k else open_settled)(page, url)
+        if ink is not None:
+            inks = page.evaluate(_INKS)
+            more += [
+                f"{url}: chart {c} drawn with ink {i!r}, not the theme's {ink!r}"
+                for c, i in enumerate(inks)
+                if i != ink
+            ]
         if also is not None:
             more += [f"{url}: {fault}" for fault in also(page)]
         # Glyphs only where cells print numbers (at most TEXT_MAX tokens): they cost a second

@@ -38,20 +38,39 @@ def rerun_fragment(payload: bytes | str) -> str | None:
     return msg.rerun_script.fragment_id if msg.WhichOneof("type") == "rerun_script" else None
 
 
+def run_finished(payload: bytes | str) -> bool:
+    """Whether one frame the server sent says a script run has finished (``script_finished``)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    if not isinstance(payload, bytes):
+        return False
+    return ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished"
+
+
 _RERUNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_FINISHED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def watch_reruns(page) -> None:
-    """Record every rerun request the page sends over its websocket, for :func:`reruns_sent`.
-    Call it before the page opens its app (the ``context`` fixture does, for every page it opens)."""
+    """Record every rerun request the page sends over its websocket, for :func:`reruns_sent`, and
+    count the runs the server finishes, for :func:`visit`. Call it before the page opens its app
+    (the ``context`` fixture does, for every page it opens)."""
     sent: list[str] = _RERUNS.setdefault(page, [])
+    finished: list[int] = _FINISHED.setdefault(page, [0])
 
-    def on_frame(payload: bytes | str) -> None:
+    def on_sent(payload: bytes | str) -> None:
         fragment = rerun_fragment(payload)
         if fragment is not None:
             sent.append(fragment)
 
-    page.on("websocket", lambda ws: ws.on("framesent", on_frame))
+    def on_received(payload: bytes | str) -> None:
+        finished[0] += run_finished(payload)
+
+    def on_socket(ws) -> None:
+        ws.on("framesent", on_sent)
+        ws.on("framereceived", on_received)
+
+    page.on("websocket", on_socket)
 
 
 def reruns_sent(page) -> list[str]:
@@ -104,6 +123,38 @@ def settled_now(page, timeout_ms: int = 60_000) -> None:
     """Wait for the page to read as settled once, with no pause first: for a caller that has already
     seen the rerun's result arrive (a new title, a revealed answer)."""
     page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=100)
+
+
+_VISIT = """(url) => {
+    history.pushState({}, "", url);
+    window.dispatchEvent(new PopStateEvent("popstate", {state: {}}));
+}"""
+
+
+def visit(page, url: str, timeout_ms: int = 60_000) -> None:
+    """Show ``url`` in the app ``page`` has open, as the browser's Back and Forward move between a
+    tab's entries: the URL becomes the tab's current entry and a ``popstate`` follows, on which
+    Streamlit runs the page the URL names with its query (the sentence, the focus, the step), as a
+    rerun. The frontend is not loaded again: in Chromium a page load costs 4 to 6 s of CPU (the
+    frontend's code parsed and run again), a visit 1 to 2 s, for the same charts drawn from the
+    same spec. Returns once the server has finished a run after the visit and the page has settled.
+    The page must be watched (:func:`watch_reruns`) from before it opened the app."""
+    import time
+
+    finished = _FINISHED.get(page)
+    if finished is None:
+        raise RuntimeError("visit() needs a page watched by watch_reruns() before it opened the app")
+    before = finished[0]
+    page.evaluate(_VISIT, url)
+    deadline = time.monotonic() + timeout_ms / 1000
+    while finished[0] == before:  # the frames arrive while Playwright waits
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no run finished within {timeout_ms} ms of visiting {url}")
+        page.wait_for_timeout(50)
+    page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=100)
+    shown = page.url.split("?")[0].rstrip("/")
+    if shown != url.split("?")[0].rstrip("/"):  # a page's controls may rewrite the query, not the path
+        raise AssertionError(f"visited {url}, but the tab shows {page.url}")
 
 
 def open_settled(page, url: str) -> None:

@@ -4,16 +4,19 @@ the steps that ask for a prediction. Each chart's tick labels, axis titles, lege
 and annotations lie inside its box, none over another, every tick label Plotly computed is shown
 whole, and its legend names only what is drawn (``tests.e2e.whole``).
 
-One server and one browser page a width visit every URL in turn. The sweep at 1, 12 and 32 tokens,
-in both themes, runs with the contrast sweep (``test_chart_contrast``), which loads those pages
-already. Each fault is named by its URL, its chart and its text.
+One server and one browser page a width visit every URL in turn: the first is loaded, each next one
+visited as the browser's Back and Forward bring a tab's entries (``tests.e2e.browser.visit``), a
+rerun that draws the new page's charts without loading the frontend again (the tour's Next draws
+its next step that way too). The sweep at 1, 12 and 32 tokens, in both themes, runs with the
+contrast sweep (``test_chart_contrast``), which visits those pages already. Each fault is named by
+its URL, its chart and its text.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.e2e.browser import exceptions, open_settled
+from tests.e2e.browser import exceptions, open_settled, visit, watch_reruns
 from tests.e2e.whole import chart_faults
 from topics import PAGES
 from topics.read_along.view import STEPS
@@ -33,8 +36,13 @@ SWEEPS = {
 def faults_on(page, base: str, urls: list[str]) -> tuple[list[str], int]:
     """Every fault on every URL in turn, each named by its URL, and how many charts were measured."""
     faults, charts = [], 0
-    for url in urls:
-        open_settled(page, f"{base}/{url}")
+    watch_reruns(page)
+    for k, url in enumerate(urls):
+        (visit if k else open_settled)(page, f"{base}/{url}")
+        if url.startswith(f"{TOUR}?step="):  # the step the link names, not the one before it
+            step = STEPS[int(url.rsplit("=", 1)[1]) - 1]
+            shown = page.locator("[data-testid='stMain'] h1").first.inner_text()
+            faults += [] if shown == step.title else [f"{url}: shows {shown!r}, not {step.title!r}"]
         charts += page.locator(".aww-chart").count()
         faults += [f"{url}: {fault}" for fault in chart_faults(page)]
         faults += [f"{url}: the page shows an exception: {e}" for e in exceptions(page)]
