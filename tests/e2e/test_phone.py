@@ -10,7 +10,7 @@ import pytest
 
 from tests.e2e.a11y import audit
 from tests.e2e.browser import Console, exceptions, open_settled, screenshot_whole, settle, settle_on
-from tests.e2e.conftest import SHOTS
+from tests.e2e.conftest import SHOTS, handed, kept
 from tests.e2e.test_browser import page_url
 from topics import PAGES
 
@@ -24,15 +24,23 @@ READOUTS_FIRST = {"multi-head", "what-comes-next"}
 NO_CHART_YET = {"class"}
 
 
-@pytest.fixture
-def phone(browser):
-    """A phone in the dark theme: the per-page phone visit audits each page in it (the desktop
-    visit in test_browser audits the light one)."""
-    ctx = browser.new_context(
-        viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1, color_scheme="dark"
+@pytest.fixture(scope="session")
+def kept_phone(browser):
+    ctx = kept(
+        browser, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1, color_scheme="dark"
     )
     yield ctx
     ctx.close()
+
+
+@pytest.fixture
+def phone(kept_phone, server):
+    """A phone in the dark theme, as new (``tests.e2e.conftest.kept``): the per-page phone visit
+    audits each page in it (the desktop visit in test_browser audits the light one)."""
+    handed(kept_phone, server)
+    yield kept_phone
+    for page in list(kept_phone.pages):
+        page.close()
 
 
 def sidebar_open(page) -> bool:
