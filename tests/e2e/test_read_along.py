@@ -118,7 +118,11 @@ def test_a_phone_reader_taps_next_through_every_step(server, browser):
             _visit(page, number, "390" if number in (1, 2, len(STEPS)) else None, screen=PHONE["height"])
             if number < len(STEPS):
                 page.get_by_role("button", name="Next").tap()
-                settle_on(page, TITLES[number])
+                try:
+                    settle_on(page, TITLES[number])
+                except PlaywrightTimeout:  # say where the walk stood
+                    heads = page.locator("[data-testid='stMain'] h1").all_inner_texts()
+                    pytest.fail(f"Next from step {number}: {page.url} shows {heads}, exceptions {exceptions(page)}")
                 assert _step_in_url(page) == str(number + 1)
         assert "text=the+cat" in page.evaluate("location.href")  # the sentence stayed in the link
         assert console.errors == []
