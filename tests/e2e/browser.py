@@ -38,13 +38,15 @@ def rerun_fragment(payload: bytes | str) -> str | None:
     return msg.rerun_script.fragment_id if msg.WhichOneof("type") == "rerun_script" else None
 
 
-def run_finished(payload: bytes | str) -> bool:
-    """Whether one frame the server sent says a script run has finished (``script_finished``)."""
+def run_event(payload: bytes | str) -> str | None:
+    """What one frame the server sent says of a script run: ``"started"`` (``new_session``, which
+    opens every run), ``"finished"`` (``script_finished``), or None."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     if not isinstance(payload, bytes):
-        return False
-    return ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished"
+        return None
+    kind = ForwardMsg.FromString(payload).WhichOneof("type")
+    return {"new_session": "started", "script_finished": "finished"}.get(kind or "")
 
 
 _RERUNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -56,7 +58,7 @@ def watch_reruns(page) -> None:
     count the runs the server finishes, for :func:`visit`. Call it before the page opens its app
     (the ``context`` fixture does, for every page it opens)."""
     sent: list[str] = _RERUNS.setdefault(page, [])
-    finished: list[int] = _FINISHED.setdefault(page, [0])
+    runs: list[int] = _FINISHED.setdefault(page, [0, 0])  # runs finished, and whether one is running
 
     def on_sent(payload: bytes | str) -> None:
         fragment = rerun_fragment(payload)
@@ -64,7 +66,11 @@ def watch_reruns(page) -> None:
             sent.append(fragment)
 
     def on_received(payload: bytes | str) -> None:
-        finished[0] += run_finished(payload)
+        event = run_event(payload)
+        if event == "finished":
+            runs[0], runs[1] = runs[0] + 1, 0
+        elif event == "started":
+            runs[1] = 1
 
     def on_socket(ws) -> None:
         ws.on("framesent", on_sent)
@@ -137,21 +143,24 @@ def visit(page, url: str, timeout_ms: int = 60_000) -> None:
     Streamlit runs the page the URL names with its query (the sentence, the focus, the step), as a
     rerun. The frontend is not loaded again: in Chromium a page load costs 4 to 6 s of CPU (the
     frontend's code parsed and run again), a visit 1 to 2 s, for the same charts drawn from the
-    same spec. Returns once the server has finished a run after the visit and the page has settled.
-    The page must be watched (:func:`watch_reruns`) from before it opened the app."""
+    same spec. Returns once the server has finished a run after the visit, none has started since,
+    and the page reads as settled, twice 250 ms apart (a second run can follow the first, as after a
+    load). The page must be watched (:func:`watch_reruns`) from before it opened the app."""
     import time
 
-    finished = _FINISHED.get(page)
-    if finished is None:
+    runs = _FINISHED.get(page)
+    if runs is None:
         raise RuntimeError("visit() needs a page watched by watch_reruns() before it opened the app")
-    before = finished[0]
+    before = runs[0]
     page.evaluate(_VISIT, url)
     deadline = time.monotonic() + timeout_ms / 1000
-    while finished[0] == before:  # the frames arrive while Playwright waits
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"no run finished within {timeout_ms} ms of visiting {url}")
-        page.wait_for_timeout(50)
-    page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=100)
+    for pause in (0, 250):
+        page.wait_for_timeout(pause)
+        while runs[0] == before or runs[1]:  # the frames arrive while Playwright waits
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no run finished within {timeout_ms} ms of visiting {url}")
+            page.wait_for_timeout(50)
+        page.wait_for_function(_SETTLED, timeout=timeout_ms, polling=100)
     shown = page.url.split("?")[0].rstrip("/")
     if shown != url.split("?")[0].rstrip("/"):  # a page's controls may rewrite the query, not the path
         raise AssertionError(f"visited {url}, but the tab shows {page.url}")
