@@ -122,7 +122,8 @@ def test_a_phone_reader_taps_next_through_every_step(server, browser):
                     settle_on(page, TITLES[number])
                 except PlaywrightTimeout:  # say where the walk stood
                     heads = page.locator("[data-testid='stMain'] h1").all_inner_texts()
-                    pytest.fail(f"Next from step {number}: {page.url} shows {heads}, exceptions {exceptions(page)}")
+                    shown = f"{page.url} shows {heads}, exceptions {exceptions(page)}"
+                    pytest.fail(f"Next from step {number}: {shown}")
                 assert _step_in_url(page) == str(number + 1)
         assert "text=the+cat" in page.evaluate("location.href")  # the sentence stayed in the link
         assert console.errors == []
