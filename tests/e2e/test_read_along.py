@@ -33,12 +33,17 @@ def _step_in_url(page) -> str | None:
 # Where the verdict's scroller leaves it (``topics.read_along.predict._IN_VIEW``): in the top half of
 # the screen. A verdict drawn lower, but still on the first screen, is brought up 600 ms later at the
 # latest: a test that read it before then found the figure below the screen (CI, step 18, 978 px).
-VERDICT_IN_VIEW = """(h) => {
+# Below Streamlit's header, which covers the screen's top (it hid the verdict's first line).
+HEADER_BOTTOM = """() => {
+    const head = document.querySelector("[data-testid='stHeader']");
+    return head ? head.getBoundingClientRect().bottom : 0;
+}"""
+VERDICT_IN_VIEW = f"""(h) => {{
     const v = document.querySelector("[data-testid='stMain'] [data-testid='stAlert']");
     if (!v) return false;
     const t = v.getBoundingClientRect().top;
-    return 0 <= t && t <= h / 2;
-}"""
+    return ({HEADER_BOTTOM})() <= t && t <= h / 2;
+}}"""
 
 
 QUESTION_BOTTOM = """() => {
@@ -82,7 +87,8 @@ def _visit(page, number: int, shots: str | None, reveal_answer: bool = True, scr
             with contextlib.suppress(PlaywrightTimeout):  # the assertion below says where it stood
                 page.wait_for_function(VERDICT_IN_VIEW, arg=screen, timeout=10_000, polling=100)
             verdict = _top(page, "[data-testid='stMain'] [data-testid='stAlert']")
-            assert verdict is not None and 0 <= verdict < screen - 100, (number, verdict)
+            header = page.evaluate(HEADER_BOTTOM)
+            assert verdict is not None and header <= verdict < screen - 100, (number, verdict, header)
             chart = _top(page, "[data-testid='stMain'] .aww-chart, [data-testid='stTable']")
             assert chart is None or 0 <= chart < screen, (number, chart)  # the figure starts below it
     total, drawn = charts_drawn(page)

@@ -29,12 +29,14 @@ SHORT = 16  # options no longer than this sit on one line: the figure starts hig
 # ``data`` changes), unless it is in the top half of the screen already. It moves no other element.
 # A second look, 600 ms on, brings it up again only if a late layout pushed it down: a verdict above
 # the screen by then means the reader has scrolled on (to Next), and pulling the page back moved
-# Next from under a tap that was already on its way (a phone walk's Next missed in CI).
+# Next from under a tap that was already on its way (a phone walk's Next missed in CI). The box
+# stops 4rem below the screen's top: at 0, Streamlit's header covered the verdict's first line.
 _IN_VIEW = st.components.v2.component(
     "read_along_verdict_in_view",
     html="<div></div>",
     js="""export default function ({ parentElement, data }) {
   const box = parentElement.host || parentElement;
+  box.style.scrollMarginTop = "4rem";  // below the app's header, which would cover the verdict's first line
   const bring = (again) => {
     const top = box.getBoundingClientRect().top;
     if ((!again && top < 0) || top > window.innerHeight / 2) box.scrollIntoView({ block: "start" });
