@@ -50,7 +50,7 @@ def run_event(payload: bytes | str) -> str | None:
 
 
 _RERUNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_FINISHED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_RUNS_SEEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def watch_reruns(page) -> None:
@@ -58,7 +58,7 @@ def watch_reruns(page) -> None:
     count the runs the server finishes, for :func:`visit`. Call it before the page opens its app
     (the ``context`` fixture does, for every page it opens)."""
     sent: list[str] = _RERUNS.setdefault(page, [])
-    runs: list[int] = _FINISHED.setdefault(page, [0, 0])  # runs finished, and whether one is running
+    runs: list[int] = _RUNS_SEEN.setdefault(page, [0, 0])  # runs finished, and whether one is running
 
     def on_sent(payload: bytes | str) -> None:
         fragment = rerun_fragment(payload)
@@ -148,7 +148,7 @@ def visit(page, url: str, timeout_ms: int = 60_000) -> None:
     load). The page must be watched (:func:`watch_reruns`) from before it opened the app."""
     import time
 
-    runs = _FINISHED.get(page)
+    runs = _RUNS_SEEN.get(page)
     if runs is None:
         raise RuntimeError("visit() needs a page watched by watch_reruns() before it opened the app")
     before = runs[0]

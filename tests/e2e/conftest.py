@@ -147,25 +147,32 @@ def browser():
 
 def kept(browser, **options):
     """A browser context kept for every test of a worker that asks for one like it, handed to each
-    test as new (:func:`handed`). A context's first load of the app costs Chromium about 8 s of CPU,
-    a load in a context that has loaded it before 3.5 s: the frontend's files come from its HTTP
-    cache, compiled (measured on this 2-core machine), and some 40 tests each open one."""
+    test as new (:func:`handing`). Its HTTP cache is kept: a context's first load of the app costs
+    Chromium 7.4-8.6 s of CPU, a new tab's in a context that has loaded it 5-6 s (measured on this
+    2-core machine), and some 40 tests each open one."""
     ctx = browser.new_context(**options)
     ctx.on("page", watch_reruns)
     return ctx
 
 
-def handed(ctx, server: Server) -> None:
-    """Clear what a test could leave for the next in a kept context: its tabs, its cookies and the
-    app's storage (the tour's progress and a class learner's id live in ``localStorage``), cleared
-    from a page of the app's origin that loads nothing of the app (Streamlit's health check)."""
+def _close_tabs(ctx) -> None:
     for page in list(ctx.pages):
         page.close()
+
+
+def handing(ctx, server: Server) -> Iterator:
+    """``ctx`` (a :func:`kept` context) for one test, as new, and its tabs closed after it. What a test
+    could leave for the next is cleared first: its tabs, its cookies and the app's storage (the tour's
+    progress and a class learner's id live in ``localStorage``), from a page of the app's origin that
+    loads nothing of the app (Streamlit's health check)."""
+    _close_tabs(ctx)
     ctx.clear_cookies()
     page = ctx.new_page()
     page.goto(f"{server.url}/_stcore/health")
     page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     page.close()
+    yield ctx
+    _close_tabs(ctx)
 
 
 @pytest.fixture(scope="session")
@@ -179,7 +186,4 @@ def desktop(browser) -> Iterator:
 def context(desktop, server):
     """A desktop browser context in the light theme, as new: nothing open, nothing stored (a kept
     one, :func:`kept`); every page it opens has its reruns watched (tests.e2e.browser.reruns_sent)."""
-    handed(desktop, server)
-    yield desktop
-    for page in list(desktop.pages):
-        page.close()
+    yield from handing(desktop, server)

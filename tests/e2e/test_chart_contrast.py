@@ -47,9 +47,9 @@ def test_every_chart_text_on_every_page_reads_at_4_5_to_1_from_pixels_in_both_th
         watch_reruns(page)
         lows, faults = low_chart_texts(page, urls, also=chart_faults, ink=LIGHT.text)
         page.emulate_media(color_scheme="dark")
-        dark, drawn = low_chart_texts(page, urls, ink=DARK.text)
+        dark, inked = low_chart_texts(page, urls, ink=DARK.text)
     finally:
         context.close()
     found = [(f"light {url}", c) for url, c in lows] + [(f"dark {url}", c) for url, c in dark]
     assert not found, "\n".join(f"{where}: {c}" for where, c in found)
-    assert not faults + drawn, "\n".join(faults + drawn)
+    assert not faults + inked, "\n".join(faults + inked)

@@ -10,7 +10,7 @@ import pytest
 
 from tests.e2e.a11y import audit
 from tests.e2e.browser import Console, exceptions, open_settled, screenshot_whole, settle, settle_on
-from tests.e2e.conftest import SHOTS, handed, kept
+from tests.e2e.conftest import SHOTS, handing, kept
 from tests.e2e.test_browser import page_url
 from topics import PAGES
 
@@ -37,10 +37,7 @@ def kept_phone(browser):
 def phone(kept_phone, server):
     """A phone in the dark theme, as new (``tests.e2e.conftest.kept``): the per-page phone visit
     audits each page in it (the desktop visit in test_browser audits the light one)."""
-    handed(kept_phone, server)
-    yield kept_phone
-    for page in list(kept_phone.pages):
-        page.close()
+    yield from handing(kept_phone, server)
 
 
 def sidebar_open(page) -> bool:

@@ -30,14 +30,15 @@ def _step_in_url(page) -> str | None:
     return values[0] if values else None
 
 
-# Where the verdict's scroller leaves it (``topics.read_along.predict._IN_VIEW``): in the top half of
-# the screen. A verdict drawn lower, but still on the first screen, is brought up 600 ms later at the
-# latest: a test that read it before then found the figure below the screen (CI, step 18, 978 px).
-# Below Streamlit's header, which covers the screen's top (it hid the verdict's first line).
+# Streamlit's header covers the screen's top: a verdict under it had its first line hidden.
 HEADER_BOTTOM = """() => {
     const head = document.querySelector("[data-testid='stHeader']");
     return head ? head.getBoundingClientRect().bottom : 0;
 }"""
+# Where the verdict's scroller leaves it (``topics.read_along.predict._IN_VIEW``): below the header,
+# in the top half of the screen. A verdict drawn lower, but still on the first screen, is brought up
+# 600 ms later at the latest: a test that read it before then found the figure below the screen (CI,
+# step 18, 978 px).
 VERDICT_IN_VIEW = f"""(h) => {{
     const v = document.querySelector("[data-testid='stMain'] [data-testid='stAlert']");
     if (!v) return false;
