@@ -30,16 +30,22 @@ SHORT = 16  # options no longer than this sit on one line: the figure starts hig
 # A second look, 600 ms on, brings it up again only if a late layout pushed it down: a verdict above
 # the screen by then means the reader has scrolled on (to Next), and pulling the page back moved
 # Next from under a tap that was already on its way (a phone walk's Next missed in CI). The box
-# stops 4rem below the screen's top: at 0, Streamlit's header covered the verdict's first line.
+# stops 4rem below the screen's top: at 0, Streamlit's header covered the verdict's first line. On a
+# phone, where the figure comes below the verdict, "in view" is at the top: a long verdict left in the
+# top half pushed step 18's figure below the screen (CI, 905 px on an 844 px screen).
 _IN_VIEW = st.components.v2.component(
     "read_along_verdict_in_view",
     html="<div></div>",
     js="""export default function ({ parentElement, data }) {
   const box = parentElement.host || parentElement;
   box.style.scrollMarginTop = "4rem";  // below the app's header, which would cover the verdict's first line
+  // Where the columns stack (Streamlit's 640 px), the figure follows the verdict: the verdict goes to
+  // the top, or a long one (step 18's) leaves the figure below the screen.
+  const margin = () => parseFloat(getComputedStyle(box).scrollMarginTop);
+  const low = () => (window.innerWidth < 640 ? 2 * margin() : window.innerHeight / 2);
   const bring = (again) => {
     const top = box.getBoundingClientRect().top;
-    if ((!again && top < 0) || top > window.innerHeight / 2) box.scrollIntoView({ block: "start" });
+    if ((!again && top < 0) || top > low()) box.scrollIntoView({ block: "start" });
   };
   if (data) { requestAnimationFrame(() => bring(false)); setTimeout(() => bring(true), 600); }
 }""",
