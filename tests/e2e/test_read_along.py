@@ -35,15 +35,19 @@ HEADER_BOTTOM = """() => {
     const head = document.querySelector("[data-testid='stHeader']");
     return head ? head.getBoundingClientRect().bottom : 0;
 }"""
-# Where the verdict's scroller leaves it (``topics.read_along.predict._IN_VIEW``): below the header,
-# in the top half of the screen. A verdict drawn lower, but still on the first screen, is brought up
-# 600 ms later at the latest: a test that read it before then found the figure below the screen (CI,
-# step 18, 978 px).
-VERDICT_IN_VIEW = f"""(h) => {{
+FIGURE = "[data-testid='stMain'] .aww-chart, [data-testid='stTable']"
+# What a phone reader sees once the verdict's scroller (``topics.read_along.predict._IN_VIEW``) is
+# done: the verdict below the header and over 100 px above the screen's foot, and the figure (where
+# the step has one) starting on the screen. The scroller moves at the next frame and again 600 ms
+# later, so the walk waits for this state, not for a half-way one: a verdict already in the top half
+# before the phone's move to the top left step 18's figure at 905 px on an 844 px screen (my run).
+AFTER_REVEAL = f"""(h) => {{
     const v = document.querySelector("[data-testid='stMain'] [data-testid='stAlert']");
     if (!v) return false;
     const t = v.getBoundingClientRect().top;
-    return ({HEADER_BOTTOM})() <= t && t <= h / 2;
+    const figure = document.querySelector("{FIGURE}");
+    const f = figure ? figure.getBoundingClientRect().top : 0;
+    return ({HEADER_BOTTOM})() <= t && t < h - 100 && 0 <= f && f < h;
 }}"""
 
 
@@ -77,7 +81,7 @@ def _visit(page, number: int, shots: str | None, reveal_answer: bool = True, scr
         asked = page.evaluate(QUESTION_BOTTOM)  # the question, on the first screen (issue 43)
         assert (asked is not None) == STEPS[number - 1].asks, (number, asked)
         assert asked is None or asked < screen, (number, asked)
-        chart = _top(page, "[data-testid='stMain'] .aww-chart, [data-testid='stTable']")
+        chart = _top(page, FIGURE)
         first = screen if asked is None else screen * 1.5  # below a question: within half a screen more
         assert chart is None or chart < first, (number, chart)  # the figure before the guess
     if reveal_answer and reveal.count():
@@ -86,11 +90,11 @@ def _visit(page, number: int, shots: str | None, reveal_answer: bool = True, scr
         settled_now(page)
         if screen:  # the verdict's scroller brings it into the first screen (within 10 s, on a busy box)
             with contextlib.suppress(PlaywrightTimeout):  # the assertion below says where it stood
-                page.wait_for_function(VERDICT_IN_VIEW, arg=screen, timeout=10_000, polling=100)
+                page.wait_for_function(AFTER_REVEAL, arg=screen, timeout=10_000, polling=100)
             verdict = _top(page, "[data-testid='stMain'] [data-testid='stAlert']")
             header = page.evaluate(HEADER_BOTTOM)
             assert verdict is not None and header <= verdict < screen - 100, (number, verdict, header)
-            chart = _top(page, "[data-testid='stMain'] .aww-chart, [data-testid='stTable']")
+            chart = _top(page, FIGURE)
             assert chart is None or 0 <= chart < screen, (number, chart)  # the figure starts below it
     total, drawn = charts_drawn(page)
     assert drawn == total, (number, total, drawn)
