@@ -97,6 +97,11 @@ def _choose_another(page, box) -> bool:
     combo = box.locator("input[role='combobox']")
     current = combo.input_value()
     options = page.locator("[role='listbox'] [role='option']")
+    # Scrolled to first, as a reader scrolls the sidebar before clicking: the select box's menu
+    # closes on a scroll, and the scroll Playwright makes as part of a click is reported a frame
+    # later, after the menu has opened (a box below the sidebar's fold needed a second click, 5 s on).
+    combo.scroll_into_view_if_needed()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     for _ in range(3):  # a rerun that redraws the sidebar can swallow the click: try again
         combo.click()
         try:
