@@ -79,6 +79,12 @@ def watch_reruns(page) -> None:
     page.on("websocket", on_socket)
 
 
+def forget_reruns(page) -> None:
+    """Start the page's records afresh (a kept tab handed to a new test): no rerun asked, no run seen."""
+    _RERUNS.get(page, []).clear()
+    _RUNS_SEEN.get(page, [0, 0])[:] = [0, 0]
+
+
 def reruns_sent(page) -> list[str]:
     """Every rerun the page has asked for so far, oldest first, each as :func:`rerun_fragment` reads it."""
     return list(_RERUNS.get(page, []))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.browser import watch_reruns
+from tests.e2e.browser import forget_reruns, watch_reruns
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -147,32 +147,44 @@ def browser():
 
 def kept(browser, **options):
     """A browser context kept for every test of a worker that asks for one like it, handed to each
-    test as new (:func:`handing`). Its HTTP cache is kept: a context's first load of the app costs
-    Chromium 7.4-8.6 s of CPU, a new tab's in a context that has loaded it 5-6 s (measured on this
-    2-core machine), and some 40 tests each open one."""
+    test as new (:func:`handing`), with one tab kept open in it. Its HTTP cache is kept: a
+    context's first load of the app costs Chromium 7.3-8.6 s of CPU, a new tab's in a context that
+    has loaded it 5-6 s, and a load in a tab that has loaded it before 2.4-2.9 s (measured on this
+    2-core machine); some 40 tests each open the app."""
     ctx = browser.new_context(**options)
     ctx.on("page", watch_reruns)
     return ctx
 
 
-def _close_tabs(ctx) -> None:
+def kept_tab(ctx):
+    """The kept context's first tab, kept open from test to test (:func:`handing`)."""
+    return ctx.pages[0] if ctx.pages else ctx.new_page()
+
+
+def _close_tabs(ctx, keep) -> None:
     for page in list(ctx.pages):
-        page.close()
+        if page is not keep:
+            page.close()
 
 
 def handing(ctx, server: Server) -> Iterator:
-    """``ctx`` (a :func:`kept` context) for one test, as new, and its tabs closed after it. What a test
-    could leave for the next is cleared first: its tabs, its cookies and the app's storage (the tour's
-    progress and a class learner's id live in ``localStorage``), from a page of the app's origin that
-    loads nothing of the app (Streamlit's health check)."""
-    _close_tabs(ctx)
+    """``ctx`` (a :func:`kept` context) for one test, as new, and after it every tab closed but the
+    kept one (:func:`kept_tab`), which is left on a page of the app's origin that loads nothing of
+    the app (Streamlit's health check): the app's session there ends, as with a closed tab. What a
+    test could leave for the next is cleared first: the other tabs, the cookies, the app's storage
+    (the tour's progress and a class learner's id live in ``localStorage``), and the kept tab's
+    record of reruns (``tests.e2e.browser.forget_reruns``). A test that opens the app in the kept
+    tab (the ``tab`` fixtures) loads it where it has been loaded before: half a new tab's CPU."""
+    tab = kept_tab(ctx)
+    _close_tabs(ctx, tab)
     ctx.clear_cookies()
-    page = ctx.new_page()
-    page.goto(f"{server.url}/_stcore/health")
-    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-    page.close()
+    tab.goto(f"{server.url}/_stcore/health")
+    tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    forget_reruns(tab)
     yield ctx
-    _close_tabs(ctx)
+    tab = kept_tab(ctx)  # a new one if the test closed it
+    _close_tabs(ctx, tab)
+    tab.goto(f"{server.url}/_stcore/health")
 
 
 @pytest.fixture(scope="session")
@@ -184,6 +196,14 @@ def desktop(browser) -> Iterator:
 
 @pytest.fixture
 def context(desktop, server):
-    """A desktop browser context in the light theme, as new: nothing open, nothing stored (a kept
-    one, :func:`kept`); every page it opens has its reruns watched (tests.e2e.browser.reruns_sent)."""
+    """A desktop browser context in the light theme, as new: nothing stored, no tab open but its
+    kept one on the health check (:func:`kept`, :func:`handing`); every page it opens has its
+    reruns watched (tests.e2e.browser.reruns_sent)."""
     yield from handing(desktop, server)
+
+
+@pytest.fixture
+def tab(context):
+    """The desktop context's kept tab (:func:`kept_tab`), as new: on the health check, nothing
+    stored, its reruns watched. A test that needs a second tab opens one from ``context``."""
+    return kept_tab(context)

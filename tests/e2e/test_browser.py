@@ -33,7 +33,7 @@ IDS = [p.url_path for p in PAGES]
 NO_CHECKS = {"overview", "read-along", "class"}
 # The Class page's only controls are its buttons ("Start a class"): nothing in the sidebar to move.
 NO_CONTROLS = {"class"}
-# Pages whose moved control's link is reopened in a new tab: between them a radio, a slider, a select
+# Pages whose moved control's link is opened afresh (a new session): between them a radio, a slider, a select
 # box and a number box, the kinds of control whose value the browser writes into the address bar.
 # Every page reads every key of its own from a link in AppTest (tests/app/test_url_keys.py).
 REOPENED = {"three-matrices", "dropout", "multi-head", "read-along"}
@@ -118,17 +118,18 @@ def _choose_another(page, box) -> bool:
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
-def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context, info):
+def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, tab, info):
     """One visit a page: no exception, no console error, every chart drawn; then a sidebar control
-    moved as a reader moves it writes the address bar's link, which on the ``REOPENED`` pages opens
-    the same numbers in a new tab (a fresh session); every checks table drawn whole; and the page,
+    moved as a reader moves it writes the address bar's link, which on the ``REOPENED`` pages, opened
+    afresh at the end (a new session, as a link pasted into the address bar), shows the same
+    numbers; every checks table drawn whole; and the page,
     in the light theme, passes the accessibility audit (tests/e2e/a11y.py) with every expander
     open (test_phone audits the dark theme at 390 px), the Reproduce expander among them, which
     showed no script until it was opened and then shows its script and its download.
 
     On the way, where the page has them: a click on a heatmap cell picks it (Three matrices), and a
     focus change reruns only the fragment that draws the focus (``FOCUS_IN_FRAGMENT``)."""
-    page = context.new_page()  # the context fixture watches its reruns (reruns_sent)
+    page = tab  # the context fixture watches its reruns (reruns_sent)
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -152,8 +153,9 @@ def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context,
 
     if info.url_path in NO_CONTROLS:
         assert page.locator("[data-testid='stSidebarUserContent'] input").count() == 0
+        link, after = None, None
     else:
-        _a_moved_control_writes_its_link(page, context, info)
+        link, after = _a_moved_control_writes_its_link(page)
     if info.url_path not in NO_CHECKS:
         _assert_checks_tables_whole(page, info)
     assert {k: v for k, v in audit(page, info.title).items() if v} == {}
@@ -161,9 +163,15 @@ def test_a_page_draws_whole_and_a_moved_control_writes_its_link(server, context,
         _assert_script_shown(box, info)
     assert exceptions(page) == []
     assert console.errors == []
+    if info.url_path in REOPENED and link is not None:
+        open_settled(page, link)  # a new session, which has only the link to go by
+        assert readouts(page) == after
+        assert exceptions(page) == [] and console.errors == []
 
 
-def _a_moved_control_writes_its_link(page, context, info) -> None:
+def _a_moved_control_writes_its_link(page) -> tuple[str, dict[str, list[str]]]:
+    """Move one sidebar control; the address bar's link changes with it. Returns the link and what
+    the page reads after the move (``readouts``)."""
     before, address = readouts(page), page.evaluate("location.href")
     assert _perturb(page, limit=1) >= 1, "the page has no sidebar control to move"
     with contextlib.suppress(PlaywrightTimeout):  # a link never written: the assertions below say so
@@ -172,14 +180,7 @@ def _a_moved_control_writes_its_link(page, context, info) -> None:
     link, after = page.evaluate("location.href"), readouts(page)
     assert "?" in link, "moving controls did not write them into the URL"
     assert after != before, "moving controls changed nothing on the page"
-    if info.url_path in REOPENED:
-        other = context.new_page()  # a new tab is a new Streamlit session; the browser's cache is kept
-        try:
-            open_settled(other, link)
-            assert readouts(other) == after
-            assert exceptions(other) == []
-        finally:
-            other.close()
+    return link, after
 
 
 def _reproduce_boxes(page):
@@ -277,12 +278,12 @@ def _every_chart_keeps_its_name_and_its_image_buttons(page) -> None:
     assert page.locator(".aww-export").count() == len(parts)  # none outside a chart
 
 
-def test_after_a_cell_click_every_chart_is_updated_in_place_named_with_its_image_buttons(server, context):
+def test_after_a_cell_click_every_chart_is_updated_in_place_named_with_its_image_buttons(server, tab):
     """Three matrices: a click on a cell redraws the three heatmaps in place (the same Plotly plot,
     ``Plotly.react``, not a new one), and each still holds its name and its PNG and SVG buttons,
     which download the chart by Plotly's own ``toImage`` under the chart's name."""
     info = next(p for p in PAGES if p.url_path == "three-matrices")
-    page = context.new_page()
+    page = tab
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
     _every_chart_keeps_its_name_and_its_image_buttons(page)

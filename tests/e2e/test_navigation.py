@@ -65,10 +65,10 @@ def caption_text(page) -> str:
     )
 
 
-def test_a_seed_from_one_page_never_reaches_another(server, context):
+def test_a_seed_from_one_page_never_reaches_another(server, tab):
     """The issue's path: an old Scaling link with ?seed=5, then Dropout and Multi-head through the
     sidebar. Both open at their own defaults, and their URLs carry no seed."""
-    page = context.new_page()
+    page = tab
     console = Console().attach(page)
     open_settled(page, f"{server.url}/divide-by-sqrt-dk?seed=5")
     assert query(page) == {"dk_seed": ["5"]}, "the old link's seed was not carried over to dk_seed"
@@ -85,13 +85,13 @@ def test_a_seed_from_one_page_never_reaches_another(server, context):
     assert exceptions(page) == [] and console.errors == []
 
 
-def test_back_and_forward_walk_every_view_in_order(server, context):
+def test_back_and_forward_walk_every_view_in_order(server, tab):
     """Three matrices opened from a link (tied weights), then Multi-head through the sidebar with one
     more head than its default, then Masking: each page opens at its own defaults (no value leaks
     from the page before), and Back twice and Forward twice show each page again as it was left,
     query string included. A page visit is one history entry (control changes replace it, as
     Streamlit does for a reader's own changes), so each step is one page."""
-    page = context.new_page()
+    page = tab
     open_settled(page, f"{server.url}/three-matrices?mode=Tied+W_q+%3D+W_k")
     assert metric(page, "Score error") == "0.0000"
     via_sidebar(page, "Multi-head")
@@ -127,8 +127,8 @@ def test_back_and_forward_walk_every_view_in_order(server, context):
     assert (page_path(page), query(page)) == views[2]
 
 
-def test_the_overview_answers_at_its_own_path(server, context):
-    page = context.new_page()
+def test_the_overview_answers_at_its_own_path(server, tab):
+    page = tab
     for path in ("/overview", "/"):
         open_settled(page, f"{server.url}{path}")
         assert page.locator("[role='dialog']").count() == 0, (

@@ -10,7 +10,7 @@ import pytest
 
 from tests.e2e.a11y import audit
 from tests.e2e.browser import Console, exceptions, open_settled, screenshot_whole, settle, settle_on
-from tests.e2e.conftest import SHOTS, handing, kept
+from tests.e2e.conftest import SHOTS, handing, kept, kept_tab
 from tests.e2e.test_browser import page_url
 from topics import PAGES
 
@@ -40,6 +40,12 @@ def phone(kept_phone, server):
     yield from handing(kept_phone, server)
 
 
+@pytest.fixture
+def phone_tab(phone):
+    """The phone's kept tab (``tests.e2e.conftest.kept_tab``), as new."""
+    return kept_tab(phone)
+
+
 def sidebar_open(page) -> bool:
     """Whether the sidebar covers part of the screen (Streamlit slides it out to the left when closed)."""
     return page.evaluate(
@@ -64,11 +70,13 @@ def first_chart_top(page) -> float | None:
 
 
 @pytest.mark.parametrize("info", PAGES, ids=IDS)
-def test_a_phone_opens_on_the_figures_with_the_sidebar_collapsed_and_passes_the_audit(server, phone, info):
+def test_a_phone_opens_on_the_figures_with_the_sidebar_collapsed_and_passes_the_audit(
+    server, phone_tab, info
+):
     """One visit a page, in the dark theme: the sidebar is out of the way, the first chart in the
     first screen, a tap on that chart brings up no Plotly toolbar to cover it, and the page passes
     the accessibility audit (tests/e2e/a11y.py) with every expander open."""
-    page = phone.new_page()
+    page = phone_tab
     console = Console().attach(page)
     open_settled(page, page_url(server, info))
     assert exceptions(page) == []
@@ -113,13 +121,13 @@ def open_sidebar(page) -> None:
     assert sidebar_open(page)
 
 
-def test_on_a_phone_the_sidebar_closes_after_a_page_link_and_after_a_committed_change(server, phone):
+def test_on_a_phone_the_sidebar_closes_after_a_page_link_and_after_a_committed_change(server, phone_tab):
     """ui.phone: a click on a sidebar page link, the Enter that commits the sentence, and a slider
     moved in the sidebar each leave the sidebar closed once the page has drawn; typing does not.
     Before all that, the collapsed sidebar opens onto every control of the page."""
     start = next(p for p in PAGES if p.url_path == "three-matrices")
     target = next(p for p in PAGES if p.url_path == "masking")
-    page = phone.new_page()
+    page = phone_tab
     console = Console().attach(page)
     open_settled(page, page_url(server, start))
     assert not sidebar_open(page)

@@ -103,8 +103,8 @@ def _visit(page, number: int, shots: str | None, reveal_answer: bool = True, scr
         page.screenshot(path=str(SHOTS / f"read-along-{number:02d}-{shots}.png"))
 
 
-def test_a_desktop_reader_walks_every_step_with_the_keyboard(server, context):
-    page = context.new_page()
+def test_a_desktop_reader_walks_every_step_with_the_keyboard(server, tab):
+    page = tab
     console = Console().attach(page)
     open_settled(page, f"{server.url}/read-along?step=1")
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -145,9 +145,9 @@ def test_a_phone_reader_taps_next_through_every_step(server, browser):
 TITLE_TOP = "() => document.querySelector(\"[data-testid='stMain'] h1\").getBoundingClientRect().top"
 
 
-def test_next_and_back_from_a_scrolled_step_land_on_the_new_title(server, context):
+def test_next_and_back_from_a_scrolled_step_land_on_the_new_title(server, tab):
     """Next kept the old scroll position: the new step opened 123-265 px below its title."""
-    page = context.new_page()
+    page = tab
     open_settled(page, f"{server.url}/read-along?step=9")
     for button, number in (("Next", 10), ("Back", 9)):
         for attempt in range(3):  # a wheel turned while a late element still lays the page out can be lost
@@ -167,9 +167,9 @@ def test_next_and_back_from_a_scrolled_step_land_on_the_new_title(server, contex
         assert 0 <= top < 200, (number, top)
 
 
-def test_the_browsers_back_returns_to_the_previous_step(server, context):
+def test_the_browsers_back_returns_to_the_previous_step(server, tab):
     """Next, Next, then the browser's Back: each step is a history entry, the session kept."""
-    page = context.new_page()
+    page = tab
     open_settled(page, f"{server.url}/read-along?step=3")
     page.get_by_role("button", name="Show the answer").first.click()
     page.get_by_text("The answer:").first.wait_for(timeout=60_000)

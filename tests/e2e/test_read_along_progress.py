@@ -29,8 +29,8 @@ def _wait_tally(page, text: str) -> None:
     )
 
 
-def test_a_reload_and_a_new_tab_keep_the_answers_and_start_over_clears_them(server, context):
-    page = context.new_page()
+def test_a_reload_and_a_new_tab_keep_the_answers_and_start_over_clears_them(server, context, tab):
+    page = tab
     open_settled(page, f"{server.url}/read-along?step={NUMBER['weightless']}")
     page.get_by_role("button", name="Show the answer").click()
     _wait_tally(page, "0 of 1 prediction right")

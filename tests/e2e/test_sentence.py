@@ -91,8 +91,8 @@ def edit_cell(page, grid, row: int, dim: int, value: str, expect: str) -> None:
     settle(page)
 
 
-def test_a_sentence_typed_on_recap_is_there_on_masking_and_back_and_forward_keep_it(server, context):
-    page = context.new_page()
+def test_a_sentence_typed_on_recap_is_there_on_masking_and_back_and_forward_keep_it(server, tab):
+    page = tab
     console = Console().attach(page)
     open_settled(page, f"{server.url}/recap")
     type_sentence(page, CAT)
@@ -166,8 +166,8 @@ def test_an_edited_embedding_travels_in_a_link_to_a_fresh_browser(server, browse
     fresh.close()
 
 
-def test_a_five_thousand_word_link_is_cut_to_32_tokens_in_the_box_and_the_address_bar(server, context):
-    page = context.new_page()
+def test_a_five_thousand_word_link_is_cut_to_32_tokens_in_the_box_and_the_address_bar(server, tab):
+    page = tab
     open_settled(page, f"{server.url}/masking?text=" + "+".join(["word"] * 5_000))
     assert "the pages use its first 32 tokens" in alerts(page)
     page.wait_for_function("() => location.search.length < 1000", timeout=30_000)
