@@ -207,3 +207,29 @@ def tab(context):
     """The desktop context's kept tab (:func:`kept_tab`), as new: on the health check, nothing
     stored, its reruns watched. A test that needs a second tab opens one from ``context``."""
     return kept_tab(context)
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def kept_phone(browser):
+    ctx = kept(
+        browser, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1, color_scheme="dark"
+    )
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def phone(kept_phone, server):
+    """A phone (390 x 844, touch) in the dark theme, as new (:func:`kept`, :func:`handing`): the
+    per-page phone visit audits each page in it (the desktop visit in test_browser audits the light
+    one)."""
+    yield from handing(kept_phone, server)
+
+
+@pytest.fixture
+def phone_tab(phone):
+    """The phone's kept tab (:func:`kept_tab`), as new."""
+    return kept_tab(phone)

@@ -16,12 +16,12 @@ issue 42's sweep, at every token count, where ``test_charts_whole`` walks every 
 at the book's sentence. Where a text lands does not depend on the theme, so it is measured in the
 light pass.
 
-One test a token count, one server, one browser page. In the light theme the first page is loaded
-and each next one visited as Back and Forward bring a tab's entries (``tests.e2e.browser.visit``):
-a rerun that draws the page's charts, without loading the frontend again, which cost Chromium
-three times the CPU. Then the browser turns dark, as a reader's system setting does, and the pages
-are walked again: the first loaded afresh in dark, the rest visited, each chart checked to be drawn
-in the dark theme's colours before its texts are measured.
+One test a token count, one server, one browser tab (kept from test to test on a worker). In the
+light theme the first page is loaded and each next one visited as Back and Forward bring a tab's
+entries (``tests.e2e.browser.visit``): a rerun that draws the page's charts, without loading the
+frontend again, which cost Chromium three times the CPU. Then the browser turns dark, as a reader's
+system setting does, and the pages are walked again: the first loaded afresh in dark, the rest
+visited, each chart checked to be drawn in the dark theme's colours before its texts are measured.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.a11y import low_chart_texts, sweep_urls
-from tests.e2e.browser import watch_reruns
+from tests.e2e.conftest import handing, kept, kept_tab
 from tests.e2e.whole import chart_faults
 from ui.theme import DARK, LIGHT
 
@@ -37,19 +37,32 @@ COUNTS = (1, 6, 12, 32)
 TALL = {"width": 1400, "height": 6000}
 
 
+@pytest.fixture(scope="session")
+def kept_tall(browser):
+    ctx = kept(browser, viewport=TALL, color_scheme="light")
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def tall_tab(kept_tall, server):
+    """A kept tab 1,400 px wide and tall enough for a whole page, in the light theme, as new
+    (``tests.e2e.conftest.handing``), and in the light theme again after the test."""
+    gen = handing(kept_tall, server)
+    page = kept_tab(next(gen))
+    yield page
+    page.emulate_media(color_scheme="light")
+    next(gen, None)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("count", COUNTS)
-def test_every_chart_text_on_every_page_reads_at_4_5_to_1_from_pixels_in_both_themes(server, browser, count):
+def test_every_chart_text_on_every_page_reads_at_4_5_to_1_from_pixels_in_both_themes(server, tall_tab, count):
     urls = sweep_urls(server.url, (count,), fixed=count == COUNTS[0])  # the fixed pages once
-    context = browser.new_context(viewport=TALL, color_scheme="light")
-    try:
-        page = context.new_page()
-        watch_reruns(page)
-        lows, faults = low_chart_texts(page, urls, also=chart_faults, ink=LIGHT.text)
-        page.emulate_media(color_scheme="dark")
-        dark, inked = low_chart_texts(page, urls, ink=DARK.text)
-    finally:
-        context.close()
+    page = tall_tab
+    lows, faults = low_chart_texts(page, urls, also=chart_faults, ink=LIGHT.text)
+    page.emulate_media(color_scheme="dark")
+    dark, inked = low_chart_texts(page, urls, ink=DARK.text)
     found = [(f"light {url}", c) for url, c in lows] + [(f"dark {url}", c) for url, c in dark]
     assert not found, "\n".join(f"{where}: {c}" for where, c in found)
     assert not faults + inked, "\n".join(faults + inked)

@@ -4,7 +4,8 @@ the steps that ask for a prediction. Each chart's tick labels, axis titles, lege
 and annotations lie inside its box, none over another, every tick label Plotly computed is shown
 whole, and its legend names only what is drawn (``tests.e2e.whole``).
 
-One server and one browser page a width visit every URL in turn: the first is loaded, each next one
+One server and one browser tab a width (the worker's kept desktop or phone tab,
+``tests.e2e.conftest.kept_tab``) visit every URL in turn: the first is loaded, each next one
 visited as the browser's Back and Forward bring a tab's entries (``tests.e2e.browser.visit``), a
 rerun that draws the new page's charts without loading the frontend again (the tour's Next draws
 its next step that way too). The sweep at 1, 12 and 32 tokens runs with the contrast sweep
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.browser import exceptions, open_settled, visit, watch_reruns
+from tests.e2e.browser import exceptions, open_settled, visit
 from tests.e2e.whole import chart_faults
 from topics import PAGES
 from topics.read_along.view import STEPS
@@ -28,15 +29,15 @@ PAGE_URLS = [p.url_path for p in PAGES if p.url_path != TOUR]
 # The pages that draw no chart of their own at their default settings are visited all the same:
 # a chart added to one later is then measured without anyone thinking of it.
 SWEEPS = {
-    "desktop-light": ({"width": 1400, "height": 1000}, "light", PAGE_URLS + STEP_URLS),
-    "phone-dark": ({"width": 390, "height": 844}, "dark", PAGE_URLS + ASKING_URLS),
+    "desktop-light": ("tab", PAGE_URLS + STEP_URLS),  # 1,400 x 1,000 (tests.e2e.conftest)
+    "phone-dark": ("phone_tab", PAGE_URLS + ASKING_URLS),  # 390 x 844, touch
 }
 
 
 def faults_on(page, base: str, urls: list[str]) -> tuple[list[str], int]:
-    """Every fault on every URL in turn, each named by its URL, and how many charts were measured."""
+    """Every fault on every URL in turn, each named by its URL, and how many charts were measured.
+    ``page`` is watched (``tests.e2e.browser.watch_reruns``), as a kept context's tabs are."""
     faults, charts = [], 0
-    watch_reruns(page)
     for k, url in enumerate(urls):
         (visit if k else open_settled)(page, f"{base}/{url}")
         if url.startswith(f"{TOUR}?step="):  # the step the link names, not the one before it
@@ -51,16 +52,9 @@ def faults_on(page, base: str, urls: list[str]) -> tuple[list[str], int]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sweep", SWEEPS)
-def test_every_chart_on_every_page_and_step_is_drawn_whole(server, browser, sweep):
-    viewport, scheme, urls = SWEEPS[sweep]
-    phone = viewport["width"] < 500
-    context = browser.new_context(
-        viewport=viewport, color_scheme=scheme, is_mobile=phone, has_touch=phone, device_scale_factor=1
-    )
-    try:
-        faults, charts = faults_on(context.new_page(), server.url, urls)
-    finally:
-        context.close()
+def test_every_chart_on_every_page_and_step_is_drawn_whole(server, request, sweep):
+    fixture, urls = SWEEPS[sweep]
+    faults, charts = faults_on(request.getfixturevalue(fixture), server.url, urls)
     assert charts >= len(urls), (
         f"only {charts} charts on {len(urls)} pages and steps: the sweep measured little"
     )

@@ -10,11 +10,10 @@ import pytest
 
 from tests.e2e.a11y import audit
 from tests.e2e.browser import Console, exceptions, open_settled, screenshot_whole, settle, settle_on
-from tests.e2e.conftest import SHOTS, handing, kept, kept_tab
+from tests.e2e.conftest import PHONE, SHOTS
 from tests.e2e.test_browser import page_url
 from topics import PAGES
 
-PHONE = {"width": 390, "height": 844}
 IDS = [p.url_path for p in PAGES]
 # Pages whose first chart comes after what the page is about, by design, and so starts just below the
 # first screen on a phone (within a third of a screen more): Multi-head opens on the output shapes
@@ -22,28 +21,6 @@ IDS = [p.url_path for p in PAGES]
 READOUTS_FIRST = {"multi-head", "what-comes-next"}
 # The Class page opens on "Start a class": its one chart, the class's guesses, comes with a class.
 NO_CHART_YET = {"class"}
-
-
-@pytest.fixture(scope="session")
-def kept_phone(browser):
-    ctx = kept(
-        browser, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1, color_scheme="dark"
-    )
-    yield ctx
-    ctx.close()
-
-
-@pytest.fixture
-def phone(kept_phone, server):
-    """A phone in the dark theme, as new (``tests.e2e.conftest.kept``): the per-page phone visit
-    audits each page in it (the desktop visit in test_browser audits the light one)."""
-    yield from handing(kept_phone, server)
-
-
-@pytest.fixture
-def phone_tab(phone):
-    """The phone's kept tab (``tests.e2e.conftest.kept_tab``), as new."""
-    return kept_tab(phone)
 
 
 def sidebar_open(page) -> bool:
@@ -171,13 +148,14 @@ NARROWEST = {"width": 320, "height": 700}
 
 
 @pytest.mark.parametrize("url_path", ["divide-by-sqrt-dk", "multi-head"])
-def test_no_page_scrolls_sideways_at_320_px_with_its_equations_and_open_checks(server, browser, url_path):
+def test_no_page_scrolls_sideways_at_320_px_with_its_equations_and_open_checks(server, phone_tab, url_path):
     """Display equations and the open checks tables scroll inside themselves (ui.style): neither the
     document nor the main block is wider than a 320 px screen. Divide by √d_k has the widest
-    display equations, Multi-head the widest checks table."""
-    ctx = browser.new_context(viewport=NARROWEST, is_mobile=True, has_touch=True, device_scale_factor=1)
+    display equations, Multi-head the widest checks table. The phone's kept tab, narrowed to 320 px
+    for the test."""
+    page = phone_tab
+    page.set_viewport_size(NARROWEST)
     try:
-        page = ctx.new_page()
         open_settled(page, page_url(server, next(p for p in PAGES if p.url_path == url_path)))
         summaries = page.locator("[data-testid='stMain'] [data-testid='stExpander'] summary")
         for i in range(summaries.count()):
@@ -193,4 +171,4 @@ def test_no_page_scrolls_sideways_at_320_px_with_its_equations_and_open_checks(s
         assert widths[1] <= NARROWEST["width"], widths
         assert widths[2] <= NARROWEST["width"], widths
     finally:
-        ctx.close()
+        page.set_viewport_size(PHONE)

@@ -14,8 +14,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.browser import Console, charts_drawn, exceptions, open_settled, settle_on, settled_now
-from tests.e2e.conftest import SHOTS
-from tests.e2e.test_phone import PHONE
+from tests.e2e.conftest import PHONE, SHOTS
 from topics.read_along.steps import STEPS
 
 pytest.importorskip("playwright.sync_api")
@@ -118,28 +117,24 @@ def test_a_desktop_reader_walks_every_step_with_the_keyboard(server, tab):
     assert console.errors == []
 
 
-def test_a_phone_reader_taps_next_through_every_step(server, browser):
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1)
-    try:
-        page = ctx.new_page()
-        console = Console().attach(page)
-        open_settled(page, f"{server.url}/read-along?step=1&text=the+cat+sat+on+the+mat")
-        for number in range(1, len(STEPS) + 1):
-            page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollTo(0, 0)")
-            _visit(page, number, "390" if number in (1, 2, len(STEPS)) else None, screen=PHONE["height"])
-            if number < len(STEPS):
-                page.get_by_role("button", name="Next").tap()
-                try:
-                    settle_on(page, TITLES[number])
-                except PlaywrightTimeout:  # say where the walk stood
-                    heads = page.locator("[data-testid='stMain'] h1").all_inner_texts()
-                    shown = f"{page.url} shows {heads}, exceptions {exceptions(page)}"
-                    pytest.fail(f"Next from step {number}: {shown}")
-                assert _step_in_url(page) == str(number + 1)
-        assert "text=the+cat" in page.evaluate("location.href")  # the sentence stayed in the link
-        assert console.errors == []
-    finally:
-        ctx.close()
+def test_a_phone_reader_taps_next_through_every_step(server, phone_tab):
+    page = phone_tab
+    console = Console().attach(page)
+    open_settled(page, f"{server.url}/read-along?step=1&text=the+cat+sat+on+the+mat")
+    for number in range(1, len(STEPS) + 1):
+        page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollTo(0, 0)")
+        _visit(page, number, "390" if number in (1, 2, len(STEPS)) else None, screen=PHONE["height"])
+        if number < len(STEPS):
+            page.get_by_role("button", name="Next").tap()
+            try:
+                settle_on(page, TITLES[number])
+            except PlaywrightTimeout:  # say where the walk stood
+                heads = page.locator("[data-testid='stMain'] h1").all_inner_texts()
+                shown = f"{page.url} shows {heads}, exceptions {exceptions(page)}"
+                pytest.fail(f"Next from step {number}: {shown}")
+            assert _step_in_url(page) == str(number + 1)
+    assert "text=the+cat" in page.evaluate("location.href")  # the sentence stayed in the link
+    assert console.errors == []
 
 
 TITLE_TOP = "() => document.querySelector(\"[data-testid='stMain'] h1\").getBoundingClientRect().top"

@@ -122,9 +122,8 @@ def test_a_sentence_typed_on_recap_is_there_on_masking_and_back_and_forward_keep
     assert exceptions(page) == [] and console.errors == []
 
 
-def test_an_edited_embedding_travels_in_a_link_to_a_fresh_browser(server, browser):
-    first = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = first.new_page()
+def test_an_edited_embedding_travels_in_a_link_to_a_fresh_browser(server, browser, tab):
+    page = tab
     open_settled(page, f"{server.url}/recap")
     type_sentence(page, CAT)
     before = metric_values(page)
@@ -152,7 +151,6 @@ def test_an_edited_embedding_travels_in_a_link_to_a_fresh_browser(server, browse
     settle(page)
     assert "Edit refused" in alerts(page)
     assert page.url == link and metric_values(page) == edited
-    first.close()
 
     fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = fresh.new_page()
