@@ -145,9 +145,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 # not once per worker that happens to get one of its tests. A browser test is a unit of its own, so
 # the per-page visits spread over the workers; the longest start first, so no worker is left with
 # a long test at the end while the others wait.
-E2E_FIRST = (  # the longest browser tests, longest first (about 300 s to 15 s each)
-    "tests/e2e/test_chart_contrast.py",  # two sweeps of about 300 s: started last, they ran alone at the end
-    "tests/e2e/test_charts_whole.py",  # two sweeps of about 85 s
+E2E_FIRST = (  # the longest browser tests, longest first (about 60 s to 15 s each on a loaded box)
+    "tests/e2e/test_chart_contrast.py",  # two pixel sweeps: started last, such sweeps ran alone at the end
+    "tests/e2e/test_charts_whole.py",  # five sweeps of where texts land
     "tests/e2e/test_load.py",
     "tests/e2e/test_memory.py",
     "tests/e2e/test_read_along.py",

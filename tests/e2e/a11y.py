@@ -353,21 +353,26 @@ def sentence_of(n: int) -> tuple[str, list[str]]:
     return " ".join(words), words
 
 
-def sweep_urls(base: str, counts: tuple[int, ...], fixed: bool = True) -> list[str]:
-    """Every page at every token count in ``counts``, with a middle token focused where the page
-    has a focus (so its other rows are faded), and, with ``fixed``, each fixed page once."""
+def sweep_paths(counts: tuple[int, ...], fixed: bool = True) -> list[str]:
+    """Every page at every token count in ``counts``, as ``path?query``, with a middle token focused
+    where the page has a focus (so its other rows are faded), and, with ``fixed``, each fixed page
+    once."""
     from urllib.parse import urlencode
 
-    urls = []
+    paths = []
     for n in counts:
         text, words = sentence_of(n)
         for path, key in FOCUS_KEYS.items():
             query = {"text": text}
             if key is not None:
                 query[key] = words[len(words) // 2]
-            urls.append(f"{base}/{path}?{urlencode(query)}")
-    urls += [f"{base}/{path}" for path in FIXED_PAGES] if fixed else []
-    return urls
+            paths.append(f"{path}?{urlencode(query)}")
+    return paths + (list(FIXED_PAGES) if fixed else [])
+
+
+def sweep_urls(base: str, counts: tuple[int, ...], fixed: bool = True) -> list[str]:
+    """:func:`sweep_paths` on the server at ``base``."""
+    return [f"{base}/{path}" for path in sweep_paths(counts, fixed)]
 
 
 _NUMBER = re.compile(r"[-−]?[0-9][0-9.,]*(e[-+]?[0-9]+)?%?")

@@ -8,15 +8,16 @@ One server and one browser tab a width (the worker's kept desktop or phone tab,
 ``tests.e2e.conftest.kept_tab``) visit every URL in turn: the first is loaded, each next one
 visited as the browser's Back and Forward bring a tab's entries (``tests.e2e.browser.visit``), a
 rerun that draws the new page's charts without loading the frontend again (the tour's Next draws
-its next step that way too). The sweep at 1, 12 and 32 tokens runs with the contrast sweep
-(``test_chart_contrast``), which visits those pages already, in light: where a text lands does not
-depend on the theme. Each fault is named by its URL, its chart and its text.
+its next step that way too). The token pages are swept at 1, 12 and 32 tokens too, at 1,400 px in
+light (where a text lands does not depend on the theme); the contrast sweep (``test_chart_contrast``)
+measures them at 6. Each fault is named by its URL, its chart and its text.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from tests.e2e.a11y import sweep_paths
 from tests.e2e.browser import exceptions, open_settled, visit
 from tests.e2e.whole import chart_faults
 from topics import PAGES
@@ -31,6 +32,9 @@ PAGE_URLS = [p.url_path for p in PAGES if p.url_path != TOUR]
 SWEEPS = {
     "desktop-light": ("tab", PAGE_URLS + STEP_URLS),  # 1,400 x 1,000 (tests.e2e.conftest)
     "phone-dark": ("phone_tab", PAGE_URLS + ASKING_URLS),  # 390 x 844, touch
+    # The token pages at 1, 12 and 32 tokens, a middle token focused, as the contrast sweep opens
+    # them at 6 (tests.e2e.a11y.sweep_paths); a sweep a count, to share them among the workers.
+    **{f"tokens-{n}": ("tab", sweep_paths((n,), fixed=False)) for n in (1, 12, 32)},
 }
 
 
