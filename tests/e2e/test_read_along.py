@@ -1,8 +1,10 @@
 """The read-along tour in Chromium, walked as a reader walks it: on a desktop with the keyboard
 (N for Next), on a phone with the Next button. Every step draws clean, shows its title, reveals its
 computed answer, keeps ``?step=`` in the address bar; on a phone it shows its figure within the
-first screen before the guess, and the verdict within it after the reveal. The browser's Back
-returns to the previous step, and the dark theme's Next button is readable."""
+first screen before the guess, and the verdict within it after the reveal. Each walk measures every
+step's charts as the step opens (``tests.e2e.whole.chart_faults``: issue 42's sweep of the tour, at
+1,400 px in light and at 390 px in dark). The browser's Back returns to the previous step, and the
+dark theme's Next button is readable."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.browser import Console, charts_drawn, exceptions, open_settled, settle_on, settled_now
 from tests.e2e.conftest import PHONE, SHOTS
+from tests.e2e.whole import chart_faults
 from topics.read_along.steps import STEPS
 
 pytest.importorskip("playwright.sync_api")
@@ -64,14 +67,19 @@ def _top(page, selector: str) -> float | None:
     )
 
 
-def _visit(page, number: int, shots: str | None, reveal_answer: bool = True, screen: int = 0) -> None:
-    """Check the step on screen, reveal its answer if it asks one (AppTest reveals every answer
-    too: the desktop walk leaves them), and screenshot it. With ``screen`` (a phone's height), the
-    question is in the first screen before the guess, the figure right below it (in the first screen
-    where nothing is asked), and the verdict in the first screen after the reveal."""
+def _visit(
+    page, number: int, shots: str | None, faults: list[str], reveal_answer: bool = True, screen: int = 0
+) -> None:
+    """Check the step on screen, add what ``tests.e2e.whole.chart_faults`` finds in its charts to
+    ``faults`` (before any reveal: every step drawn whole as it opens), reveal its answer if it asks
+    one (AppTest reveals every answer too: the desktop walk leaves them), and screenshot it. With
+    ``screen`` (a phone's height), the question is in the first screen before the guess, the figure
+    right below it (in the first screen where nothing is asked), and the verdict in the first
+    screen after the reveal."""
     assert exceptions(page) == [], number
     heads = page.locator("[data-testid='stMain'] h1").all_inner_texts()
     assert TITLES[number - 1] in " ".join(heads), (number, heads)
+    faults += [f"step {number}: {fault}" for fault in chart_faults(page)]
     reveal = page.get_by_role("button", name="Show the answer")
     if screen:
         if STEPS[number - 1].asks:  # the question's column can be drawn a moment after the title
@@ -107,23 +115,28 @@ def test_a_desktop_reader_walks_every_step_with_the_keyboard(server, tab):
     console = Console().attach(page)
     open_settled(page, f"{server.url}/read-along?step=1")
     SHOTS.mkdir(parents=True, exist_ok=True)
+    faults: list[str] = []
     for number in range(1, len(STEPS) + 1):
         assert _step_in_url(page) in (str(number), None if number == 1 else str(number)), number
-        _visit(page, number, "1400" if number in (1, 2, len(STEPS)) else None, reveal_answer=number <= 2)
+        shots = "1400" if number in (1, 2, len(STEPS)) else None
+        _visit(page, number, shots, faults, reveal_answer=number <= 2)
         if number < len(STEPS):
             page.keyboard.press("n")
             settle_on(page, TITLES[number])
     assert _step_in_url(page) == str(len(STEPS))
     assert console.errors == []
+    assert not faults, "\n".join(faults)  # every step's charts drawn whole at 1,400 px in light
 
 
 def test_a_phone_reader_taps_next_through_every_step(server, phone_tab):
     page = phone_tab
     console = Console().attach(page)
     open_settled(page, f"{server.url}/read-along?step=1&text=the+cat+sat+on+the+mat")
+    faults: list[str] = []
     for number in range(1, len(STEPS) + 1):
         page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollTo(0, 0)")
-        _visit(page, number, "390" if number in (1, 2, len(STEPS)) else None, screen=PHONE["height"])
+        shots = "390" if number in (1, 2, len(STEPS)) else None
+        _visit(page, number, shots, faults, screen=PHONE["height"])
         if number < len(STEPS):
             page.get_by_role("button", name="Next").tap()
             try:
@@ -135,6 +148,7 @@ def test_a_phone_reader_taps_next_through_every_step(server, phone_tab):
             assert _step_in_url(page) == str(number + 1)
     assert "text=the+cat" in page.evaluate("location.href")  # the sentence stayed in the link
     assert console.errors == []
+    assert not faults, "\n".join(faults)  # every step's charts drawn whole at 390 px in dark
 
 
 TITLE_TOP = "() => document.querySelector(\"[data-testid='stMain'] h1\").getBoundingClientRect().top"
