@@ -65,23 +65,28 @@ CHARTS_AND_PRINT = """<style>
 [data-testid="stCode"] .token:is(.comment, .prolog, .doctype, .cdata) { color: inherit; opacity: 0.8; }
 [data-testid="stCode"] .token:is(.punctuation, .unchanged) { color: inherit; }
 [data-testid="stCode"] .namespace { opacity: 1; }
-[data-testid="stCode"] .token:is(.attr-name, .property, .variable) { color: #007395; }
-[data-testid="stCode"] .token:is(.boolean, .constant, .symbol, .inserted) { color: #157a35; }
-[data-testid="stCode"] .token:is(.decorator, .atrule, .operator, .entity) { color: #ab500e; }
-[data-testid="stCode"] .token:is(.important, .deleted) { color: #c03939; }
-[data-testid="stCode"] .token:is(.function, .class-name, .selector, .keyword, .tag) { color: #176cba; }
-[data-testid="stCode"] .token:is(.number, .regex) { color: #1c776a; }
-[data-testid="stCode"] .token:is(.string, .char, .attr-value) { color: #067b2b; }
-@media (prefers-color-scheme: dark) {
-  [data-testid="stCode"] .token:is(.attr-name, .property, .variable) { color: #00a4d4; }
-  [data-testid="stCode"] .token:is(.boolean, .constant, .symbol, .inserted) { color: #21c354; }
-  [data-testid="stCode"] .token:is(.decorator, .atrule, .operator, .entity) { color: #ed6f13; }
-  [data-testid="stCode"] .token:is(.important, .deleted) { color: #ff4e4e; }
-  [data-testid="stCode"] .token:is(.function, .class-name, .selector, .keyword, .tag) { color: #3993e5; }
-  [data-testid="stCode"] .token:is(.number, .regex) { color: #29b09d; }
-  [data-testid="stCode"] .token:is(.string, .char, .attr-value) { color: #09ab3b; }
-  [data-testid="stCode"] .token.url { color: #9d7fd5; }
+[data-testid="stCode"] {
+  --aww-code-name: #007395; --aww-code-constant: #157a35; --aww-code-operator: #ab500e;
+  --aww-code-important: #c03939; --aww-code-keyword: #176cba; --aww-code-number: #1c776a;
+  --aww-code-string: #067b2b; --aww-code-url: #6d3fc0;
 }
+@media (prefers-color-scheme: dark) {
+  [data-testid="stCode"] {
+    --aww-code-name: #00a4d4; --aww-code-constant: #21c354; --aww-code-operator: #ed6f13;
+    --aww-code-important: #ff4e4e; --aww-code-keyword: #3993e5; --aww-code-number: #29b09d;
+    --aww-code-string: #09ab3b; --aww-code-url: #9d7fd5;
+  }
+}
+[data-testid="stCode"] .token:is(.attr-name, .property, .variable) { color: var(--aww-code-name); }
+[data-testid="stCode"] .token:is(.boolean, .constant, .symbol, .inserted) { color: var(--aww-code-constant); }
+[data-testid="stCode"] .token:is(.decorator, .atrule, .operator, .entity) { color: var(--aww-code-operator); }
+[data-testid="stCode"] .token:is(.important, .deleted) { color: var(--aww-code-important); }
+[data-testid="stCode"] .token:is(.function, .class-name, .selector, .keyword, .tag) {
+  color: var(--aww-code-keyword);
+}
+[data-testid="stCode"] .token:is(.number, .regex) { color: var(--aww-code-number); }
+[data-testid="stCode"] .token:is(.string, .char, .attr-value) { color: var(--aww-code-string); }
+[data-testid="stCode"] .token.url { color: var(--aww-code-url); }
 .aww-chart { width: 100%; }
 .aww-export { display: flex; justify-content: flex-end; align-items: flex-end; gap: 0.25rem; height: 28px; }
 .aww-export button {

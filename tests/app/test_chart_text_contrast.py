@@ -7,12 +7,13 @@ it from pixels on a sample (``tests/e2e/test_chart_contrast.py``: 6 tokens, both
 from __future__ import annotations
 
 import json
+from urllib.parse import parse_qsl
 
 import pytest
 
 from tests.app.chart_texts import low_texts, texts
 from tests.app.conftest import charts, open_page
-from tests.e2e.a11y import FIXED_PAGES, FOCUS_KEYS, sentence_of
+from tests.e2e.a11y import sweep_paths
 from topics import PAGES
 from ui import theme
 
@@ -21,14 +22,13 @@ SCRIPT = {p.url_path: p.path for p in PAGES}
 
 
 def _links(count: int) -> list[tuple[str, dict[str, str]]]:
-    """The pages at ``count`` tokens, each with its query, as the pixel sweep links them; the
-    pages whose charts do not follow the sentence at 6 tokens only."""
-    text, words = sentence_of(count)
-    out = [
-        (path, {"text": text} | ({key: words[len(words) // 2]} if key else {}))
-        for path, key in FOCUS_KEYS.items()
-    ]
-    return out + ([(path, {}) for path in FIXED_PAGES] if count == 6 else [])
+    """The pages at ``count`` tokens, each with its query, as the pixel sweep links them
+    (``tests.e2e.a11y.sweep_paths``); the pages whose charts do not follow the sentence at 6 only."""
+    out = []
+    for link in sweep_paths((count,), fixed=count == 6):
+        path, _, query = link.partition("?")
+        out.append((path, dict(parse_qsl(query))))
+    return out
 
 
 @pytest.mark.parametrize("count", COUNTS)

@@ -46,14 +46,14 @@ def kept_tall(browser):
 
 
 @pytest.fixture
-def tall_tab(kept_tall, server):
-    """A kept tab 1,400 px wide and tall enough for a whole page, in the light theme, as new
-    (``tests.e2e.conftest.handing``), and in the light theme again after the test."""
-    gen = handing(kept_tall, server)
-    page = kept_tab(next(gen))
-    yield page
-    page.emulate_media(color_scheme="light")
-    next(gen, None)
+def tall(kept_tall, server):
+    yield from handing(kept_tall, server)
+
+
+@pytest.fixture
+def tall_tab(tall):
+    """A kept tab 1,400 px wide and tall enough for a whole page, as new; each test sets its theme."""
+    return kept_tab(tall)
 
 
 @pytest.mark.slow
